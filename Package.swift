@@ -1,0 +1,52 @@
+// swift-tools-version:6.1
+
+import PackageDescription
+
+let package = Package(
+    name: "Sculpt",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Sculpt", targets: ["Sculpt"]),
+        .library(name: "SculptMatchers", targets: ["SculptMatchers"]),
+        .library(name: "SculptTesting", targets: ["SculptTesting"]),
+        .executable(name: "sculpt-example", targets: ["SculptExample"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // Used only by SculptTesting (the loopback fixture server), never by the core modules.
+        .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
+    ],
+    targets: [
+        .target(
+            name: "Sculpt",
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+            ]
+        ),
+        .target(
+            name: "SculptMatchers",
+            dependencies: [
+                "Sculpt",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .target(
+            name: "SculptTesting",
+            dependencies: [
+                "Sculpt",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
+        ),
+        .executableTarget(
+            name: "SculptExample",
+            dependencies: ["Sculpt", "SculptMatchers", "SculptTesting"]
+        ),
+        .testTarget(
+            name: "SculptTests",
+            dependencies: ["Sculpt", "SculptMatchers", "SculptTesting"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Resolves a response to the model type its body should be decoded into.
+///
+/// ```swift
+/// struct VersionedMatcher: ModelMatcher {
+///     func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
+///         response.headerFields[.init("X-Api-Version")!] == "2" ? ModelType(UserV2.self) : ModelType(User.self)
+///     }
+/// }
+/// ```
+///
+/// `SculptMatchers` has the common ones: a static type, URL patterns, a discriminator field in
+/// the body, and composition. A matcher is consulted once per response, from any thread.
+public protocol ModelMatcher: Sendable {
+    /// The model type for this response, or `nil` when this matcher has none for it.
+    ///
+    /// - Throws: only when the matcher must read the body and cannot (a discriminator matcher given
+    ///   bytes that are not JSON). Throw a ``SculptError`` built from `response` and `data` so that
+    ///   nothing is lost; the serializer wraps any other error in
+    ///   ``SculptError/matcherFailed(underlying:_:)``.
+    func modelType(for response: ResponseContext, data: Data) throws -> ModelType?
+
+    /// What this matcher has registered that comes closest to `response`, for the message of
+    /// ``SculptError/noModelMatched(candidates:_:)``: say, the URL patterns nearest to its path.
+    ///
+    /// ```swift
+    /// matcher.nearestCandidates(for: context)  // ["GET /users/*", "/users/*/repos"]
+    /// ```
+    ///
+    /// The default is none.
+    func nearestCandidates(for response: ResponseContext) -> [String]
+}
+
+extension ModelMatcher {
+    /// No candidates: a matcher with nothing registered to compare has nothing to suggest.
+    public func nearestCandidates(for response: ResponseContext) -> [String] { [] }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// The serializer that asks a ``ModelMatcher`` which model type a response holds, then decodes it.
+///
+/// ```swift
+/// var routes = URLModelMatcher(pathPrefix: "/v3")
+/// try routes.add("/users/*", User.self)
+/// let serializer = ModelResponseSerializer(matcher: routes)
+/// let user = try await URLSession.shared.model(from: url, serializer: serializer) as? User
+/// ```
+///
+/// For each response, in this order:
+/// 1. A status outside ``acceptableStatusCodes`` throws: ``SculptError/errorResponse(model:_:)``
+///    with the decoded error model when ``errorMatcher`` resolves one and the body decodes as it,
+///    else ``SculptError/unacceptableStatusCode(underlying:_:)``.
+/// 2. An empty (or all white space) body is allowed for 204, 205 and `HEAD`: it yields the matched
+///    type's ``EmptyBodyRepresentable/emptyBodyValue`` (`nil` for an optional), else ``NoContent``.
+///    Any other empty body throws ``SculptError/emptyBody(expected:_:)``.
+/// 3. A `Content-Type` outside ``acceptableContentTypes`` throws
+///    ``SculptError/unacceptableContentType(acceptable:_:)``; a response without one is accepted.
+/// 4. The matcher picks the model type; `nil` throws ``SculptError/noModelMatched(candidates:_:)``.
+/// 5. The body is decoded at the model type's key path; failures throw
+///    ``SculptError/decodingFailed(_:underlying:_:)`` or ``SculptError/keyPathNotFound(_:_:)``.
+public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer {
+    /// Any model: cast it, or use ``serialize(_:for:as:)`` to get a typed one.
+    public typealias Output = any Decodable & Sendable
+
+    /// The content types accepted by default: JSON under its registered and legacy names, and any
+    /// `+json` structured suffix (`application/vnd.github+json`, `application/problem+json`).
+    public static var defaultContentTypes: Set<String> {
+        ["application/json", "text/json", "text/javascript", "*/*+json"]
+    }
+
+    /// Picks the model type of a successful response.
+    public var matcher: Matcher
+
+    /// Turns bodies into models.
+    public var decoder: any ModelDecoder
+
+    /// Picks the model type of an error response's body (a status outside
+    /// ``acceptableStatusCodes``); `nil` keeps error bodies undecoded, though still attached.
+    public var errorMatcher: (any ModelMatcher)?
+
+    /// The statuses whose bodies are models; others are errors. Default: 200...299.
+    public var acceptableStatusCodes: Set<Int> = Set(200...299)
+
+    /// The media ranges a `Content-Type` must fall in: exact types (`application/json`), a whole
+    /// type (`text/*`), or a structured suffix (`*/*+json`). Compared case-insensitively with
+    /// parameters ignored. `nil` accepts any content type. Default: ``defaultContentTypes``.
+    public var acceptableContentTypes: Set<String>? = Self.defaultContentTypes {
+        didSet { contentTypeRanges = acceptableContentTypes.map { $0.map(MediaRange.init) } }
+    }
+
+    private var contentTypeRanges: [MediaRange]? = Self.defaultContentTypes.map(MediaRange.init)
+
+    /// Creates a serializer.
+    ///
+    /// ```swift
+    /// let serializer = ModelResponseSerializer(
+    ///     matcher: routes,
+    ///     decoder: JSONDecoder(),
+    ///     errorMatcher: StaticModelMatcher(APIError.self))
+    /// ```
+    public init(matcher: Matcher, decoder: any ModelDecoder = JSONDecoder(), errorMatcher: (any ModelMatcher)? = nil) {
+        self.matcher = matcher
+        self.decoder = decoder
+        self.errorMatcher = errorMatcher
+    }
+
+    /// Serializes a response into the model its matcher picks.
+    ///
+    /// ```swift
+    /// let model = try serializer.serialize(data, for: ResponseContext(url: url))
+    /// if let user = model as? User { print(user.login) }
+    /// ```
+    /// - Throws: ``SculptError``, at the first step of the pipeline that fails (see the type's
+    ///   documentation).
+    public func serialize(_ data: Data, for response: ResponseContext) throws -> Output {
+        let context = SculptError.Context(response: response, body: data)
+        try checkStatus(context)
+        if data.isBlank {
+            return try emptyBodyValue(context, matched: try matchedType(context, by: matcher))
+        }
+        try checkContentType(context)
+        guard let modelType = try matchedType(context, by: matcher) else {
+            throw SculptError.noModelMatched(candidates: matcher.nearestCandidates(for: response), context)
+        }
+        return try decoding(modelType, context) { try modelType.decode(data, using: decoder) }
+    }
+
+    /// Serializes a response into a model of type `M`, checking that the matcher agrees.
+    ///
+    /// ```swift
+    /// let user = try serializer.serialize(data, for: context, as: User.self)
+    /// ```
+    ///
+    /// The matcher still picks the model type (and with it the key path): asking for `User` where
+    /// it resolved `[User]` is a ``SculptError/typeMismatch(expected:matched:_:)``, not a guess. A
+    /// bodiless 204, 205 or `HEAD` response yields `M`'s empty value when `M` is
+    /// ``EmptyBodyRepresentable`` (`NoContent`, any `Optional`).
+    /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
+    public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws -> M {
+        let context = SculptError.Context(response: response, body: data)
+        try checkStatus(context)
+        if data.isBlank {
+            guard Self.allowsEmptyBody(response), let value = ModelType.emptyBodyValue(of: M.self) else {
+                throw SculptError.emptyBody(expected: String(describing: M.self), context)
+            }
+            return value
+        }
+        try checkContentType(context)
+        guard let modelType = try matchedType(context, by: matcher) else {
+            throw SculptError.noModelMatched(candidates: matcher.nearestCandidates(for: response), context)
+        }
+        guard modelType.type == M.self else {
+            throw SculptError.typeMismatch(expected: M.self, matched: modelType, context)
+        }
+        return try decoding(modelType, context) { try modelType.decode(M.self, from: data, using: decoder) }
+    }
+
+    // MARK: - Steps
+
+    private func checkStatus(_ context: SculptError.Context) throws {
+        guard !acceptableStatusCodes.contains(context.response.status.code) else { return }
+        let model: (any Decodable & Sendable)?
+        do {
+            model = try errorModel(context)
+        } catch {
+            throw SculptError.unacceptableStatusCode(underlying: error, context)
+        }
+        guard let model else { throw SculptError.unacceptableStatusCode(underlying: nil, context) }
+        throw SculptError.errorResponse(model: model, context)
+    }
+
+    /// The error body decoded as the model ``errorMatcher`` picks; `nil` when there is no error
+    /// matcher, no body, a content type that is not acceptable, or no model type for it.
+    private func errorModel(_ context: SculptError.Context) throws -> (any Decodable & Sendable)? {
+        guard let errorMatcher, !context.body.isBlank, acceptsContentType(of: context.response),
+            let errorType = try matchedType(context, by: errorMatcher)
+        else { return nil }
+        return try decoding(errorType, context) { try errorType.decode(context.body, using: decoder) }
+    }
+
+    private func emptyBodyValue(_ context: SculptError.Context, matched: ModelType?) throws -> Output {
+        guard Self.allowsEmptyBody(context.response) else {
+            throw SculptError.emptyBody(expected: matched?.description, context)
+        }
+        return matched?.emptyValue ?? NoContent()
+    }
+
+    private func checkContentType(_ context: SculptError.Context) throws {
+        guard !acceptsContentType(of: context.response) else { return }
+        throw SculptError.unacceptableContentType(acceptable: (acceptableContentTypes ?? []).sorted(), context)
+    }
+
+    private func acceptsContentType(of response: ResponseContext) -> Bool {
+        guard let contentTypeRanges, let contentType = response.headerFields[.contentType] else { return true }
+        return contentTypeRanges.contains { $0.contains(contentType) }
+    }
+
+    private func matchedType(_ context: SculptError.Context, by matcher: some ModelMatcher) throws -> ModelType? {
+        do {
+            return try matcher.modelType(for: context.response, data: context.body)
+        } catch let error as SculptError {
+            throw error
+        } catch {
+            throw SculptError.matcherFailed(underlying: error, context)
+        }
+    }
+
+    private func decoding<T>(_ modelType: ModelType, _ context: SculptError.Context, _ decode: () throws -> T) throws -> T {
+        do {
+            return try decode()
+        } catch let miss as KeyPathDecoding.Miss {
+            throw SculptError.keyPathNotFound(miss.report, context)
+        } catch let error as ModelKeyPath.SyntaxError {
+            throw SculptError.invalidKeyPath(error, context)
+        } catch {
+            throw SculptError.decodingFailed(modelType, underlying: error, context)
+        }
+    }
+
+    private static func allowsEmptyBody(_ response: ResponseContext) -> Bool {
+        response.status == .noContent || response.status == .resetContent || response.method == .head
+    }
+}
+
+extension Data {
+    /// Whether the body is empty or nothing but JSON white space.
+    var isBlank: Bool {
+        allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    }
+}

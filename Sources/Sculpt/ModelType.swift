@@ -1,0 +1,91 @@
+import Foundation
+
+/// A model type a matcher resolved a response to, and where in the body the model sits.
+///
+/// ```swift
+/// let user = ModelType(User.self)                        // the whole body is a User
+/// let items = ModelType([Issue].self, at: "data.items")  // the array at data.items
+/// ```
+///
+/// Two model types are equal when their Swift types and key paths are. The decode that goes with
+/// the type is captured when the value is made, so decoding it later opens no existential.
+public struct ModelType: Sendable, Hashable, CustomStringConvertible {
+    /// The Swift type to decode.
+    public let type: any (Decodable & Sendable).Type
+
+    /// Where the model sits in the body (see ``ModelKeyPath`` for the syntax), or `nil` for the
+    /// whole body.
+    public let keyPath: String?
+
+    /// The parsed key path, or why it did not parse (reported when a body is decoded).
+    let parsedKeyPath: Result<ModelKeyPath, ModelKeyPath.SyntaxError>?
+
+    private let decodeBody: @Sendable (Data, any ModelDecoder, ModelKeyPath?) throws -> any Decodable & Sendable
+    private let emptyBodyValue: (any Decodable & Sendable)?
+
+    /// Creates a model type for `type`, found at `keyPath` in the body (the whole body by default).
+    ///
+    /// ```swift
+    /// let results = ModelType([Track].self, at: "results[0].tracks")
+    /// ```
+    ///
+    /// An invalid key path is not a trap: it is reported as
+    /// ``SculptError/invalidKeyPath(_:_:)`` when a response is decoded. Matchers whose
+    /// registration throws (``ModelType/validated()``) report it at registration instead.
+    public init<M: Decodable & Sendable>(_ type: M.Type, at keyPath: String? = nil) {
+        self.type = type
+        self.keyPath = keyPath
+        self.parsedKeyPath = keyPath.map { path in Result { () throws(ModelKeyPath.SyntaxError) in try ModelKeyPath(path) } }
+        self.decodeBody = { data, decoder, keyPath in
+            guard let keyPath else { return try decoder.decode(M.self, from: data) }
+            return try KeyPathDecoding.decode(M.self, at: keyPath, from: data, using: decoder)
+        }
+        self.emptyBodyValue = Self.emptyBodyValue(of: M.self)
+    }
+
+    /// This model type, after checking that its key path parses.
+    ///
+    /// ```swift
+    /// let items = try ModelType([Issue].self, at: "data.items").validated()
+    /// ```
+    /// - Throws: ``ModelKeyPath/SyntaxError`` when the key path is not valid.
+    public func validated() throws(ModelKeyPath.SyntaxError) -> ModelType {
+        if case .failure(let error) = parsedKeyPath { throw error }
+        return self
+    }
+
+    /// The type's name, plus ` at <keyPath>` when there is one: `Array<Issue> at data.items`.
+    public var description: String {
+        let name = String(describing: type)
+        return keyPath.map { "\(name) at \($0)" } ?? name
+    }
+
+    /// The value a bodiless response (204, 205, `HEAD`) stands for, when the type has one
+    /// (``EmptyBodyRepresentable``: ``NoContent``, any `Optional`).
+    var emptyValue: (any Decodable & Sendable)? { emptyBodyValue }
+
+    /// Decodes the body with `decoder`, following the key path.
+    func decode(_ data: Data, using decoder: any ModelDecoder) throws -> any Decodable & Sendable {
+        try decodeBody(data, decoder, try parsedKeyPath?.get())
+    }
+
+    /// Decodes the body as `M` (which the caller has checked is ``type``), following the key path.
+    func decode<M: Decodable>(_ model: M.Type, from data: Data, using decoder: any ModelDecoder) throws -> M {
+        guard let keyPath = try parsedKeyPath?.get() else { return try decoder.decode(M.self, from: data) }
+        return try KeyPathDecoding.decode(M.self, at: keyPath, from: data, using: decoder)
+    }
+
+    /// `M`'s value for "no body", when `M` is ``EmptyBodyRepresentable``.
+    static func emptyBodyValue<M>(of model: M.Type) -> M? {
+        (M.self as? any EmptyBodyRepresentable.Type)?.emptyBodyValue as? M
+    }
+
+    public static func == (lhs: ModelType, rhs: ModelType) -> Bool {
+        lhs.type == rhs.type && lhs.keyPath == rhs.keyPath
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(type))
+        hasher.combine(keyPath)
+    }
+}

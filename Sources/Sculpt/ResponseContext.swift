@@ -1,0 +1,94 @@
+import Foundation
+public import HTTPTypes
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#else
+public import Foundation
+#endif
+
+/// Everything about a response except its body: what a ``ModelMatcher`` looks at and what every
+/// ``SculptError`` carries.
+///
+/// ```swift
+/// let context = ResponseContext(url: URL(string: "https://api.github.com/users/octocat"), method: .get)
+/// let (data, response) = try await URLSession.shared.data(for: request)
+/// let fromSession = ResponseContext(response, request: request)
+/// ```
+///
+/// It is built from whatever HTTP client the caller has: from a `URLResponse` with
+/// ``init(_:request:)``, or field by field with ``init(url:method:status:headerFields:)``.
+public struct ResponseContext: Sendable {
+    /// The URL the response came from: after redirects where the client followed any.
+    public var url: URL?
+
+    /// The request's method, when known. URL matchers use it for per-method routes, and a `HEAD`
+    /// request is allowed an empty body.
+    public var method: HTTPRequest.Method?
+
+    /// The response's status.
+    public var status: HTTPResponse.Status
+
+    /// The response's header fields, in the order received, repeated fields kept.
+    public var headerFields: HTTPFields
+
+    /// Creates a context from its parts.
+    ///
+    /// ```swift
+    /// let context = ResponseContext(url: url, method: .post, status: .created,
+    ///                               headerFields: [.contentType: "application/json"])
+    /// ```
+    public init(
+        url: URL?,
+        method: HTTPRequest.Method? = nil,
+        status: HTTPResponse.Status = .ok,
+        headerFields: HTTPFields = [:]
+    ) {
+        self.url = url
+        self.method = method
+        self.status = status
+        self.headerFields = headerFields
+    }
+
+    /// Creates a context from a Foundation response and, optionally, the request that produced it.
+    ///
+    /// ```swift
+    /// let (data, response) = try await session.data(for: request)
+    /// let context = ResponseContext(response, request: request)
+    /// ```
+    ///
+    /// The URL is the response's (the final one, after redirects), else the request's; the method
+    /// is the request's. A response that is not an `HTTPURLResponse` (a `file:` or `data:` URL)
+    /// counts as `200 OK` with its MIME type as `Content-Type`. A status code outside 0...999,
+    /// which `HTTPResponse.Status` cannot hold, becomes 0 so that no status range accepts it.
+    public init(_ response: URLResponse, request: URLRequest? = nil) {
+        self.url = response.url ?? request?.url
+        self.method = request.flatMap { HTTPRequest.Method($0.httpMethod ?? "GET") }
+        guard let http = response as? HTTPURLResponse else {
+            self.status = .ok
+            self.headerFields = [:]
+            if let mimeType = response.mimeType {
+                headerFields[.contentType] = mimeType
+            }
+            return
+        }
+        self.status = (0...999).contains(http.statusCode) ? .init(code: http.statusCode) : .init(code: 0)
+        var fields = HTTPFields()
+        for (name, value) in http.allHeaderFields {
+            guard let name = (name as? String).flatMap({ HTTPField.Name($0) }), let value = value as? String else {
+                continue
+            }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        self.headerFields = fields
+    }
+}
+
+extension ResponseContext: CustomStringConvertible {
+    /// The method, URL and status on one line, e.g. `GET https://api.github.com/users/x -> 404 Not Found`.
+    public var description: String {
+        let method = self.method?.rawValue ?? "(method unknown)"
+        let url = self.url?.absoluteString ?? "(no URL)"
+        let reason = status.reasonPhrase.isEmpty ? "" : " \(status.reasonPhrase)"
+        return "\(method) \(url) -> \(status.code)\(reason)"
+    }
+}

@@ -1,0 +1,62 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// Turns a response and its body into a value.
+///
+/// ```swift
+/// let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self))
+/// let user = try serializer.serialize(data, for: response, request: request)
+/// ```
+///
+/// Conform to it to plug any decoding into Sculpt's URLSession helpers; ``ModelResponseSerializer``
+/// is the one that asks a ``ModelMatcher`` which model type to decode.
+public protocol ResponseSerializer: Sendable {
+    /// What a successful serialization produces.
+    associatedtype Output: Sendable
+
+    /// Serializes `data`, the body of `response`.
+    ///
+    /// ```swift
+    /// let model = try serializer.serialize(data, for: ResponseContext(url: url, status: .ok))
+    /// ```
+    /// - Throws: ``SculptError`` for a response that does not become an `Output`.
+    func serialize(_ data: Data, for response: ResponseContext) throws -> Output
+}
+
+extension ResponseSerializer {
+    /// Serializes the body of a Foundation response.
+    ///
+    /// ```swift
+    /// let (data, response) = try await session.data(for: request)
+    /// let model = try serializer.serialize(data, for: response, request: request)
+    /// ```
+    ///
+    /// Pass the request so that matchers see its method and, when the response has none, its URL.
+    /// - Throws: ``SculptError`` for a response that does not become an `Output`.
+    public func serialize(_ data: Data, for response: URLResponse, request: URLRequest? = nil) throws -> Output {
+        try serialize(data, for: ResponseContext(response, request: request))
+    }
+
+    /// The outcome of a completion handler's arguments, for code built on `dataTask`.
+    ///
+    /// ```swift
+    /// session.dataTask(with: request) { data, response, error in
+    ///     let result = serializer.result(data: data, response: response, error: error, request: request)
+    /// }.resume()
+    /// ```
+    ///
+    /// A transport `error` is passed through unchanged; a missing response is
+    /// `URLError(.badServerResponse)`; missing data counts as an empty body.
+    public func result(
+        data: Data?,
+        response: URLResponse?,
+        error: (any Error)?,
+        request: URLRequest? = nil
+    ) -> Result<Output, any Error> {
+        if let error { return .failure(error) }
+        guard let response else { return .failure(URLError(.badServerResponse)) }
+        return Result { try serialize(data ?? Data(), for: response, request: request) }
+    }
+}

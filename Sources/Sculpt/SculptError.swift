@@ -1,0 +1,110 @@
+import Foundation
+
+/// Why a response did not become a model.
+///
+/// ```swift
+/// do {
+///     let user = try serializer.serialize(data, for: context, as: User.self)
+/// } catch let error as SculptError {
+///     print(error)                 // what was expected, what arrived, and a body excerpt
+///     let body = error.context.body // nothing is lost: the raw bytes are here
+/// }
+/// ```
+///
+/// Every case carries a ``Context``: the response's URL, method, status and headers, and its body.
+public enum SculptError: Error, CustomStringConvertible {
+    /// The matcher had no model type for the response. `candidates` are the registrations nearest
+    /// to it (for a URL matcher, the patterns nearest to the path).
+    case noModelMatched(candidates: [String], Context)
+
+    /// The status is outside the serializer's `acceptableStatusCodes` and no error model was
+    /// decoded. `underlying` is the failure to decode the error model, when one was tried.
+    case unacceptableStatusCode(underlying: (any Error)?, Context)
+
+    /// The `Content-Type` is not one the serializer accepts (an HTML page served with status 200).
+    case unacceptableContentType(acceptable: [String], Context)
+
+    /// The body is empty (or white space) where a model was expected. `expected` names the model
+    /// type when the matcher had resolved one.
+    case emptyBody(expected: String?, Context)
+
+    /// The model type's key path does not lead anywhere in this body.
+    case keyPathNotFound(KeyPathMiss, Context)
+
+    /// The model type's key path is not valid syntax.
+    case invalidKeyPath(ModelKeyPath.SyntaxError, Context)
+
+    /// The body did not decode as the model type. `underlying` is usually a `DecodingError`.
+    case decodingFailed(ModelType, underlying: any Error, Context)
+
+    /// The caller asked for one type and the matcher resolved the response to another.
+    case typeMismatch(expected: any (Decodable & Sendable).Type, matched: ModelType, Context)
+
+    /// The server answered with an error status and a body that decoded as the error model the
+    /// serializer's `errorMatcher` chose: `model` is that decoded error.
+    case errorResponse(model: any Decodable & Sendable, Context)
+
+    /// The matcher could not read the body and threw something other than a ``SculptError``.
+    case matcherFailed(underlying: any Error, Context)
+
+    /// The response and body a ``SculptError`` is about.
+    public struct Context: Sendable {
+        /// The response's URL, method, status and headers.
+        public var response: ResponseContext
+        /// The response body exactly as received (empty when there was none).
+        public var body: Data
+
+        /// Creates a context.
+        ///
+        /// ```swift
+        /// throw SculptError.emptyBody(expected: nil, .init(response: context, body: data))
+        /// ```
+        public init(response: ResponseContext, body: Data) {
+            self.response = response
+            self.body = body
+        }
+    }
+
+    /// Where a key path stopped resolving and what was there instead.
+    public struct KeyPathMiss: Sendable, Equatable {
+        /// The whole key path, as written.
+        public var keyPath: String
+        /// The key path up to and including the step that failed, e.g. `data.items`.
+        public var failedAt: String
+        /// The keys present where the step failed (sorted), or `[0]...[n]` for an array; empty
+        /// when there was nothing to descend into.
+        public var availableKeys: [String]
+        /// What stood where an object or array was needed, when it was neither (`null`, a string).
+        public var found: String?
+
+        /// Creates a description of a key path miss.
+        ///
+        /// ```swift
+        /// let miss = SculptError.KeyPathMiss(keyPath: "data.items", failedAt: "data.items", availableKeys: ["count"])
+        /// ```
+        public init(keyPath: String, failedAt: String, availableKeys: [String], found: String? = nil) {
+            self.keyPath = keyPath
+            self.failedAt = failedAt
+            self.availableKeys = availableKeys
+            self.found = found
+        }
+    }
+
+    /// The response and body this error is about.
+    public var context: Context {
+        switch self {
+        case .noModelMatched(_, let context), .unacceptableStatusCode(_, let context),
+            .unacceptableContentType(_, let context), .emptyBody(_, let context),
+            .keyPathNotFound(_, let context), .invalidKeyPath(_, let context),
+            .decodingFailed(_, _, let context), .typeMismatch(_, _, let context),
+            .errorResponse(_, let context), .matcherFailed(_, let context):
+            return context
+        }
+    }
+
+    /// The response's URL, method, status and headers.
+    public var response: ResponseContext { context.response }
+
+    /// The response body exactly as received.
+    public var body: Data { context.body }
+}

@@ -1,0 +1,60 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+extension URLSession {
+    /// Loads a request and serializes its response: the one-line drop-in for an existing session.
+    ///
+    /// ```swift
+    /// let model = try await URLSession.shared.model(for: request, serializer: serializer)
+    /// ```
+    ///
+    /// The serializer sees the final URL (after redirects) and the request's method.
+    /// - Throws: the session's transport error (`URLError`), or the serializer's error
+    ///   (``SculptError`` for ``ModelResponseSerializer``).
+    public func model<S: ResponseSerializer>(for request: URLRequest, serializer: S) async throws -> S.Output {
+        let (data, response) = try await data(for: request)
+        return try serializer.serialize(data, for: response, request: request)
+    }
+
+    /// Loads a URL with `GET` and serializes its response.
+    ///
+    /// ```swift
+    /// let model = try await URLSession.shared.model(from: url, serializer: serializer)
+    /// ```
+    /// - Throws: the session's transport error, or the serializer's error.
+    public func model<S: ResponseSerializer>(from url: URL, serializer: S) async throws -> S.Output {
+        try await model(for: URLRequest(url: url), serializer: serializer)
+    }
+
+    /// Loads a request and serializes its response as a model of type `M`.
+    ///
+    /// ```swift
+    /// let user = try await URLSession.shared.model(for: request, serializer: serializer, as: User.self)
+    /// ```
+    /// - Throws: the session's transport error, or a ``SculptError`` (including
+    ///   ``SculptError/typeMismatch(expected:matched:_:)`` when the matcher resolved another type).
+    public func model<Matcher, M: Decodable & Sendable>(
+        for request: URLRequest,
+        serializer: ModelResponseSerializer<Matcher>,
+        as type: M.Type
+    ) async throws -> M {
+        let (data, response) = try await data(for: request)
+        return try serializer.serialize(data, for: ResponseContext(response, request: request), as: M.self)
+    }
+
+    /// Loads a URL with `GET` and serializes its response as a model of type `M`.
+    ///
+    /// ```swift
+    /// let user = try await URLSession.shared.model(from: url, serializer: serializer, as: User.self)
+    /// ```
+    /// - Throws: the session's transport error, or a ``SculptError``.
+    public func model<Matcher, M: Decodable & Sendable>(
+        from url: URL,
+        serializer: ModelResponseSerializer<Matcher>,
+        as type: M.Type
+    ) async throws -> M {
+        try await model(for: URLRequest(url: url), serializer: serializer, as: M.self)
+    }
+}

@@ -1,0 +1,50 @@
+// Serves recorded GitHub responses on 127.0.0.1, fetches them through a real URLSession, and maps
+// each one to its model with a URLModelMatcher. Run it with `swift run sculpt-example`.
+import Foundation
+import Sculpt
+import SculptMatchers
+import SculptTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+let fixturesFolder = URL(filePath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appending(path: "Tests/Fixtures/github")
+let fixtureNames = [
+    "get-root", "get-organization", "get-repository", "get-renamed-repository-redirect", "list-labels",
+    "get-label", "delete-label", "list-issues", "get-branch-protection-not-found",
+]
+let fixtures = try fixtureNames.map { try Fixture(contentsOf: fixturesFolder.appending(path: "\($0).json")) }
+
+let server = FixtureServer(fixtures: fixtures)
+let baseURL = try await server.start()
+print("Serving \(fixtures.count) recorded GitHub responses at \(baseURL)\n")
+
+// The whole mapping: patterns to model types, and one model for GitHub's error bodies.
+var routes = URLModelMatcher()
+try routes.add("/", APIRoot.self)
+try routes.add("/orgs/*", Organization.self)
+try routes.add("/repos/*/*", Repository.self)
+try routes.add("/repositories/#", Repository.self)
+try routes.add("/repos/*/*/labels", [Label].self)
+try routes.add("/repos/*/*/labels/*", Label.self)
+try routes.add("/repos/*/*/issues", [Issue].self)
+let serializer = ModelResponseSerializer(matcher: routes, errorMatcher: StaticModelMatcher(GitHubError.self))
+
+let session = URLSession(configuration: .ephemeral)
+for fixture in fixtures {
+    var request = URLRequest(url: await server.url(for: fixture))
+    request.httpMethod = fixture.request.method.rawValue
+    let requested = "\(fixture.request.method.rawValue) \(request.url?.path(percentEncoded: true) ?? "")"
+    do {
+        let model = try await session.model(for: request, serializer: serializer)
+        let field = (model as? any Summarized)?.summary ?? "\(model)"
+        print("\(requested) -> \(type(of: model)) -> \(field)")
+    } catch SculptError.errorResponse(let model, let context) {
+        let field = (model as? any Summarized)?.summary ?? "\(model)"
+        print("\(requested) -> \(context.response.status.code) \(type(of: model)) -> \(field)")
+    }
+}
+await server.stop()

@@ -1,0 +1,41 @@
+public import Foundation
+public import Sculpt
+
+/// Asks matchers in order; the first that resolves a model type wins.
+///
+/// ```swift
+/// let matcher = FirstMatchModelMatcher([urlMatcher, typeFieldMatcher, StaticModelMatcher(Unknown.self)])
+/// ```
+///
+/// A matcher that throws stops the search: its error is the answer, since it could not read a body
+/// that later matchers would read the same way.
+public struct FirstMatchModelMatcher: ModelMatcher {
+    /// The matchers, in the order they are asked.
+    public let matchers: [any ModelMatcher]
+
+    /// Creates a matcher that asks `matchers` in order.
+    ///
+    /// ```swift
+    /// let matcher = FirstMatchModelMatcher([v2Routes, v1Routes])
+    /// ```
+    public init(_ matchers: [any ModelMatcher]) {
+        self.matchers = matchers
+    }
+
+    /// The first non-`nil` answer of ``matchers``, or `nil` when none has one.
+    ///
+    /// - Throws: the first error a matcher throws.
+    public func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
+        for matcher in matchers {
+            if let modelType = try matcher.modelType(for: response, data: data) {
+                return modelType
+            }
+        }
+        return nil
+    }
+
+    /// The candidates of every matcher, in order.
+    public func nearestCandidates(for response: ResponseContext) -> [String] {
+        matchers.flatMap { $0.nearestCandidates(for: response) }
+    }
+}

@@ -1,0 +1,30 @@
+public import Foundation
+public import Sculpt
+
+/// Resolves every response to one model type.
+///
+/// ```swift
+/// let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([Issue].self))
+/// let envelope = StaticModelMatcher([Item].self, at: "data.items")
+/// ```
+public struct StaticModelMatcher: ModelMatcher {
+    /// The model type every response resolves to.
+    public let modelType: ModelType
+
+    /// Creates a matcher that always answers `type` at `keyPath`.
+    ///
+    /// ```swift
+    /// let matcher = StaticModelMatcher(User.self)
+    /// ```
+    ///
+    /// An invalid key path is reported when a body is decoded
+    /// (``SculptError/invalidKeyPath(_:_:)``); check one up front with ``ModelType/validated()``.
+    public init<M: Decodable & Sendable>(_ type: M.Type, at keyPath: String? = nil) {
+        self.modelType = ModelType(type, at: keyPath)
+    }
+
+    /// Always ``modelType``.
+    public func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
+        modelType
+    }
+}

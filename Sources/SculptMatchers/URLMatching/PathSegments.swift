@@ -1,0 +1,22 @@
+import Foundation
+
+/// Splits a raw (percent-encoded) URL path into its segments: on `/`, empty segments dropped, each
+/// segment then percent-decoded on its own, so an encoded slash (`%2F`) stays inside its segment.
+enum PathSegments {
+    /// The decoded segments of `rawPath`. A segment whose escapes do not decode to UTF-8
+    /// (`%zz`, `%E9`) is kept as written.
+    static func split(_ rawPath: Substring) -> [Substring] {
+        rawPath.split(separator: "/").map { decodeStrictly($0) ?? $0 }
+    }
+
+    /// The raw segments of `rawPath`, not decoded.
+    static func splitRaw(_ rawPath: Substring) -> [Substring] {
+        rawPath.split(separator: "/")
+    }
+
+    /// `segment` with its percent escapes decoded, or `nil` if they do not decode to UTF-8.
+    static func decodeStrictly(_ segment: Substring) -> Substring? {
+        guard segment.utf8.contains(UInt8(ascii: "%")) else { return segment }
+        return segment.removingPercentEncoding.map { $0[...] }
+    }
+}

@@ -1,0 +1,129 @@
+/// A compiled URL path pattern such as `/repos/*/*/issues/#` or `/search/**`.
+///
+/// ```swift
+/// let pattern = try URLPattern("/repos/*/*/issues/#")
+/// pattern.tokens  // [.literal("repos"), .segment, .segment, .literal("issues"), .digits]
+/// ```
+///
+/// A pattern is split like a URL path: on `/`, empty segments dropped (leading, trailing and
+/// doubled slashes mean nothing), each segment percent-decoded on its own. Each segment is a token:
+/// - `#`: one segment of ASCII digits (never empty);
+/// - `*`: exactly one segment;
+/// - `**`: zero or more segments; only as the last token;
+/// - anything else is a literal, compared case-sensitively after decoding. `id#` and `a*b` are
+///   literals; write `%2A` for a literal `*` segment and `%23` for a literal `#`.
+///
+/// `/` and the empty pattern are the root path.
+public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
+    /// One segment of a pattern.
+    public enum Token: Sendable, Hashable {
+        /// A segment equal to this text (after percent-decoding).
+        case literal(String)
+        /// `#`: a segment of one or more ASCII digits.
+        case digits
+        /// `*`: any one segment.
+        case segment
+        /// `**`: any number of segments, including none.
+        case remainder
+    }
+
+    /// Why a pattern could not be compiled.
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The pattern as given.
+        public var pattern: String
+        /// What is wrong with it.
+        public var reason: String
+
+        /// E.g. `invalid URL pattern "/a/**/b": '**' must be the last segment`.
+        public var description: String { "invalid URL pattern \"\(pattern)\": \(reason)" }
+    }
+
+    /// The tokens, one per segment.
+    public let tokens: [Token]
+
+    /// Compiles a pattern.
+    ///
+    /// ```swift
+    /// let search = try URLPattern("/search/**")
+    /// ```
+    /// - Throws: ``ParseError`` when `**` is not the last segment, or a segment has a percent
+    ///   escape that does not decode to UTF-8.
+    public init(_ pattern: String) throws(ParseError) {
+        var tokens: [Token] = []
+        for raw in PathSegments.splitRaw(pattern[...]) {
+            if tokens.last == .remainder {
+                throw ParseError(pattern: pattern, reason: "'**' must be the last segment")
+            }
+            switch raw {
+            case "#": tokens.append(.digits)
+            case "*": tokens.append(.segment)
+            case "**": tokens.append(.remainder)
+            default:
+                guard let literal = PathSegments.decodeStrictly(raw) else {
+                    throw ParseError(pattern: pattern, reason: "segment '\(raw)' has a percent escape that is not UTF-8")
+                }
+                tokens.append(.literal(String(literal)))
+            }
+        }
+        self.tokens = tokens
+    }
+
+    /// The pattern in normal form: `/repos/*/*/issues/#`; the root is `/`.
+    public var description: String {
+        "/" + tokens.map(\.text).joined(separator: "/")
+    }
+
+    /// How many leading segments of `segments` this pattern accepts, for ranking near misses.
+    func acceptedPrefixLength(of segments: [Substring]) -> Int {
+        var count = 0
+        for (token, segment) in zip(tokens, segments) {
+            switch token {
+            case .remainder: return segments.count
+            case .literal(let text) where text != segment: return count
+            case .digits where !segment.isASCIIDigits: return count
+            default: count += 1
+            }
+        }
+        return count
+    }
+}
+
+extension URLPattern.Token {
+    /// The token as written in a pattern, literals escaped so they read back as literals.
+    var text: String {
+        switch self {
+        case .digits: "#"
+        case .segment: "*"
+        case .remainder: "**"
+        case .literal(let text):
+            switch text {
+            case "#": "%23"
+            case "*": "%2A"
+            case "**": "%2A%2A"
+            default: text.replacingPercentAndSlash
+            }
+        }
+    }
+}
+
+extension Substring {
+    /// Whether this is one or more ASCII digits.
+    var isASCIIDigits: Bool {
+        !isEmpty && utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+}
+
+extension String {
+    /// `%` and `/` percent-encoded, so a decoded literal can be written back into a pattern.
+    fileprivate var replacingPercentAndSlash: String {
+        var text = ""
+        for character in self {
+            switch character {
+            case "%": text += "%25"
+            case "/": text += "%2F"
+            default: text.append(character)
+            }
+        }
+        return text
+    }
+}

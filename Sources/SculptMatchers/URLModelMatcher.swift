@@ -1,0 +1,162 @@
+public import Foundation
+public import HTTPTypes
+public import Sculpt
+
+/// Resolves a response to a model type by its URL path, with optional per-method and per-status
+/// refinements.
+///
+/// ```swift
+/// var matcher = URLModelMatcher(pathPrefix: "/v3")
+/// try matcher.add("/users/*", User.self)
+/// try matcher.add("/repos/*/*/issues", [Issue].self)
+/// try matcher.add("/repos/*/*/issues/#", Issue.self)
+/// try matcher.add("/repos/*/*/issues", Issue.self, method: .post, status: .created)
+/// matcher.match(URL(string: "https://example.com/v3/users/octocat")!)  // User
+/// ```
+///
+/// Patterns are ``URLPattern``s: literal segments, `#` (digits), `*` (one segment) and a final
+/// `**` (any rest). Precedence does not depend on registration order: at each segment a literal
+/// wins over `#`, `#` over `*`, `*` over `**`, and a branch that finds no route deeper is abandoned
+/// for the next, so the most specific pattern wins. Among the entries of one pattern, method and
+/// status together win over method only, then status only, then the plain entry; an entry whose
+/// method or status differs from the response's does not apply, and matching goes on to less
+/// specific patterns. Matching costs grow with the path's segment count, not the route count.
+///
+/// The URL is the response's (after redirects). Its raw path is split on `/`, empty segments are
+/// dropped and each segment is percent-decoded on its own (`%2F` stays in its segment); query and
+/// fragment are ignored; `.` and `..` are ordinary segments, never resolved.
+public struct URLModelMatcher: ModelMatcher {
+    /// A registered pattern with its refinements and the model type it resolves to.
+    public struct Route: Sendable, Hashable, CustomStringConvertible {
+        /// The compiled path pattern (without the matcher's prefix).
+        public var pattern: URLPattern
+        /// The method the route is limited to, or `nil` for any.
+        public var method: HTTPRequest.Method?
+        /// The status the route is limited to, or `nil` for any.
+        public var status: HTTPResponse.Status?
+        /// The model type the route resolves to.
+        public var modelType: ModelType
+
+        /// E.g. `POST /repos/*/*/issues (201) -> Issue`.
+        public var description: String {
+            "\(signature) -> \(modelType)"
+        }
+
+        /// The route without its model type: `POST /repos/*/*/issues (201)`.
+        var signature: String {
+            let method = self.method.map { "\($0.rawValue) " } ?? ""
+            let status = self.status.map { " (\($0.code))" } ?? ""
+            return "\(method)\(pattern)\(status)"
+        }
+    }
+
+    /// The prefix's segments, stripped from every URL path before matching.
+    private let prefix: [Substring]
+    private var trie = RouteTrie()
+
+    /// Every registered route, in registration order (a re-registered route keeps its place).
+    public private(set) var routes: [Route] = []
+
+    /// Creates a matcher with no routes.
+    ///
+    /// ```swift
+    /// var matcher = URLModelMatcher(pathPrefix: "/api/v3")
+    /// ```
+    ///
+    /// The prefix is compared segment by segment: `v3`, `/v3` and `/v3/` are the same prefix,
+    /// `api/v3` is two segments, and `/v1` never matches `/v10/...`. A URL that does not begin with
+    /// every segment of the prefix matches nothing.
+    public init(pathPrefix: String? = nil) {
+        self.prefix = PathSegments.split((pathPrefix ?? "")[...])
+    }
+
+    /// Creates a matcher from a table of patterns and the model types they resolve to.
+    ///
+    /// ```swift
+    /// let matcher = try URLModelMatcher(pathPrefix: "/v3", routes: [
+    ///     "/users/*": User.self,
+    ///     "/repos/*/*/issues": [Issue].self,
+    /// ])
+    /// ```
+    /// - Throws: ``URLPattern/ParseError`` for an invalid pattern.
+    public init(pathPrefix: String? = nil, routes: [String: any (Decodable & Sendable).Type]) throws {
+        self.init(pathPrefix: pathPrefix)
+        for (pattern, type) in routes {
+            try add(pattern, type)
+        }
+    }
+
+    /// Registers a pattern, replacing an earlier registration of the same pattern, method and status.
+    ///
+    /// ```swift
+    /// try matcher.add("/search/**", SearchResults.self, at: "items")
+    /// try matcher.add("/user/repos", Repository.self, method: .post, status: .created)
+    /// ```
+    /// - Throws: ``URLPattern/ParseError`` for an invalid pattern (`**` before the end, a bad
+    ///   percent escape), ``ModelKeyPath/SyntaxError`` for an invalid key path. Never traps.
+    public mutating func add<M: Decodable & Sendable>(
+        _ pattern: String,
+        _ type: M.Type,
+        at keyPath: String? = nil,
+        method: HTTPRequest.Method? = nil,
+        status: HTTPResponse.Status? = nil
+    ) throws {
+        let route = Route(
+            pattern: try URLPattern(pattern), method: method, status: status,
+            modelType: try ModelType(type, at: keyPath).validated())
+        let index = trie.insert(route.pattern, method: method, status: status?.code, route: routes.count)
+        if index == routes.count {
+            routes.append(route)
+        } else {
+            routes[index] = route
+        }
+    }
+
+    /// The model type for a URL, or `nil` when no route matches.
+    ///
+    /// ```swift
+    /// matcher.match(URL(string: "https://api.github.com/repos/apple/swift/issues/42")!)  // Issue
+    /// ```
+    public func match(_ url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> ModelType? {
+        route(for: url, method: method, status: status)?.modelType
+    }
+
+    /// The route that matches a URL, or `nil`: like ``match(_:method:status:)``, and also says which
+    /// pattern won.
+    ///
+    /// ```swift
+    /// matcher.route(for: url)?.pattern.description  // "/repos/*/*/issues/#"
+    /// ```
+    public func route(for url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> Route? {
+        guard let segments = segments(of: url) else { return nil }
+        return trie.route(for: segments, method: method, status: status?.code).map { routes[$0] }
+    }
+
+    /// The model type for the response's URL, method and status; `nil` without a URL or a route.
+    public func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
+        guard let url = response.url else { return nil }
+        return match(url, method: response.method, status: response.status)
+    }
+
+    /// The three routes whose patterns accept the longest start of the response's path, for the
+    /// message of a failed match.
+    public func nearestCandidates(for response: ResponseContext) -> [String] {
+        guard let url = response.url else { return [] }
+        guard let segments = segments(of: url) else {
+            return ["(the path does not start with the prefix /\(prefix.joined(separator: "/")))"]
+        }
+        let ranked = routes.enumerated().map { index, route in
+            let accepted = route.pattern.acceptedPrefixLength(of: segments)
+            let extra = abs(route.pattern.tokens.count - segments.count)
+            return (score: accepted * 4 - extra, index: index, route: route)
+        }
+        return ranked.sorted { ($0.score, -$0.index) > ($1.score, -$1.index) }.prefix(3).map(\.route.signature)
+    }
+
+    /// The URL's decoded path segments after the prefix, or `nil` when the prefix is not there.
+    private func segments(of url: URL) -> [Substring]? {
+        let segments = PathSegments.split(url.path(percentEncoded: true)[...])
+        guard segments.starts(with: prefix) else { return nil }
+        return Array(segments.dropFirst(prefix.count))
+    }
+}

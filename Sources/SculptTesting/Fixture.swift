@@ -1,0 +1,133 @@
+public import Foundation
+public import HTTPTypes
+public import Sculpt
+
+/// A recorded HTTP interaction: the request that was made and the response that came back.
+///
+/// ```swift
+/// let fixture = try Fixture(contentsOf: fixturesFolder.appending(path: "github/user.json"))
+/// let user = try serializer.serialize(fixture.data, for: fixture.context, as: User.self)
+/// ```
+///
+/// On disk a fixture is one readable JSON file (see `Docs/Fixtures.md`):
+///
+/// ```json
+/// {
+///   "request": { "method": "GET", "url": "https://api.github.com/users/octocat" },
+///   "response": {
+///     "status": 200,
+///     "headers": [["Content-Type", "application/json; charset=utf-8"]],
+///     "body": { "login": "octocat", "id": 1 }
+///   }
+/// }
+/// ```
+public struct Fixture: Sendable {
+    /// The recorded request.
+    public struct Request: Sendable {
+        /// The request's method.
+        public var method: HTTPRequest.Method
+        /// The request's full URL.
+        public var url: URL
+        /// The request's recorded header fields.
+        public var headerFields: HTTPFields
+        /// The request's body, when it had one.
+        public var body: Data?
+
+        /// Creates a recorded request.
+        ///
+        /// ```swift
+        /// let request = Fixture.Request(method: .get, url: URL(string: "https://api.github.com/")!)
+        /// ```
+        public init(method: HTTPRequest.Method = .get, url: URL, headerFields: HTTPFields = [:], body: Data? = nil) {
+            self.method = method
+            self.url = url
+            self.headerFields = headerFields
+            self.body = body
+        }
+    }
+
+    /// The recorded response.
+    public struct Response: Sendable {
+        /// The response's status.
+        public var status: HTTPResponse.Status
+        /// The response's header fields, in order, repeated fields kept.
+        public var headerFields: HTTPFields
+        /// The response body's bytes (empty when there was none).
+        public var body: Data
+
+        /// Creates a recorded response.
+        ///
+        /// ```swift
+        /// let response = Fixture.Response(status: .ok, headerFields: [.contentType: "application/json"], body: data)
+        /// ```
+        public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data()) {
+            self.status = status
+            self.headerFields = headerFields
+            self.body = body
+        }
+    }
+
+    /// Why a fixture file could not be read.
+    public struct FormatError: Error, Sendable, CustomStringConvertible {
+        /// The file that was read.
+        public var file: URL?
+        /// What was wrong with it.
+        public var reason: String
+
+        /// E.g. `fixture user.json: response.status must be a number`.
+        public var description: String {
+            "fixture \(file?.lastPathComponent ?? "(data)"): \(reason)"
+        }
+    }
+
+    /// The recorded request.
+    public var request: Request
+    /// The recorded response.
+    public var response: Response
+
+    /// Creates a fixture from its parts.
+    ///
+    /// ```swift
+    /// let fixture = Fixture(request: .init(url: url), response: .init(status: .noContent))
+    /// ```
+    public init(request: Request, response: Response) {
+        self.request = request
+        self.response = response
+    }
+
+    /// Loads a fixture file.
+    ///
+    /// ```swift
+    /// let fixture = try Fixture(contentsOf: URL(filePath: "Tests/Fixtures/github/user.json"))
+    /// ```
+    /// - Throws: the file system's error when the file cannot be read; ``FormatError`` when it is
+    ///   not a fixture.
+    public init(contentsOf file: URL) throws {
+        do {
+            try self.init(json: try Data(contentsOf: file))
+        } catch var error as FormatError {
+            error.file = file
+            throw error
+        }
+    }
+
+    /// Reads a fixture from the bytes of a fixture file.
+    ///
+    /// ```swift
+    /// let fixture = try Fixture(json: Data(#"{"request":{"url":"https://x/"},"response":{"status":204}}"#.utf8))
+    /// ```
+    /// - Throws: ``FormatError`` when the bytes are not a fixture.
+    public init(json: Data) throws {
+        let root = try FixtureFile(json)
+        self = try root.fixture()
+    }
+
+    /// The response body: what a serializer decodes.
+    public var data: Data { response.body }
+
+    /// The response as a serializer sees it: the request's URL and method, the response's status
+    /// and headers.
+    public var context: ResponseContext {
+        ResponseContext(url: request.url, method: request.method, status: response.status, headerFields: response.headerFields)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Sculpt
+import SculptMatchers
+import Testing
+
+@Suite("ModelKeyPath")
+struct ModelKeyPathTests {
+    @Test("parses", arguments: [
+        ("data", [ModelKeyPath.Component.key("data")]),
+        ("data.items", [.key("data"), .key("items")]),
+        ("results[0].tracks", [.key("results"), .index(0), .key("tracks")]),
+        ("[2]", [.index(2)]),
+        ("[0][1].a", [.index(0), .index(1), .key("a")]),
+        (#"links.self\.href"#, [.key("links"), .key("self.href")]),
+        (#"a\[0\]"#, [.key("a[0]")]),
+        (#"back\\slash"#, [.key(#"back\slash"#)]),
+        ("caf\u{E9}.\u{1F600}", [.key("caf\u{E9}"), .key("\u{1F600}")]),
+        ("a b", [.key("a b")]),
+    ])
+    func parses(_ text: String, _ components: [ModelKeyPath.Component]) throws {
+        let path = try ModelKeyPath(text)
+        #expect(path.components == components)
+        #expect(try ModelKeyPath(path.description) == path)
+    }
+
+    @Test("rejects", arguments: [
+        ("", "empty key path"),
+        ("a..b", "empty key"),
+        (".a", "empty key"),
+        ("a.", "empty key after '.'"),
+        ("a[", "never closed"),
+        ("a[x]", "non-negative integer"),
+        ("a[-1]", "non-negative integer"),
+        ("a[]", "non-negative integer"),
+        ("a[99999999999999999999]", "non-negative integer"),
+        ("a]", "unexpected ']'"),
+        ("a[0]b", "expected '.' or '['"),
+        ("a.[0]", "empty key before '['"),
+        (#"a\"#, "escapes nothing"),
+    ])
+    func rejects(_ text: String, _ reason: String) {
+        #expect {
+            try ModelKeyPath(text)
+        } throws: { error in
+            (error as? ModelKeyPath.SyntaxError)?.description.contains(reason) == true
+        }
+    }
+}
+
+@Suite("Decoding at a key path")
+struct KeyPathDecodingTests {
+    struct Track: Decodable, Sendable, Equatable { let title: String }
+
+    private func decode<M: Decodable & Sendable>(_ json: String, _ type: M.Type, at keyPath: String) throws -> M {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(M.self, at: keyPath))
+        return try serializer.serialize(.json(json), for: response(), as: M.self)
+    }
+
+    @Test("finds objects, arrays and scalars")
+    func finds() throws {
+        let json = #"{"results":[{"tracks":[{"title":"a"}]},{"tracks":[{"title":"b"}],"count":2,"name":"x","ok":true}],"links":{"self.href":"/me"}}"#
+        #expect(try decode(json, [Track].self, at: "results[0].tracks") == [Track(title: "a")])
+        #expect(try decode(json, Track.self, at: "results[1].tracks[0]") == Track(title: "b"))
+        #expect(try decode(json, Int.self, at: "results[1].count") == 2)
+        #expect(try decode(json, String.self, at: "results[1].name") == "x")
+        #expect(try decode(json, Bool.self, at: "results[1].ok") == true)
+        #expect(try decode(json, String.self, at: #"links.self\.href"#) == "/me")
+        #expect(try decode(#"[[1,2],[3,4]]"#, Int.self, at: "[1][0]") == 3)
+    }
+
+    @Test("elements before an index are skipped, whatever they are")
+    func skipsElements() throws {
+        let json = #"{"a":[{"deep":{"x":[1,2,{"y":null}]}},"text",null,[1,[2]],3.5,{"target":true}]}"#
+        #expect(try decode(json, Bool.self, at: "a[5].target"))
+    }
+
+    @Test("null at the path is nil for an optional model and an error otherwise")
+    func nullAtPath() throws {
+        #expect(try decode(#"{"data":{"user":null}}"#, User?.self, at: "data.user") == nil)
+        let error = thrownError { try decode(#"{"data":{"user":null}}"#, User.self, at: "data.user") }
+        guard case .decodingFailed(_, let underlying, _) = error as? SculptError, case .valueNotFound = underlying as? DecodingError else {
+            Issue.record("expected decodingFailed(valueNotFound), got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test("misses name the path, where it failed and what was there", arguments: [
+        (#"{"data":{"count":1,"next":null}}"#, "data.items", "data.items", ["count", "next"], nil as String?),
+        (#"{"meta":{}}"#, "data.items", "data", ["meta"], nil),
+        (#"{"data":{}}"#, "data.items", "data.items", [], nil),
+        (#"{"data":[1,2,3]}"#, "data[3]", "data[3]", ["[0]...[2]"], nil),
+        (#"{"data":[]}"#, "data[0]", "data[0]", [], nil),
+        (#"{"data":null}"#, "data.items", "data.items", [], "null"),
+        (#"{"data":"text"}"#, "data.items", "data.items", [], "found"),
+        (#"{"data":{"a":1}}"#, "data[0]", "data[0]", [], "found"),
+        (#"[1,2]"#, "data", "data", [], "found"),
+        (#"{"a":1}"#, "[0]", "[0]", [], "found"),
+    ])
+    func misses(_ json: String, _ keyPath: String, _ failedAt: String, _ available: [String], _ found: String?) throws {
+        let error = thrownError { try decode(json, [Int].self, at: keyPath) }
+        guard case .keyPathNotFound(let miss, let context) = error as? SculptError else {
+            Issue.record("expected keyPathNotFound, got \(String(describing: error))")
+            return
+        }
+        #expect(miss.keyPath == keyPath)
+        #expect(miss.failedAt == failedAt)
+        #expect(miss.availableKeys == available)
+        if let found {
+            #expect(miss.found?.localizedCaseInsensitiveContains(found) == true, "\(String(describing: miss.found))")
+        } else {
+            #expect(miss.found == nil)
+        }
+        #expect(context.body == .json(json))
+        #expect("\(error!)".contains("Key path \(keyPath) not found"))
+    }
+
+    @Test("an invalid key path is reported when decoding, not trapped")
+    func invalidKeyPath() throws {
+        let error = thrownError { try decode("{}", Int.self, at: "a..b") }
+        guard case .invalidKeyPath(let syntax, _) = error as? SculptError else {
+            Issue.record("expected invalidKeyPath, got \(String(describing: error))")
+            return
+        }
+        #expect(syntax.reason == "empty key")
+    }
+
+    @Test("the untyped path decodes at the key path too")
+    func untyped() throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([Track].self, at: "data.items"))
+        let model = try serializer.serialize(.json(#"{"data":{"items":[{"title":"t"}]}}"#), for: response())
+        #expect(model as? [Track] == [Track(title: "t")])
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptMatchers
+import Testing
+
+/// One registration in a table row.
+struct Registration: Sendable, CustomStringConvertible {
+    var pattern: String
+    var type: any (Decodable & Sendable).Type
+    var method: HTTPRequest.Method?
+    var status: HTTPResponse.Status?
+
+    init(_ pattern: String, _ type: any (Decodable & Sendable).Type, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) {
+        self.pattern = pattern
+        self.type = type
+        self.method = method
+        self.status = status
+    }
+
+    var description: String {
+        "\(method.map { "\($0.rawValue) " } ?? "")\(pattern)\(status.map { " (\($0.code))" } ?? "") -> \(type)"
+    }
+}
+
+/// A matcher table row: registrations, a URL (with method and status), and the type expected.
+struct MatchCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var prefix: String? = nil
+    var routes: [Registration]
+    var url: String
+    var method: HTTPRequest.Method? = nil
+    var status: HTTPResponse.Status? = nil
+    var expected: (any (Decodable & Sendable).Type)?
+
+    var testDescription: String { name }
+
+    func matcher() throws -> URLModelMatcher {
+        var matcher = URLModelMatcher(pathPrefix: prefix)
+        for route in routes {
+            try add(route, to: &matcher)
+        }
+        return matcher
+    }
+
+    private func add<M: Decodable & Sendable>(_ route: Registration, as type: M.Type = M.self, to matcher: inout URLModelMatcher) throws {
+        try matcher.add(route.pattern, type, method: route.method, status: route.status)
+    }
+
+    private func add(_ route: Registration, to matcher: inout URLModelMatcher) throws {
+        try add(route, as: route.type, to: &matcher)
+    }
+}
+
+private let example = "http://example.com"
+
+/// Sculptor's SCLURLMatcherSpec, restated.
+let sculptorCases: [MatchCase] = [
+    .init(name: "Sculptor: nil when no match is found", routes: [], url: "/test", expected: nil),
+    .init(name: "Sculptor: two routes, first", routes: [.init("test", ModelA.self), .init("alt", ModelB.self)], url: "test", expected: ModelA.self),
+    .init(name: "Sculptor: two routes, second", routes: [.init("test", ModelA.self), .init("alt", ModelB.self)], url: "alt", expected: ModelB.self),
+    .init(name: "Sculptor: URL without leading slash", routes: [.init("/test", ModelA.self)], url: "test", expected: ModelA.self),
+    .init(name: "Sculptor: URL with leading slash", routes: [.init("/test", ModelA.self)], url: "/test", expected: ModelA.self),
+    .init(name: "Sculptor: URL with trailing slash", routes: [.init("/test", ModelA.self)], url: "test/", expected: ModelA.self),
+    .init(name: "Sculptor: path prefix is ignored", prefix: "v1", routes: [.init("test", ModelA.self)], url: "v1/test", expected: ModelA.self),
+    .init(name: "Sculptor: fewer segments do not match", routes: [.init("test/foos", ModelA.self)], url: "test", expected: nil),
+    .init(name: "Sculptor: other single segment does not match", routes: [.init("test/foos", ModelA.self)], url: "foos", expected: nil),
+    .init(name: "Sculptor: more segments do not match", routes: [.init("test/foos", ModelA.self)], url: "test/foos/bars", expected: nil),
+    .init(name: "Sculptor: equal segment counts match", routes: [.init("test/foos", ModelA.self)], url: "test/foos", expected: ModelA.self),
+    .init(name: "Sculptor: # matches digits", routes: [.init("test/#", ModelA.self)], url: "test/42", expected: ModelA.self),
+    .init(name: "Sculptor: # rejects text", routes: [.init("test/#", ModelA.self)], url: "test/foo", expected: nil),
+    .init(name: "Sculptor: * matches anything", routes: [.init("test/*", ModelA.self)], url: "test/foo42", expected: ModelA.self),
+]
+
+/// Overcoat 4's OVCURLMatcherTests, restated.
+let overcoatCases: [MatchCase] = [
+    .init(name: "Overcoat: no match", routes: [], url: "\(example)/test", expected: nil),
+    .init(name: "Overcoat: match found", routes: [.init("test", ModelA.self), .init("alternative", ModelB.self)], url: "\(example)/alternative", expected: ModelB.self),
+    .init(name: "Overcoat: base path", prefix: "/api/v1", routes: [.init("test", ModelA.self)], url: "\(example)/api/v1/test", expected: ModelA.self),
+    .init(name: "Overcoat: equal component count, too few", prefix: "/api/v1", routes: [.init("test/things", ModelA.self)], url: "\(example)/api/v1/test", expected: nil),
+    .init(name: "Overcoat: equal component count, too many", prefix: "/api/v1", routes: [.init("test/things", ModelA.self)], url: "\(example)/api/v1/test/things/thingys", expected: nil),
+    .init(name: "Overcoat: # digits", prefix: "/api/v1", routes: [.init("test/#", ModelA.self)], url: "\(example)/api/v1/test/42", expected: ModelA.self),
+    .init(name: "Overcoat: # rejects text", prefix: "/api/v1", routes: [.init("test/#", ModelA.self)], url: "\(example)/api/v1/test/things", expected: nil),
+    .init(name: "Overcoat: * is one segment", prefix: "/api/v1", routes: [.init("test/*", ModelA.self), .init("test2/**", ModelB.self)], url: "\(example)/api/v1/test/whatever/42", expected: nil),
+    .init(name: "Overcoat: ** one segment", prefix: "/api/v1", routes: [.init("test/*", ModelA.self), .init("test2/**", ModelB.self)], url: "\(example)/api/v1/test2/whatever42", expected: ModelB.self),
+    .init(name: "Overcoat: ** many segments", prefix: "/api/v1", routes: [.init("test/*", ModelA.self), .init("test2/**", ModelB.self)], url: "\(example)/api/v1/test2/whatever/42", expected: ModelB.self),
+    .init(name: "Overcoat: exact beats * (registered after)", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test/path/sub", ModelA.self), .init("test/path/under", ModelC.self), .init("test", ModelD.self)], url: "\(example)/api/v1/test/path/sub", expected: ModelA.self),
+    .init(name: "Overcoat: exact sibling", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test/path/sub", ModelA.self), .init("test/path/under", ModelC.self), .init("test", ModelD.self)], url: "\(example)/api/v1/test/path/under", expected: ModelC.self),
+    .init(name: "Overcoat: * as fallback", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test/path/sub", ModelA.self), .init("test", ModelD.self)], url: "\(example)/api/v1/test/apple", expected: ModelB.self),
+    .init(name: "Overcoat: * never spans two segments", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test/path/sub", ModelA.self)], url: "\(example)/api/v1/test/apple/osx", expected: nil),
+    .init(name: "Overcoat: shorter literal", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test", ModelD.self)], url: "\(example)/api/v1/test", expected: ModelD.self),
+    .init(name: "Overcoat: empty path without a root route", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test", ModelD.self)], url: "\(example)/api/v1/", expected: nil),
+    .init(name: "Overcoat: * over ** for one segment", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/test/apple", expected: ModelA.self),
+    .init(name: "Overcoat: # before *", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/test/42", expected: ModelB.self),
+    .init(name: "Overcoat: backtrack to test/**", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/test/apple/seed", expected: ModelC.self),
+    .init(name: "Overcoat: root ** catches the rest", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/models", expected: ModelD.self),
+    .init(name: "Overcoat: root ** matches the empty path", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/", expected: ModelD.self),
+    .init(name: "Overcoat: status 200", prefix: "/api/v1", routes: statusTable, url: "\(example)/api/v1/test/path/sub", status: .ok, expected: ModelA.self),
+    .init(name: "Overcoat: status 201", prefix: "/api/v1", routes: statusTable, url: "\(example)/api/v1/test/path/sub", status: .created, expected: ModelB.self),
+    .init(name: "Overcoat: status 404 has no entry", prefix: "/api/v1", routes: statusTable, url: "\(example)/api/v1/test/path/sub", status: .notFound, expected: nil),
+    .init(name: "Overcoat: no status, only status entries", prefix: "/api/v1", routes: statusTable, url: "\(example)/api/v1/test/path/sub", expected: nil),
+    .init(name: "Overcoat: method GET", prefix: "/api/v1", routes: methodTable, url: "\(example)/api/v1/test/path/sub", method: .get, expected: ModelA.self),
+    .init(name: "Overcoat: method POST", prefix: "/api/v1", routes: methodTable, url: "\(example)/api/v1/test/path/sub", method: .post, expected: ModelB.self),
+    .init(name: "Overcoat: method PUT has no entry", prefix: "/api/v1", routes: methodTable, url: "\(example)/api/v1/test/path/sub", method: .put, expected: nil),
+    .init(name: "Overcoat: no method, only method entries", prefix: "/api/v1", routes: methodTable, url: "\(example)/api/v1/test/path/sub", expected: nil),
+]
+
+private let fallbackTable: [Registration] = [
+    .init("test/*", ModelA.self), .init("test/#", ModelB.self), .init("test/**", ModelC.self), .init("**", ModelD.self),
+]
+private let statusTable: [Registration] = [.init("test/**", ModelA.self, status: .ok), .init("test/**", ModelB.self, status: .created)]
+private let methodTable: [Registration] = [.init("test/**", ModelA.self, method: .get), .init("test/**", ModelB.self, method: .post)]
+
+/// Where Sculpt differs from its ancestors, and the precedence rules.
+let sculptCases: [MatchCase] = [
+    .init(name: "%2F stays inside its segment", routes: [.init("/files/*", ModelA.self), .init("/files/*/*", ModelB.self)], url: "\(example)/files/a%2Fb", expected: ModelA.self),
+    .init(name: "a literal matches its decoded segment", routes: [.init("/files/a%2Fb", ModelA.self), .init("/files/*", ModelB.self)], url: "\(example)/files/a%2Fb", expected: ModelA.self),
+    .init(name: "a decoded literal does not match two segments", routes: [.init("/files/a%2Fb", ModelA.self)], url: "\(example)/files/a/b", expected: nil),
+    .init(name: "percent-encoded text matches its literal", routes: [.init("/caf\u{E9}", ModelA.self)], url: "\(example)/caf%C3%A9", expected: ModelA.self),
+    .init(name: "/v1 prefix does not strip /v10", prefix: "/v1", routes: [.init("/users", ModelA.self), .init("/0/users", ModelB.self)], url: "\(example)/v10/users", expected: nil),
+    .init(name: "/v1 prefix strips /v1", prefix: "/v1", routes: [.init("/users", ModelA.self)], url: "\(example)/v1/users", expected: ModelA.self),
+    .init(name: "prefix with slashes around it", prefix: "/v3/", routes: [.init("/users", ModelA.self)], url: "\(example)/v3/users", expected: ModelA.self),
+    .init(name: "two-segment prefix", prefix: "api/v3", routes: [.init("/users", ModelA.self)], url: "\(example)/api/v3/users", expected: ModelA.self),
+    .init(name: "partial two-segment prefix", prefix: "api/v3", routes: [.init("/users", ModelA.self)], url: "\(example)/api/users", expected: nil),
+    .init(name: "a URL without the prefix does not match", prefix: "/v3", routes: [.init("/users", ModelA.self)], url: "\(example)/users", expected: nil),
+    .init(name: "doubled slashes in the URL", routes: [.init("/repos/*/*", ModelA.self)], url: "\(example)//repos//apple///swift", expected: ModelA.self),
+    .init(name: "doubled slashes in the pattern", routes: [.init("//repos//*//*//", ModelA.self)], url: "\(example)/repos/apple/swift", expected: ModelA.self),
+    .init(name: "query and fragment are ignored", routes: [.init("/search", ModelA.self)], url: "\(example)/search?q=a/b#x/y", expected: ModelA.self),
+    .init(name: "root pattern /", routes: [.init("/", ModelA.self)], url: "\(example)/", expected: ModelA.self),
+    .init(name: "empty pattern is the root", routes: [.init("", ModelA.self)], url: example, expected: ModelA.self),
+    .init(name: "literals are case-sensitive", routes: [.init("/Users", ModelA.self)], url: "\(example)/users", expected: nil),
+    .init(name: "id# is a literal", routes: [.init("/id#", ModelA.self)], url: "\(example)/id42", expected: nil),
+    .init(name: "a*b is a literal", routes: [.init("/a*b", ModelA.self)], url: "\(example)/a*b", expected: ModelA.self),
+    .init(name: "# never matches non-ASCII digits", routes: [.init("/n/#", ModelA.self)], url: "\(example)/n/%D9%A3", expected: nil),
+    .init(name: "# never matches a signed number", routes: [.init("/n/#", ModelA.self)], url: "\(example)/n/-1", expected: nil),
+    .init(name: "backtracking past a literal dead end", routes: [.init("/a/b/c", ModelA.self), .init("/a/*/d", ModelB.self)], url: "\(example)/a/b/d", expected: ModelB.self),
+    .init(name: "backtracking past # to *", routes: [.init("/a/#/x", ModelA.self), .init("/a/*/y", ModelB.self)], url: "\(example)/a/1/y", expected: ModelB.self),
+    .init(name: "** is tried last at its level", routes: [.init("/a/**", ModelA.self), .init("/a/*/b", ModelB.self)], url: "\(example)/a/x/b", expected: ModelB.self),
+    .init(name: "a deeper ** beats a shallower one", routes: [.init("/**", ModelA.self), .init("/a/**", ModelB.self)], url: "\(example)/a/x/y", expected: ModelB.self),
+    .init(name: "** with zero segments", routes: [.init("/search/**", ModelA.self)], url: "\(example)/search", expected: ModelA.self),
+    .init(name: "exact pattern beats ** with zero segments", routes: [.init("/search/**", ModelA.self), .init("/search", ModelB.self)], url: "\(example)/search", expected: ModelB.self),
+    .init(name: ". and .. are ordinary segments", routes: [.init("/a/*/c", ModelA.self)], url: "\(example)/a/../c", expected: ModelA.self),
+    .init(name: "method and status beat method", routes: refinementTable, url: "\(example)/items", method: .post, status: .created, expected: ModelA.self),
+    .init(name: "method beats status", routes: refinementTable, url: "\(example)/items", method: .post, status: .ok, expected: ModelB.self),
+    .init(name: "status beats plain", routes: refinementTable, url: "\(example)/items", method: .get, status: .accepted, expected: ModelC.self),
+    .init(name: "plain entry last", routes: refinementTable, url: "\(example)/items", method: .get, status: .ok, expected: ModelD.self),
+    .init(name: "an entry for another method falls back to a wider pattern", routes: [.init("/users/me", ModelA.self, method: .post), .init("/users/*", ModelB.self)], url: "\(example)/users/me", method: .get, expected: ModelB.self),
+    .init(name: "re-registering replaces", routes: [.init("/users/*", ModelA.self), .init("users/*/", ModelB.self)], url: "\(example)/users/x", expected: ModelB.self),
+]
+
+private let refinementTable: [Registration] = [
+    .init("/items", ModelD.self),
+    .init("/items", ModelC.self, status: .accepted),
+    .init("/items", ModelB.self, method: .post),
+    .init("/items", ModelA.self, method: .post, status: .created),
+]
+
+@Suite("URLModelMatcher")
+struct URLModelMatcherTests {
+    @Test("matches", arguments: sculptorCases + overcoatCases + sculptCases)
+    func matches(_ row: MatchCase) throws {
+        let matcher = try row.matcher()
+        let url = try #require(URL(string: row.url))
+        let matched = matcher.match(url, method: row.method, status: row.status)
+        #expect(matched?.type == row.expected, "\(row.routes) on \(row.url) gave \(matched.map(\.description) ?? "nil")")
+    }
+
+    @Test("precedence does not depend on registration order", arguments: sculptorCases + overcoatCases + sculptCases)
+    func orderIndependent(_ row: MatchCase) throws {
+        guard !row.name.hasPrefix("re-registering") else { return }
+        var reversed = row
+        reversed.routes.reverse()
+        let url = try #require(URL(string: row.url))
+        #expect(try reversed.matcher().match(url, method: row.method, status: row.status)?.type == row.expected)
+    }
+
+    @Test("the matcher reads URL, method and status from the response")
+    func readsResponse() throws {
+        var matcher = URLModelMatcher(pathPrefix: "/v3")
+        try matcher.add("/repos/*/*/issues", [ModelA].self)
+        try matcher.add("/repos/*/*/issues", ModelB.self, method: .post, status: .created)
+        let url = URL(string: "https://api.example.com/v3/repos/apple/swift/issues")
+        let listed = try matcher.modelType(for: ResponseContext(url: url, method: .get), data: Data())
+        let created = try matcher.modelType(for: ResponseContext(url: url, method: .post, status: .created), data: Data())
+        #expect(listed == ModelType([ModelA].self))
+        #expect(created == ModelType(ModelB.self))
+        #expect(try matcher.modelType(for: ResponseContext(url: nil), data: Data()) == nil)
+    }
+
+    @Test("routes(for:) names the winning pattern")
+    func winningRoute() throws {
+        var matcher = URLModelMatcher()
+        try matcher.add("/repos/*/*/issues/#", ModelA.self, at: "data")
+        let url = try #require(URL(string: "https://x/repos/a/b/issues/7"))
+        let route = try #require(matcher.route(for: url))
+        #expect(route.pattern.description == "/repos/*/*/issues/#")
+        #expect(route.modelType == ModelType(ModelA.self, at: "data"))
+        #expect(route.description == "/repos/*/*/issues/# -> ModelA at data")
+    }
+
+    @Test("the table initializer registers every route")
+    func tableInitializer() throws {
+        let matcher = try URLModelMatcher(pathPrefix: "v3", routes: ["/users/*": ModelA.self, "/users/*/repos": [ModelB].self])
+        #expect(matcher.match(try #require(URL(string: "https://x/v3/users/octocat"))) == ModelType(ModelA.self))
+        #expect(matcher.match(try #require(URL(string: "https://x/v3/users/octocat/repos"))) == ModelType([ModelB].self))
+        #expect(matcher.routes.count == 2)
+    }
+
+    @Test("re-registering keeps one route in its place")
+    func reRegistering() throws {
+        var matcher = URLModelMatcher()
+        try matcher.add("/a", ModelA.self)
+        try matcher.add("/b", ModelB.self)
+        try matcher.add("a/", ModelC.self)
+        #expect(matcher.routes.map(\.modelType) == [ModelType(ModelC.self), ModelType(ModelB.self)])
+    }
+
+    @Test("invalid registrations throw, never trap", arguments: [
+        ("/a/**/b", "'**' must be the last segment"),
+        ("/**/**", "'**' must be the last segment"),
+        ("/bad%zz", "percent escape"),
+        ("/bad%E9", "percent escape"),
+    ])
+    func invalidPattern(_ pattern: String, _ reason: String) {
+        var matcher = URLModelMatcher()
+        #expect {
+            try matcher.add(pattern, ModelA.self)
+        } throws: { error in
+            (error as? URLPattern.ParseError)?.description.contains(reason) == true
+        }
+        #expect(matcher.routes.isEmpty)
+    }
+
+    @Test("an invalid key path throws at registration")
+    func invalidKeyPath() {
+        var matcher = URLModelMatcher()
+        #expect(throws: ModelKeyPath.SyntaxError.self) {
+            try matcher.add("/a", ModelA.self, at: "data..items")
+        }
+    }
+
+    @Test("nearest candidates rank the patterns that accept most of the path")
+    func nearestCandidates() throws {
+        var matcher = URLModelMatcher(pathPrefix: "/v3")
+        try matcher.add("/users/*", ModelA.self)
+        try matcher.add("/users/*/repos", ModelB.self, method: .get)
+        try matcher.add("/orgs/*", ModelC.self)
+        try matcher.add("/repos/*/*/issues/#", ModelD.self)
+        let context = ResponseContext(url: URL(string: "https://x/v3/users/octocat/starred"), method: .get)
+        #expect(matcher.nearestCandidates(for: context) == ["GET /users/*/repos", "/users/*", "/orgs/*"])
+        let outside = ResponseContext(url: URL(string: "https://x/v2/users"))
+        #expect(matcher.nearestCandidates(for: outside) == ["(the path does not start with the prefix /v3)"])
+    }
+
+    @Test("a path of 10,000 segments is matched without trouble")
+    func longPath() throws {
+        var matcher = URLModelMatcher()
+        try matcher.add("/a/**", ModelA.self)
+        try matcher.add("/*/*/*", ModelB.self)
+        let url = try #require(URL(string: "https://x/a" + String(repeating: "/s", count: 10_000)))
+        #expect(matcher.match(url)?.type == ModelA.self)
+    }
+}
