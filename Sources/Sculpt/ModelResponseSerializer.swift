@@ -77,13 +77,8 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     ///   documentation).
     public func serialize(_ data: Data, for response: ResponseContext) throws -> Output {
         let context = SculptError.Context(response: response, body: data)
-        try checkStatus(context)
-        if data.isBlank {
-            return try emptyBodyValue(context, matched: try matchedType(context, by: matcher))
-        }
-        try checkContentType(context)
-        guard let modelType = try matchedType(context, by: matcher) else {
-            throw SculptError.noModelMatched(candidates: matcher.nearestCandidates(for: response), context)
+        guard let modelType = try resolvedType(context, expecting: nil) else {
+            return try matchedType(context, by: matcher)?.emptyValue ?? NoContent()
         }
         return try decoding(modelType, context) { try modelType.decode(data, using: decoder) }
     }
@@ -101,16 +96,11 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws -> M {
         let context = SculptError.Context(response: response, body: data)
-        try checkStatus(context)
-        if data.isBlank {
-            guard Self.allowsEmptyBody(response), let value = ModelType.emptyBodyValue(of: M.self) else {
+        guard let modelType = try resolvedType(context, expecting: String(describing: M.self)) else {
+            guard let value = ModelType.emptyBodyValue(of: M.self) else {
                 throw SculptError.emptyBody(expected: String(describing: M.self), context)
             }
             return value
-        }
-        try checkContentType(context)
-        guard let modelType = try matchedType(context, by: matcher) else {
-            throw SculptError.noModelMatched(candidates: matcher.nearestCandidates(for: response), context)
         }
         guard modelType.type == M.self else {
             throw SculptError.typeMismatch(expected: M.self, matched: modelType, context)
@@ -119,6 +109,24 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     }
 
     // MARK: - Steps
+
+    /// Steps 1 to 4: the model type to decode, or `nil` for a response that may be and is bodiless.
+    /// `expected` names the model the caller wants, for the message of an unexpected empty body.
+    private func resolvedType(_ context: SculptError.Context, expecting expected: String?) throws -> ModelType? {
+        try checkStatus(context)
+        if context.body.isBlank {
+            guard Self.allowsEmptyBody(context.response) else {
+                let named = expected ?? (try? matchedType(context, by: matcher)).flatMap { $0?.description }
+                throw SculptError.emptyBody(expected: named, context)
+            }
+            return nil
+        }
+        try checkContentType(context)
+        guard let modelType = try matchedType(context, by: matcher) else {
+            throw SculptError.noModelMatched(candidates: matcher.nearestCandidates(for: context.response), context)
+        }
+        return modelType
+    }
 
     private func checkStatus(_ context: SculptError.Context) throws {
         guard !acceptableStatusCodes.contains(context.response.status.code) else { return }
@@ -139,13 +147,6 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
             let errorType = try matchedType(context, by: errorMatcher)
         else { return nil }
         return try decoding(errorType, context) { try errorType.decode(context.body, using: decoder) }
-    }
-
-    private func emptyBodyValue(_ context: SculptError.Context, matched: ModelType?) throws -> Output {
-        guard Self.allowsEmptyBody(context.response) else {
-            throw SculptError.emptyBody(expected: matched?.description, context)
-        }
-        return matched?.emptyValue ?? NoContent()
     }
 
     private func checkContentType(_ context: SculptError.Context) throws {

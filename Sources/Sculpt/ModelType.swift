@@ -21,7 +21,10 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     let parsedKeyPath: Result<ModelKeyPath, ModelKeyPath.SyntaxError>?
 
     private let decodeBody: @Sendable (Data, any ModelDecoder, ModelKeyPath?) throws -> any Decodable & Sendable
-    private let emptyBodyValue: (any Decodable & Sendable)?
+
+    /// The value a bodiless response (204, 205, `HEAD`) stands for, when the type has one
+    /// (``EmptyBodyRepresentable``: ``NoContent``, any `Optional`).
+    let emptyValue: (any Decodable & Sendable)?
 
     /// Creates a model type for `type`, found at `keyPath` in the body (the whole body by default).
     ///
@@ -36,11 +39,8 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
         self.type = type
         self.keyPath = keyPath
         self.parsedKeyPath = keyPath.map { path in Result { () throws(ModelKeyPath.SyntaxError) in try ModelKeyPath(path) } }
-        self.decodeBody = { data, decoder, keyPath in
-            guard let keyPath else { return try decoder.decode(M.self, from: data) }
-            return try KeyPathDecoding.decode(M.self, at: keyPath, from: data, using: decoder)
-        }
-        self.emptyBodyValue = Self.emptyBodyValue(of: M.self)
+        self.decodeBody = { data, decoder, keyPath in try Self.decode(M.self, at: keyPath, from: data, using: decoder) }
+        self.emptyValue = Self.emptyBodyValue(of: M.self)
     }
 
     /// This model type, after checking that its key path parses.
@@ -60,10 +60,6 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
         return keyPath.map { "\(name) at \($0)" } ?? name
     }
 
-    /// The value a bodiless response (204, 205, `HEAD`) stands for, when the type has one
-    /// (``EmptyBodyRepresentable``: ``NoContent``, any `Optional`).
-    var emptyValue: (any Decodable & Sendable)? { emptyBodyValue }
-
     /// Decodes the body with `decoder`, following the key path.
     func decode(_ data: Data, using decoder: any ModelDecoder) throws -> any Decodable & Sendable {
         try decodeBody(data, decoder, try parsedKeyPath?.get())
@@ -71,7 +67,13 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
 
     /// Decodes the body as `M` (which the caller has checked is ``type``), following the key path.
     func decode<M: Decodable>(_ model: M.Type, from data: Data, using decoder: any ModelDecoder) throws -> M {
-        guard let keyPath = try parsedKeyPath?.get() else { return try decoder.decode(M.self, from: data) }
+        try Self.decode(M.self, at: try parsedKeyPath?.get(), from: data, using: decoder)
+    }
+
+    private static func decode<M: Decodable>(
+        _ model: M.Type, at keyPath: ModelKeyPath?, from data: Data, using decoder: any ModelDecoder
+    ) throws -> M {
+        guard let keyPath else { return try decoder.decode(M.self, from: data) }
         return try KeyPathDecoding.decode(M.self, at: keyPath, from: data, using: decoder)
     }
 
@@ -80,10 +82,12 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
         (M.self as? any EmptyBodyRepresentable.Type)?.emptyBodyValue as? M
     }
 
+    /// Whether two model types have the same Swift type and key path.
     public static func == (lhs: ModelType, rhs: ModelType) -> Bool {
         lhs.type == rhs.type && lhs.keyPath == rhs.keyPath
     }
 
+    /// Hashes the Swift type's identity and the key path.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(type))
         hasher.combine(keyPath)

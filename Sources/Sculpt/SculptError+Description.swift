@@ -7,6 +7,11 @@ extension SculptError {
     /// A report in lines: what happened, to which request, what was expected and what arrived, and
     /// the start of the body.
     public var description: String {
+        (report + [bodyExcerpt]).joined(separator: "\n")
+    }
+
+    /// The report without the body excerpt.
+    private var report: [String] {
         var lines: [String] = []
         let request = context.response.description
         switch self {
@@ -43,8 +48,7 @@ extension SculptError {
         case .matcherFailed(let underlying, _):
             lines.append("The matcher could not read the body of \(request): \(underlying)")
         }
-        lines.append(bodyExcerpt)
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// The first bytes of the body as text, with its size: `Body (1,204 bytes): {"login":...`.
@@ -69,6 +73,9 @@ extension SculptError {
 
     /// A decoding failure as `At items[3].user.login: expected String, found a number.`
     static func describe(_ error: any Error) -> String {
+        if let error = error as? SculptError {
+            return error.report.dropFirst().joined(separator: " ")
+        }
         guard let error = error as? DecodingError else { return "\(error)" }
         switch error {
         case .typeMismatch(let type, let context):

@@ -35,7 +35,7 @@ let serializer = ModelResponseSerializer(matcher: routes, errorMatcher: StaticMo
 
 let session = URLSession(configuration: .ephemeral)
 for fixture in fixtures {
-    var request = URLRequest(url: await server.url(for: fixture))
+    var request = URLRequest(url: try await server.url(for: fixture))
     request.httpMethod = fixture.request.method.rawValue
     let requested = "\(fixture.request.method.rawValue) \(request.url?.path(percentEncoded: true) ?? "")"
     do {

@@ -8,7 +8,7 @@ import HTTPTypes
 /// ```swift
 /// let server = FixtureServer(fixtures: [userFixture, issuesFixture])
 /// let baseURL = try await server.start()          // http://127.0.0.1:<ephemeral port>
-/// let (data, response) = try await URLSession.shared.data(from: server.url(for: userFixture))
+/// let (data, response) = try await URLSession.shared.data(from: try await server.url(for: userFixture))
 /// await server.stop()
 /// ```
 ///
@@ -71,20 +71,22 @@ public actor FixtureServer {
     /// The URL on this server for a path and query, such as `/users/octocat?per_page=3`.
     ///
     /// ```swift
-    /// let url = await server.url(for: "/users/octocat")
+    /// let url = try await server.url(for: "/users/octocat")
     /// ```
-    /// Call after ``start()``; before it the URL is relative.
-    public func url(for pathAndQuery: String) -> URL {
-        URL(string: pathAndQuery, relativeTo: baseURL)?.absoluteURL ?? URL(filePath: pathAndQuery)
+    /// - Throws: `URLError(.badURL)` before ``start()`` or for text that is not a path.
+    public func url(for pathAndQuery: String) throws -> URL {
+        guard let baseURL, let url = URL(string: pathAndQuery, relativeTo: baseURL) else { throw URLError(.badURL) }
+        return url.absoluteURL
     }
 
     /// The URL on this server that the fixture's recorded request maps to.
     ///
     /// ```swift
-    /// let url = await server.url(for: fixture)
+    /// let url = try await server.url(for: fixture)
     /// ```
-    public func url(for fixture: Fixture) -> URL {
-        url(for: FixtureResponder.pathAndQuery(of: fixture.request.url))
+    /// - Throws: `URLError(.badURL)` before ``start()``.
+    public func url(for fixture: Fixture) throws -> URL {
+        try url(for: FixtureResponder.pathAndQuery(of: fixture.request.url))
     }
 }
 

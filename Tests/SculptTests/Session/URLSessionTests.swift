@@ -47,10 +47,10 @@ struct URLSessionTests {
     @Test("a 200 maps to its route's model, typed or not")
     func success() async throws {
         try await withServer { server in
-            let url = await server.url(for: "/repos/octokit-fixture-org/labels/labels/test-label")
+            let url = try await server.url(for: "/repos/octokit-fixture-org/labels/labels/test-label")
             let label = try await session.model(from: url, serializer: serializer(), as: Label.self)
             #expect(label == Label(name: "test-label", color: "663399"))
-            let labels = try await session.model(from: await server.url(for: "/repos/octokit-fixture-org/labels/labels"), serializer: serializer())
+            let labels = try await session.model(from: try await server.url(for: "/repos/octokit-fixture-org/labels/labels"), serializer: serializer())
             #expect((labels as? [Label])?.count == 9)
         }
     }
@@ -58,7 +58,7 @@ struct URLSessionTests {
     @Test("a redirect is matched on the final URL")
     func redirect() async throws {
         try await withServer { server in
-            let url = await server.url(for: "/repos/octokit-fixture-org/rename-repository")
+            let url = try await server.url(for: "/repos/octokit-fixture-org/rename-repository")
             let model = try await session.model(from: url, serializer: serializer())
             let repository = try #require(model as? Repository, "got \(type(of: model))")
             #expect(repository.fullName == "octokit-fixture-org/rename-repository-newname")
@@ -68,7 +68,7 @@ struct URLSessionTests {
     @Test("a 404 with a JSON body becomes the error model")
     func notFound() async throws {
         try await withServer { server in
-            let url = await server.url(for: "/repos/octokit-fixture-org/branch-protection/branches/main/protection")
+            let url = try await server.url(for: "/repos/octokit-fixture-org/branch-protection/branches/main/protection")
             do {
                 _ = try await session.model(from: url, serializer: serializer())
                 Issue.record("expected an error response")
@@ -84,7 +84,7 @@ struct URLSessionTests {
     @Test("an empty 204 is NoContent, and the method reaches the matcher")
     func noContent() async throws {
         try await withServer { server in
-            var request = URLRequest(url: await server.url(for: "/repos/octokit-fixture-org/labels/labels/test-label-updated"))
+            var request = URLRequest(url: try await server.url(for: "/repos/octokit-fixture-org/labels/labels/test-label-updated"))
             request.httpMethod = "DELETE"
             let model = try await session.model(for: request, serializer: serializer())
             #expect(model is NoContent)
@@ -96,7 +96,7 @@ struct URLSessionTests {
     func htmlWithOK() async throws {
         try await withServer { server in
             do {
-                _ = try await session.model(from: await server.url(for: "/login"), serializer: serializer())
+                _ = try await session.model(from: try await server.url(for: "/login"), serializer: serializer())
                 Issue.record("expected unacceptableContentType")
             } catch SculptError.unacceptableContentType(_, let context) {
                 #expect(String(decoding: context.body, as: UTF8.self) == "<html>Sign in</html>")
@@ -108,7 +108,7 @@ struct URLSessionTests {
     @Test("HEAD gets an empty body and yields NoContent")
     func head() async throws {
         try await withServer { server in
-            var request = URLRequest(url: await server.url(for: "/repos/octokit-fixture-org/labels/labels/test-label"))
+            var request = URLRequest(url: try await server.url(for: "/repos/octokit-fixture-org/labels/labels/test-label"))
             request.httpMethod = "HEAD"
             let model = try await session.model(for: request, serializer: serializer())
             #expect(model is NoContent)
@@ -118,7 +118,7 @@ struct URLSessionTests {
     @Test("completion-handler code gets a Result")
     func completionHandler() async throws {
         try await withServer { server in
-            let request = URLRequest(url: await server.url(for: "/repos/octokit-fixture-org/labels/labels/test-label"))
+            let request = URLRequest(url: try await server.url(for: "/repos/octokit-fixture-org/labels/labels/test-label"))
             let serializer = try serializer()
             let result = await withCheckedContinuation { continuation in
                 session.dataTask(with: request) { data, response, error in
