@@ -47,6 +47,12 @@ extension SculptError {
             lines.append("Error response for \(request): \(model)")
         case .matcherFailed(let underlying, _):
             lines.append("The matcher could not read the body of \(request): \(underlying)")
+        case .unknownDiscriminator(let field, let found, let registered, _):
+            lines.append("Unknown discriminator \"\(field)\" in the body of \(request).")
+            let values = registered.isEmpty ? "none" : registered.map { "\"\($0)\"" }.joined(separator: ", ")
+            lines.append("Found \(found ?? "missing"); registered: \(values).")
+        case .invalidJSON(let reason, let offset, _):
+            lines.append("The body of \(request) is not valid JSON at byte \(offset): \(reason).")
         }
         return lines
     }

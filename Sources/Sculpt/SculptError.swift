@@ -47,6 +47,15 @@ public enum SculptError: Error, CustomStringConvertible {
     /// The matcher could not read the body and threw something other than a ``SculptError``.
     case matcherFailed(underlying: any Error, Context)
 
+    /// The body's discriminator field is missing (`found` is `nil`) or holds a value with no
+    /// registered model type. `found` is the value as JSON (`"answer"`, `3`, `null`, `an object`);
+    /// `registered` lists the registered values, sorted.
+    case unknownDiscriminator(field: String, found: String?, registered: [String], Context)
+
+    /// The body is not valid JSON where a matcher had to read it: `reason` says what was wrong at
+    /// byte `offset`.
+    case invalidJSON(reason: String, offset: Int, Context)
+
     /// The response and body a ``SculptError`` is about.
     public struct Context: Sendable {
         /// The response's URL, method, status and headers.
@@ -97,7 +106,8 @@ public enum SculptError: Error, CustomStringConvertible {
             .unacceptableContentType(_, let context), .emptyBody(_, let context),
             .keyPathNotFound(_, let context), .invalidKeyPath(_, let context),
             .decodingFailed(_, _, let context), .typeMismatch(_, _, let context),
-            .errorResponse(_, let context), .matcherFailed(_, let context):
+            .errorResponse(_, let context), .matcherFailed(_, let context),
+            .unknownDiscriminator(_, _, _, let context), .invalidJSON(_, _, let context):
             return context
         }
     }

@@ -31,3 +31,6 @@ struct Repository: Decodable, Sendable, Equatable {
 struct APIError: Decodable, Sendable, Equatable {
     let message: String
 }
+
+/// A model type as a value, for table rows.
+typealias AnyModel = any (Decodable & Sendable).Type

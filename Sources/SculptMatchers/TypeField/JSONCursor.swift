@@ -1,0 +1,314 @@
+import Foundation
+
+/// A position in JSON bytes, with the few moves the discriminator scan needs.
+struct Cursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// Where `bytes` starts in the body, so errors report offsets in the body.
+    private let base: Int
+    private(set) var index = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, base: Int = 0) {
+        self.bytes = bytes
+        self.base = base
+    }
+
+    func peek() -> UInt8? {
+        index < bytes.count ? bytes[index] : nil
+    }
+
+    func malformed(_ reason: String) -> DiscriminatorScanner.Malformed {
+        DiscriminatorScanner.Malformed(reason: reason, offset: base + index)
+    }
+
+    mutating func skipByteOrderMark() {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
+    }
+
+    /// From the `{` of an object, moves to the value of the first member named `key`; `false`
+    /// (positioned after the object) when there is none.
+    mutating func moveToValue(ofKey key: [UInt8]) throws(DiscriminatorScanner.Malformed) -> Bool {
+        try expect(UInt8(ascii: "{"))
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            return false
+        }
+        while true {
+            skipWhitespace()
+            if peek() == UInt8(ascii: "}") {  // after a trailing comma, which JSONDecoder accepts
+                index += 1
+                return false
+            }
+            guard peek() == UInt8(ascii: "\"") else { throw malformed("expected a key in quotes, found \(describeNext())") }
+            let matches = try readKey(equalTo: key)
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"))
+            skipWhitespace()
+            if matches { return true }
+            try skipValue()
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                return false
+            default: throw malformed("expected ',' or '}' after a value, found \(describeNext())")
+            }
+        }
+    }
+
+    /// Reads the value here.
+    mutating func readValue() throws(DiscriminatorScanner.Malformed) -> DiscriminatorScanner.Value {
+        guard let byte = peek() else { throw malformed("the body ends where a value should be") }
+        switch byte {
+        case UInt8(ascii: "\""): return .string(try readString())
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try readNumber())
+        default: throw malformed("expected a JSON value, found \(describeNext())")
+        }
+    }
+
+    // MARK: - Skipping
+
+    /// Moves past the value here without reading it.
+    private mutating func skipValue() throws(DiscriminatorScanner.Malformed) {
+        switch peek() {
+        case UInt8(ascii: "\""):
+            index += 1
+            try skipStringBody()
+        case UInt8(ascii: "{"), UInt8(ascii: "["): try skipContainer()
+        case nil: throw malformed("the body ends where a value should be")
+        default:
+            let start = index
+            while index < bytes.count, !Self.endsScalar(bytes[index]) { index += 1 }
+            if index == start { throw malformed("expected a JSON value, found \(describeNext())") }
+        }
+    }
+
+    /// Moves past an object or array, counting brackets and skipping strings; nesting depth costs
+    /// nothing but a counter.
+    private mutating func skipContainer() throws(DiscriminatorScanner.Malformed) {
+        var depth = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""): try skipStringBody()
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 { return }
+            default: break
+            }
+        }
+        throw malformed("the body ends inside an object or array")
+    }
+
+    /// From just after an opening quote, moves past the closing one. Looks at eight bytes at a
+    /// time for a quote or a backslash, so long strings cost little.
+    private mutating func skipStringBody() throws(DiscriminatorScanner.Malformed) {
+        while true {
+            while index + 8 <= bytes.count {
+                let word = UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if Self.hasQuoteOrBackslash(word) { break }
+                index += 8
+            }
+            guard index < bytes.count else { throw malformed("the body ends inside a string") }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                return
+            case UInt8(ascii: "\\"): index += 2
+            default: index += 1
+            }
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Reads a key and says whether it equals `key` after unescaping.
+    private mutating func readKey(equalTo key: [UInt8]) throws(DiscriminatorScanner.Malformed) -> Bool {
+        let start = index + 1
+        index = start
+        var escaped = false
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+            if bytes[index] == UInt8(ascii: "\\") {
+                escaped = true
+                index += 1
+            }
+            index += 1
+        }
+        guard index < bytes.count else { throw malformed("the body ends inside a key") }
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        index += 1
+        guard escaped else { return raw.elementsEqual(key) }
+        var unescaper = Cursor(bytes: raw, base: base + start)
+        return try unescaper.unescaped(until: raw.count).elementsEqual(key)
+    }
+
+    /// Reads a string value, unescaped.
+    private mutating func readString() throws(DiscriminatorScanner.Malformed) -> String {
+        index += 1
+        let start = index
+        try skipStringBody()
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
+        var unescaper = Cursor(bytes: raw, base: base + start)
+        let utf8 = try unescaper.unescaped(until: raw.count)
+        guard let text = String(bytes: utf8, encoding: .utf8) else {
+            throw malformed("the string value is not valid UTF-8")
+        }
+        return text
+    }
+
+    /// The bytes from here to `end` with JSON escapes decoded (surrogate pairs joined).
+    private mutating func unescaped(until end: Int) throws(DiscriminatorScanner.Malformed) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(end - index)
+        while index < end {
+            let byte = bytes[index]
+            index += 1
+            if byte < 0x20 { throw malformed("a control character must be escaped in a string") }
+            guard byte == UInt8(ascii: "\\") else {
+                output.append(byte)
+                continue
+            }
+            guard index < end else { throw malformed("a backslash ends the string") }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"): output.append(contentsOf: try unicodeEscape(until: end))
+            default: throw malformed("invalid escape \\\(Character(Unicode.Scalar(escape)))")
+            }
+        }
+        return output
+    }
+
+    /// After `\u`: the scalar's UTF-8, joining a surrogate pair; a lone surrogate is invalid, as
+    /// `JSONDecoder` has it.
+    private mutating func unicodeEscape(until end: Int) throws(DiscriminatorScanner.Malformed) -> [UInt8] {
+        let first = try hex4(until: end)
+        var value = UInt32(first)
+        if (0xD800...0xDBFF).contains(first) {
+            guard index + 2 <= end, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                throw malformed("a high surrogate must be followed by a low one")
+            }
+            index += 2
+            let second = try hex4(until: end)
+            guard (0xDC00...0xDFFF).contains(second) else { throw malformed("a high surrogate must be followed by a low one") }
+            value = 0x10000 + ((UInt32(first) - 0xD800) << 10) + (UInt32(second) - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(first) {
+            throw malformed("a low surrogate without a high one")
+        }
+        guard let scalar = Unicode.Scalar(value) else { throw malformed("\\u escape is not a Unicode scalar") }
+        return Array(String(Character(scalar)).utf8)
+    }
+
+    private mutating func hex4(until end: Int) throws(DiscriminatorScanner.Malformed) -> UInt16 {
+        guard index + 4 <= end else { throw malformed("\\u needs four hex digits") }
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw malformed("\\u needs four hex digits")
+            }
+            value = value << 4 | UInt16(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// Reads a number in JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    private mutating func readNumber() throws(DiscriminatorScanner.Malformed) -> String {
+        let start = index
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        if peek() == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            guard try digits() > 0 else { throw malformed("a number needs digits") }
+        }
+        if peek() == UInt8(ascii: ".") {
+            index += 1
+            guard try digits() > 0 else { throw malformed("a number needs digits after '.'") }
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            index += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+            guard try digits() > 0 else { throw malformed("a number needs digits in its exponent") }
+        }
+        if let next = peek(), !Self.endsScalar(next) { throw malformed("unexpected \(describeNext()) in a number") }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
+
+    private mutating func digits() throws(DiscriminatorScanner.Malformed) -> Int {
+        let start = index
+        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        return index - start
+    }
+
+    private mutating func expect(_ byte: UInt8) throws(DiscriminatorScanner.Malformed) {
+        guard peek() == byte else { throw malformed("expected '\(Character(Unicode.Scalar(byte)))', found \(describeNext())") }
+        index += 1
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(DiscriminatorScanner.Malformed) {
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        guard index + expected.count <= bytes.count,
+            UnsafeBufferPointer(rebasing: bytes[index..<(index + expected.count)]).elementsEqual(expected)
+        else { throw malformed("expected \(literal), found \(describeNext())") }
+        index += expected.count
+        if let next = peek(), !Self.endsScalar(next) { throw malformed("unexpected \(describeNext()) after \(literal)") }
+    }
+
+    // MARK: - Bytes
+
+    private func describeNext() -> String {
+        peek().map(Self.describe) ?? "the end of the body"
+    }
+
+    static func describe(_ byte: UInt8) -> String {
+        (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    /// JSON's four white-space bytes.
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    private static func endsScalar(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || isWhitespace(byte)
+    }
+
+    /// Whether any byte of `word` is `"` or `\`: the classic "has a zero byte" test applied to the
+    /// word XOR-ed with each byte repeated.
+    private static func hasQuoteOrBackslash(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        return ((quotes &- ones) & ~quotes & highs) | ((backslashes &- ones) & ~backslashes & highs) != 0
+    }
+}

@@ -1,0 +1,146 @@
+public import Foundation
+public import Sculpt
+
+/// Resolves a response to a model type by a discriminator field in its JSON body, such as
+/// `"type": "question"`.
+///
+/// ```swift
+/// var matcher = TypeFieldModelMatcher(field: "type")
+/// try matcher.add("question", Question.self)
+/// try matcher.add("answer", Answer.self)
+/// try matcher.add("PushEvent", PushEvent.self)
+/// matcher.fallback = ModelType(UnknownEvent.self)
+/// ```
+///
+/// The field is a key, or a dotted path into nested objects (`"meta.type"`, in ``ModelKeyPath``
+/// syntax; a field that is not a valid key-only path is taken as one literal key). Its value may
+/// be a JSON string, or a number or boolean matched by its literal text (`3`, `true`), so integer
+/// tags work. Keys and values compare after JSON unescaping, and a duplicated key resolves to its
+/// first occurrence, as `JSONDecoder` resolves it, so the peek and the decode always agree.
+///
+/// The peek is a bounded scan of the bytes, not a parse: other members, nested values and long
+/// strings are skipped by looking only for the bytes that can end them. Only registered types are
+/// ever decoded; nothing is looked up by a name from the wire.
+///
+/// A missing or unregistered value answers ``fallback``; without one it throws
+/// ``SculptError/unknownDiscriminator(field:found:registered:_:)``, or answers `nil` when
+/// ``unknownValuesMatchNothing`` is set (to sit in a ``FirstMatchModelMatcher`` before other
+/// matchers). A body that is not JSON throws ``SculptError/invalidJSON(reason:offset:_:)``; an empty
+/// body answers `nil`.
+public struct TypeFieldModelMatcher: ModelMatcher {
+    /// Registering a value twice is a mistake this error reports.
+    public struct DuplicateValueError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The discriminator field.
+        public var field: String
+        /// The value registered twice.
+        public var value: String
+
+        /// Creates the error for `value` registered twice under `field`.
+        ///
+        /// ```swift
+        /// let error = TypeFieldModelMatcher.DuplicateValueError(field: "type", value: "question")
+        /// ```
+        public init(field: String, value: String) {
+            self.field = field
+            self.value = value
+        }
+
+        /// E.g. `"question" is already registered for the discriminator "type"`.
+        public var description: String { "\"\(value)\" is already registered for the discriminator \"\(field)\"" }
+    }
+
+    /// The discriminator field as given.
+    public let field: String
+
+    /// The model type for a missing or unregistered value; `nil` makes those an error.
+    public var fallback: ModelType?
+
+    /// Whether a missing or unregistered value (with no ``fallback``) answers `nil` instead of
+    /// throwing. Default `false`.
+    public var unknownValuesMatchNothing = false
+
+    private let scanner: DiscriminatorScanner
+    private var types: [String: ModelType] = [:]
+
+    /// Creates a matcher for the discriminator `field`.
+    ///
+    /// ```swift
+    /// let byKind = TypeFieldModelMatcher(field: "kind")
+    /// let nested = TypeFieldModelMatcher(field: "meta.type")
+    /// ```
+    public init(field: String = "type") {
+        self.field = field
+        let keys = (try? ModelKeyPath(field).components).flatMap { components in
+            components.allSatisfy { if case .key = $0 { true } else { false } }
+                ? components.compactMap { if case .key(let key) = $0 { key } else { nil } } : nil
+        }
+        self.scanner = DiscriminatorScanner(path: keys ?? [field])
+    }
+
+    /// Registers the model type for a discriminator value.
+    ///
+    /// ```swift
+    /// try matcher.add("question", [Question].self, at: "items")   // a wrapper's tag selects its items
+    /// try matcher.add("3", Version3.self)                          // integer tags match their text
+    /// ```
+    ///
+    /// `keyPath` is from the body's root, so a wrapper-level tag can select the type of a sibling
+    /// array (Stack Exchange's `"type": "question"` beside `"items": [...]`).
+    /// - Throws: ``DuplicateValueError`` for a value already registered,
+    ///   ``ModelKeyPath/SyntaxError`` for an invalid key path.
+    public mutating func add<M: Decodable & Sendable>(_ value: String, _ type: M.Type, at keyPath: String? = nil) throws {
+        guard types[value] == nil else { throw DuplicateValueError(field: field, value: value) }
+        types[value] = try ModelType(type, at: keyPath).validated()
+    }
+
+    /// The registered values, sorted.
+    public var registeredValues: [String] { types.keys.sorted() }
+
+    /// The model type registered for a discriminator value, if any.
+    ///
+    /// ```swift
+    /// matcher.modelType(forValue: "question")  // ModelType(Question.self)
+    /// ```
+    public func modelType(forValue value: String) -> ModelType? {
+        types[value]
+    }
+
+    /// The model type for the body's discriminator.
+    ///
+    /// - Throws: ``SculptError/invalidJSON(reason:offset:_:)`` for a body that is not JSON;
+    ///   ``SculptError/unknownDiscriminator(field:found:registered:_:)`` for a missing or
+    ///   unregistered value when there is no ``fallback`` and ``unknownValuesMatchNothing`` is off.
+    public func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
+        guard !data.allSatisfy(Cursor.isWhitespace) else { return nil }
+        let outcome: DiscriminatorScanner.Outcome
+        do {
+            outcome = try scanner.scan(data)
+        } catch {
+            throw SculptError.invalidJSON(reason: error.reason, offset: error.offset, .init(response: response, body: data))
+        }
+        let found: String?
+        switch outcome {
+        case .found(.string(let value)):
+            if let modelType = types[value] { return modelType }
+            found = "\"\(value)\""
+        case .found(.number(let text)):
+            if let modelType = types[text] { return modelType }
+            found = text
+        case .found(.bool(let value)):
+            if let modelType = types[String(value)] { return modelType }
+            found = String(value)
+        case .found(.null): found = "null"
+        case .found(.object): found = "an object"
+        case .found(.array): found = "an array"
+        case .missing, .notAnObject: found = nil
+        }
+        if let fallback { return fallback }
+        if unknownValuesMatchNothing { return nil }
+        throw SculptError.unknownDiscriminator(field: field, found: found, registered: registeredValues, .init(response: response, body: data))
+    }
+
+    /// The registered values, as `type: "question"`.
+    public func nearestCandidates(for response: ResponseContext) -> [String] {
+        registeredValues.map { "\(field): \"\($0)\"" }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Sculpt
+import SculptMatchers
+import Testing
+
+/// One file of nst/JSONTestSuite's `test_parsing` (`y_` must parse, `n_` must not, `i_` either).
+struct JSONTestFile: CustomTestStringConvertible, Sendable {
+    var name: String
+    var data: Data
+    var testDescription: String { name }
+
+    static func all() throws -> [JSONTestFile] {
+        guard let folder = Paths.corpus?.appending(path: "jsontestsuite/test_parsing") else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().filter { $0.hasSuffix(".json") }.map {
+            JSONTestFile(name: $0, data: try Data(contentsOf: folder.appending(path: $0)))
+        }
+    }
+}
+
+@Suite("JSONTestSuite", .enabled(if: Paths.corpus != nil, "../shared/corpus is absent: skipping JSONTestSuite"))
+struct JSONTestSuiteTests {
+    /// What the matcher reports at `key`: the `found` of its unknown-discriminator error (`nil` for
+    /// missing), or the invalid-JSON error.
+    private func peek(_ key: String, in data: Data) -> Result<String?, SculptError> {
+        let escaped = key.reduce(into: "") { text, character in
+            if "\\.[]".contains(character) { text.append("\\") }
+            text.append(character)
+        }
+        let matcher = TypeFieldModelMatcher(field: key.isEmpty ? "" : escaped)
+        do {
+            _ = try matcher.modelType(for: response(), data: data)
+            return .success(nil)
+        } catch let error as SculptError {
+            if case .unknownDiscriminator(_, let found, _, _) = error { return .success(found) }
+            return .failure(error)
+        } catch {
+            Issue.record("unexpected error \(error)")
+            return .success(nil)
+        }
+    }
+
+    /// How `JSONDecoder` sees a value, written as the matcher writes what it found.
+    private func agrees(_ found: String?, with value: AnyJSON) -> Bool {
+        switch value {
+        case .string(let text): found == "\"\(text)\""
+        case .number(let number): found.flatMap(Double.init) == number
+        case .bool(let flag): found == String(flag)
+        case .null: found == "null"
+        case .array: found == "an array"
+        case .object: found == "an object"
+        }
+    }
+
+    @Test("the peek agrees with JSONDecoder on every top-level field of every file it accepts, and never crashes", arguments: try JSONTestFile.all())
+    func agreement(_ file: JSONTestFile) throws {
+        let absent = peek("\u{1F}absent", in: file.data)
+        guard let decoded = try? JSONDecoder().decode(AnyJSON.self, from: file.data) else {
+            return  // not JSON to JSONDecoder: any typed answer (or none) is fine, as long as nothing crashed
+        }
+        guard case .object(let members) = decoded else {
+            #expect(try absent.get() == nil, "a non-object has no fields")
+            return
+        }
+        #expect(try absent.get() == nil)
+        for (key, value) in members {
+            let found = try peek(key, in: file.data).get()
+            #expect(agrees(found, with: value), "key \(key.debugDescription): peek found \(found ?? "missing"), JSONDecoder \(value)")
+        }
+    }
+
+    @Test("embedded as the tag's value, every document reads as JSONDecoder reads it", arguments: try JSONTestFile.all())
+    func valueAgreement(_ file: JSONTestFile) throws {
+        guard (try? JSONDecoder().decode(AnyJSON.self, from: file.data)) != nil, !file.data.starts(with: [0xEF, 0xBB, 0xBF]),
+            String(data: file.data, encoding: .utf8) != nil
+        else { return }
+        let body = Data(#"{"pad":[1,{"type":"}"}],"type":"#.utf8) + file.data + Data(#","type":"second"}"#.utf8)
+        struct Tagged: Decodable { let type: AnyJSON }
+        guard let decoded = try? JSONDecoder().decode(Tagged.self, from: body) else { return }
+        let found = try peek("type", in: body).get()
+        #expect(agrees(found, with: decoded.type), "peek found \(found ?? "missing"), JSONDecoder \(decoded.type)")
+    }
+}
