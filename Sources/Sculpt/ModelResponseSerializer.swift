@@ -78,8 +78,9 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     public func serialize(_ data: Data, for response: ResponseContext) throws -> Output {
         let context = SculptError.Context(response: response, body: data)
         guard let modelType = try resolvedType(context, expecting: nil) else {
-            return try matchedType(context, by: matcher)?.emptyValue ?? NoContent()
+            return try bodilessValue(context)
         }
+        try checkIsModel(modelType, expected: nil, context)
         return try decoding(modelType, context) { try modelType.decode(data, using: decoder) }
     }
 
@@ -97,14 +98,9 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws -> M {
         let context = SculptError.Context(response: response, body: data)
         guard let modelType = try resolvedType(context, expecting: String(describing: M.self)) else {
-            guard let value = ModelType.emptyBodyValue(of: M.self) else {
-                throw SculptError.emptyBody(expected: String(describing: M.self), context)
-            }
-            return value
+            return try bodilessValue(context, as: M.self)
         }
-        guard modelType.type == M.self else {
-            throw SculptError.typeMismatch(expected: M.self, matched: modelType, context)
-        }
+        try checkIsModel(modelType, expected: M.self, context)
         return try decoding(modelType, context) { try modelType.decode(M.self, from: data, using: decoder) }
     }
 
@@ -112,7 +108,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// Steps 1 to 4: the model type to decode, or `nil` for a response that may be and is bodiless.
     /// `expected` names the model the caller wants, for the message of an unexpected empty body.
-    private func resolvedType(_ context: SculptError.Context, expecting expected: String?) throws -> ModelType? {
+    func resolvedType(_ context: SculptError.Context, expecting expected: String?) throws -> ModelType? {
         try checkStatus(context)
         if context.body.isBlank {
             guard Self.allowsEmptyBody(context.response) else {
@@ -126,6 +122,32 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
             throw SculptError.noModelMatched(candidates: matcher.nearestCandidates(for: context.response), context)
         }
         return modelType
+    }
+
+    /// What a bodiless 204, 205 or `HEAD` response yields: the matched type's empty value, else
+    /// ``NoContent``.
+    func bodilessValue(_ context: SculptError.Context) throws -> Output {
+        try matchedType(context, by: matcher)?.emptyValue ?? NoContent()
+    }
+
+    /// What a bodiless response yields as `M`: its empty value, when it has one.
+    func bodilessValue<M>(_ context: SculptError.Context, as type: M.Type) throws -> M {
+        guard let value = ModelType.emptyBodyValue(of: M.self) else {
+            throw SculptError.emptyBody(expected: String(describing: M.self), context)
+        }
+        return value
+    }
+
+    /// Throws when the matched type is not a model to return: an ``ErrorResponseModel`` (decoded
+    /// and thrown as ``SculptError/errorResponse(model:_:)``), or not the `expected` type.
+    func checkIsModel(_ modelType: ModelType, expected: (any (Decodable & Sendable).Type)?, _ context: SculptError.Context) throws {
+        if modelType.isErrorResponse {
+            let model = try decoding(modelType, context) { try modelType.decode(context.body, using: decoder) }
+            throw SculptError.errorResponse(model: model, context)
+        }
+        if let expected, modelType.type != expected {
+            throw SculptError.typeMismatch(expected: expected, matched: modelType, context)
+        }
     }
 
     private func checkStatus(_ context: SculptError.Context) throws {
@@ -169,10 +191,10 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         }
     }
 
-    private func decoding<T>(_ modelType: ModelType, _ context: SculptError.Context, _ decode: () throws -> T) throws -> T {
+    func decoding<T>(_ modelType: ModelType, _ context: SculptError.Context, _ decode: () throws -> T) throws -> T {
         do {
             return try decode()
-        } catch let miss as KeyPathDecoding.Miss {
+        } catch let miss as KeyPathWalk.Miss {
             throw SculptError.keyPathNotFound(miss.report, context)
         } catch let error as ModelKeyPath.SyntaxError {
             throw SculptError.invalidKeyPath(error, context)

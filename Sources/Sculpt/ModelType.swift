@@ -21,6 +21,10 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     let parsedKeyPath: Result<ModelKeyPath, ModelKeyPath.SyntaxError>?
 
     private let decodeBody: @Sendable (Data, any ModelDecoder, ModelKeyPath?) throws -> any Decodable & Sendable
+    private let decodeFromDecoder: @Sendable (any Decoder, ModelKeyPath?) throws -> any Decodable & Sendable
+
+    /// Whether the type is an ``ErrorResponseModel``: a model the serializer throws.
+    let isErrorResponse: Bool
 
     /// The value a bodiless response (204, 205, `HEAD`) stands for, when the type has one
     /// (``EmptyBodyRepresentable``: ``NoContent``, any `Optional`).
@@ -40,7 +44,9 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
         self.keyPath = keyPath
         self.parsedKeyPath = keyPath.map { path in Result { () throws(ModelKeyPath.SyntaxError) in try ModelKeyPath(path) } }
         self.decodeBody = { data, decoder, keyPath in try Self.decode(M.self, at: keyPath, from: data, using: decoder) }
+        self.decodeFromDecoder = { decoder, keyPath in try Self.decode(M.self, at: keyPath, from: decoder) }
         self.emptyValue = Self.emptyBodyValue(of: M.self)
+        self.isErrorResponse = M.self is any ErrorResponseModel.Type
     }
 
     /// This model type, after checking that its key path parses.
@@ -66,15 +72,31 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Decodes the body as `M` (which the caller has checked is ``type``), following the key path.
-    func decode<M: Decodable>(_ model: M.Type, from data: Data, using decoder: any ModelDecoder) throws -> M {
+    func decode<M: Decodable & Sendable>(_ model: M.Type, from data: Data, using decoder: any ModelDecoder) throws -> M {
         try Self.decode(M.self, at: try parsedKeyPath?.get(), from: data, using: decoder)
     }
 
-    private static func decode<M: Decodable>(
+    /// Decodes the model from a `Decoder` already inside a decode (an envelope, an array
+    /// element), following the key path from there.
+    func decode(from decoder: any Decoder) throws -> any Decodable & Sendable {
+        try decodeFromDecoder(decoder, try parsedKeyPath?.get())
+    }
+
+    /// Decodes the model as `M` (which the caller has checked is ``type``) from a `Decoder`.
+    func decode<M: Decodable & Sendable>(_ model: M.Type, from decoder: any Decoder) throws -> M {
+        try Self.decode(M.self, at: try parsedKeyPath?.get(), from: decoder)
+    }
+
+    private static func decode<M: Decodable & Sendable>(
         _ model: M.Type, at keyPath: ModelKeyPath?, from data: Data, using decoder: any ModelDecoder
     ) throws -> M {
         guard let keyPath else { return try decoder.decode(M.self, from: data) }
-        return try KeyPathDecoding.decode(M.self, at: keyPath, from: data, using: decoder)
+        return try RootDecoding.decode(data, using: decoder) { try KeyPathWalk.decode(M.self, at: keyPath, from: $0) }
+    }
+
+    private static func decode<M: Decodable & Sendable>(_ model: M.Type, at keyPath: ModelKeyPath?, from decoder: any Decoder) throws -> M {
+        guard let keyPath else { return try M(from: decoder) }
+        return try KeyPathWalk.decode(M.self, at: keyPath, from: decoder)
     }
 
     /// `M`'s value for "no body", when `M` is ``EmptyBodyRepresentable``.

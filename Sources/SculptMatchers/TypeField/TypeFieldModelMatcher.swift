@@ -70,11 +70,19 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     /// ```
     public init(field: String = "type") {
         self.field = field
-        let keys = (try? ModelKeyPath(field).components).flatMap { components in
-            components.allSatisfy { if case .key = $0 { true } else { false } }
-                ? components.compactMap { if case .key(let key) = $0 { key } else { nil } } : nil
-        }
-        self.scanner = DiscriminatorScanner(path: keys ?? [field])
+        self.scanner = DiscriminatorScanner(path: ModelKeyPath.fieldKeys(field))
+    }
+
+    /// Creates a matcher for `field` from a table of values and model types.
+    ///
+    /// ```swift
+    /// let matcher = TypeFieldModelMatcher(field: "object", ["charge": Charge.self, "customer": Customer.self])
+    /// ```
+    ///
+    /// Use ``add(_:_:at:)`` for a type found at a key path.
+    public init(field: String = "type", _ types: [String: any (Decodable & Sendable).Type]) {
+        self.init(field: field)
+        self.types = types.mapValues { ModelType($0) }
     }
 
     /// Registers the model type for a discriminator value.

@@ -59,6 +59,32 @@ public struct ModelKeyPath: Sendable, Hashable, CustomStringConvertible {
         self.components = try parser.parse()
     }
 
+    /// The keys of a path made only of keys (`meta.type` → `["meta", "type"]`); `nil` when it has
+    /// an index.
+    ///
+    /// ```swift
+    /// try ModelKeyPath("meta.type").keys  // ["meta", "type"]
+    /// ```
+    public var keys: [String]? {
+        var keys: [String] = []
+        for component in components {
+            guard case .key(let key) = component else { return nil }
+            keys.append(key)
+        }
+        return keys
+    }
+
+    /// The keys a discriminator field names: its keys as a path (`meta.type`), or the whole text as
+    /// one key when it is not a valid key-only path (`a[0]`, `a..b`).
+    ///
+    /// ```swift
+    /// ModelKeyPath.fieldKeys("meta.type")  // ["meta", "type"]
+    /// ModelKeyPath.fieldKeys("a[0]")       // ["a[0]"]
+    /// ```
+    public static func fieldKeys(_ field: String) -> [String] {
+        (try? ModelKeyPath(field))?.keys ?? [field]
+    }
+
     /// The path written back in the syntax it is parsed from, e.g. `results[0].tracks`.
     public var description: String {
         var text = ""

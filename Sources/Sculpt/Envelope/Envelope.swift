@@ -1,0 +1,23 @@
+/// A response's model together with the envelope metadata around it, decoded in one pass.
+///
+/// ```swift
+/// let page = try serializer.serialize(data, for: context, as: [Question].self)  // Envelope<Wrapper, [Question]>
+/// page.meta.hasMore         // Stack Exchange's has_more
+/// page.result.first?.title  // the items at the model type's key path
+/// ```
+public struct Envelope<Meta: Sendable, Result: Sendable>: Sendable {
+    /// The metadata the caller models: status, pagination, quota.
+    public var meta: Meta
+    /// The model, decoded at the matched model type's key path.
+    public var result: Result
+
+    /// Creates an envelope.
+    ///
+    /// ```swift
+    /// let envelope = Envelope(meta: wrapper, result: questions)
+    /// ```
+    public init(meta: Meta, result: Result) {
+        self.meta = meta
+        self.result = result
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// A serializer whose output is the matched model together with metadata decoded from the same
+/// body: Overcoat's `OVCResponse`, typed.
+///
+/// ```swift
+/// struct Wrapper: Decodable, Sendable { let hasMore: Bool; let quotaRemaining: Int }
+/// var routes = URLModelMatcher()
+/// try routes.add("/questions", [Question].self, at: "items")
+/// let serializer = ModelResponseSerializer(matcher: routes, decoder: snakeCase).enveloped(in: Wrapper.self)
+/// let page = try await session.model(for: request, serializer: serializer)  // Envelope<Wrapper, any ...>
+/// ```
+///
+/// `Meta` decodes from the whole body (its keys are the envelope's; it ignores the rest) and the
+/// result from the model type's key path, in one decode of the body: the document is parsed once.
+/// Everything else (status, empty bodies, content type, matching, errors) is the base serializer's.
+public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: ModelMatcher>: ResponseSerializer {
+    /// The metadata and the model the matcher picked.
+    public typealias Output = Envelope<Meta, any Decodable & Sendable>
+
+    /// The serializer whose pipeline, matcher and decoder this one uses.
+    public var base: ModelResponseSerializer<Matcher>
+
+    /// Creates an envelope serializer around `base`.
+    ///
+    /// ```swift
+    /// let serializer = EnvelopeResponseSerializer(meta: Wrapper.self, base: ModelResponseSerializer(matcher: routes))
+    /// ```
+    public init(meta: Meta.Type, base: ModelResponseSerializer<Matcher>) {
+        self.base = base
+    }
+
+    /// Serializes the body into the metadata and the model the matcher picks.
+    ///
+    /// ```swift
+    /// let page = try serializer.serialize(data, for: context)
+    /// ```
+    /// - Throws: ``SculptError``, as ``ModelResponseSerializer/serialize(_:for:)`` does; a body
+    ///   whose metadata does not decode is ``SculptError/decodingFailed(_:underlying:_:)`` naming
+    ///   `Meta`. A bodiless response has no metadata: it is
+    ///   ``SculptError/emptyBody(expected:_:)`` unless `Meta` is ``EmptyBodyRepresentable``.
+    public func serialize(_ data: Data, for response: ResponseContext) throws -> Output {
+        let context = SculptError.Context(response: response, body: data)
+        guard let modelType = try base.resolvedType(context, expecting: nil) else {
+            return Envelope(meta: try base.bodilessValue(context, as: Meta.self), result: try base.bodilessValue(context))
+        }
+        return try decodingEnvelope(modelType, context) { try modelType.decode(from: $0) }
+    }
+
+    /// Serializes the body into the metadata and a model of type `M`, checking that the matcher
+    /// agrees.
+    ///
+    /// ```swift
+    /// let page = try serializer.serialize(data, for: context, as: [Question].self)
+    /// ```
+    /// - Throws: ``SculptError``, as ``ModelResponseSerializer/serialize(_:for:as:)`` does.
+    public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws -> Envelope<Meta, M> {
+        let context = SculptError.Context(response: response, body: data)
+        guard let modelType = try base.resolvedType(context, expecting: "Envelope<\(Meta.self), \(M.self)>") else {
+            return Envelope(meta: try base.bodilessValue(context, as: Meta.self), result: try base.bodilessValue(context, as: M.self))
+        }
+        try base.checkIsModel(modelType, expected: M.self, context)
+        return try decodingEnvelope(modelType, context) { try modelType.decode(M.self, from: $0) }
+    }
+
+    /// Decodes `Meta` and the result from one root decoder, attributing a failure to whichever
+    /// of the two failed.
+    private func decodingEnvelope<Result: Sendable>(
+        _ modelType: ModelType, _ context: SculptError.Context, _ result: @escaping @Sendable (any Decoder) throws -> Result
+    ) throws -> Envelope<Meta, Result> {
+        do {
+            return try base.decoding(modelType, context) {
+                try RootDecoding.decode(context.body, using: base.decoder) { decoder in
+                    let meta: Meta
+                    do {
+                        meta = try Meta(from: decoder)
+                    } catch {
+                        throw MetaFailure(underlying: error)
+                    }
+                    return Envelope(meta: meta, result: try result(decoder))
+                }
+            }
+        } catch SculptError.decodingFailed(_, let failure as MetaFailure, let context) {
+            throw SculptError.decodingFailed(ModelType(Meta.self), underlying: failure.underlying, context)
+        }
+    }
+
+    /// The metadata did not decode; carried out of the root decode to be reported as `Meta`'s.
+    private struct MetaFailure: Error {
+        let underlying: any Error
+    }
+}
+
+extension ModelResponseSerializer {
+    /// This serializer, with metadata of type `Meta` decoded from each body beside the model.
+    ///
+    /// ```swift
+    /// let serializer = ModelResponseSerializer(matcher: routes).enveloped(in: Wrapper.self)
+    /// ```
+    public func enveloped<Meta: Decodable & Sendable>(in meta: Meta.Type) -> EnvelopeResponseSerializer<Meta, Matcher> {
+        EnvelopeResponseSerializer(meta: meta, base: self)
+    }
+}

@@ -1,0 +1,85 @@
+/// A JSON array whose elements carry their own discriminator, each decoded as the type its tag
+/// names: GitHub's events (`"type": "PushEvent"`), Stripe's lists (`"object": "charge"`).
+///
+/// ```swift
+/// let events = try serializer.serialize(data, for: context, as: PolymorphicArray<GitHubEvents>.self)
+/// for case let push as PushEvent in events.elements { print(push.payload.commits.count) }
+/// ```
+///
+/// Every element must decode: a missing or unknown tag (without the family's fallback) or a
+/// failing element fails the whole array, with the element's coding path. Use
+/// ``LossyPolymorphicArray`` to keep going.
+public struct PolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendable {
+    /// The decoded elements, in order, each of the type its tag names.
+    public var elements: [any Decodable & Sendable]
+
+    /// Creates an array from decoded elements.
+    ///
+    /// ```swift
+    /// let array = PolymorphicArray<GitHubEvents>(elements: [push])
+    /// ```
+    public init(elements: [any Decodable & Sendable]) {
+        self.elements = elements
+    }
+
+    /// Decodes each element as the type its tag names.
+    ///
+    /// - Throws: `DecodingError` for a value that is not an array, an element with a missing or
+    ///   unknown tag, or an element that does not decode.
+    public init(from decoder: any Decoder) throws {
+        let table = TypeFieldTable(Family.self)
+        var container = try decoder.unkeyedContainer()
+        var elements: [any Decodable & Sendable] = []
+        elements.reserveCapacity(container.count ?? 0)
+        while !container.isAtEnd {
+            elements.append(try table.decode(try container.superDecoder()).value)
+        }
+        self.elements = elements
+    }
+}
+
+/// A ``PolymorphicArray`` that keeps going: elements with an unknown tag or that fail to decode
+/// are skipped and reported, not thrown.
+///
+/// ```swift
+/// let list = try serializer.serialize(data, for: context, as: LossyPolymorphicArray<StripeObjects>.self)
+/// list.elements   // what decoded
+/// list.skipped    // index, tag and error of each element left out
+/// ```
+public struct LossyPolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendable {
+    /// The elements that decoded, in order.
+    public var elements: [any Decodable & Sendable]
+    /// The elements left out, in order, each with its tag and error.
+    public var skipped: [ElementFailure]
+
+    /// Creates an array from its parts.
+    ///
+    /// ```swift
+    /// let array = LossyPolymorphicArray<GitHubEvents>(elements: [], skipped: [])
+    /// ```
+    public init(elements: [any Decodable & Sendable], skipped: [ElementFailure]) {
+        self.elements = elements
+        self.skipped = skipped
+    }
+
+    /// Decodes each element it can.
+    ///
+    /// - Throws: `DecodingError` when the value is not an array.
+    public init(from decoder: any Decoder) throws {
+        let table = TypeFieldTable(Family.self)
+        var container = try decoder.unkeyedContainer()
+        var elements: [any Decodable & Sendable] = []
+        var skipped: [ElementFailure] = []
+        while !container.isAtEnd {
+            let index = container.currentIndex
+            let element = try container.superDecoder()
+            do {
+                elements.append(try table.decode(element).value)
+            } catch {
+                skipped.append(ElementFailure(index: index, tag: try? table.tag(of: element), error: error))
+            }
+        }
+        self.elements = elements
+        self.skipped = skipped
+    }
+}

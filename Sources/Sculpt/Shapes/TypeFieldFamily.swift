@@ -1,0 +1,79 @@
+/// A family of model types told apart by a discriminator field in each JSON object: the table a
+/// ``PolymorphicArray`` decodes its elements with.
+///
+/// ```swift
+/// enum GitHubEvents: TypeFieldFamily {
+///     static let field = "type"
+///     static let types: [String: any (Decodable & Sendable).Type] = [
+///         "PushEvent": PushEvent.self,
+///         "IssuesEvent": IssuesEvent.self,
+///     ]
+/// }
+/// try routes.add("/users/*/events", PolymorphicArray<GitHubEvents>.self)
+/// ```
+///
+/// Only the types in ``types`` are ever decoded; nothing is looked up by a name from the wire.
+public protocol TypeFieldFamily {
+    /// The discriminator field in each element: a key or a dotted path (`meta.type`). Default `type`.
+    static var field: String { get }
+    /// The model type for each discriminator value. String values match as they are; integer and
+    /// boolean values match their text (`3`, `true`).
+    static var types: [String: any (Decodable & Sendable).Type] { get }
+    /// The model type for an element whose value is missing or not in ``types``; default `nil`.
+    static var fallback: (any (Decodable & Sendable).Type)? { get }
+}
+
+extension TypeFieldFamily {
+    /// `type`.
+    public static var field: String { "type" }
+    /// None: unknown values are an error (``PolymorphicArray``) or skipped (``LossyPolymorphicArray``).
+    public static var fallback: (any (Decodable & Sendable).Type)? { nil }
+}
+
+/// A family's table read once per array, and the element decode it drives.
+struct TypeFieldTable {
+    let field: String
+    let keys: [String]
+    let types: [String: any (Decodable & Sendable).Type]
+    let fallback: (any (Decodable & Sendable).Type)?
+
+    init<Family: TypeFieldFamily>(_ family: Family.Type) {
+        field = Family.field
+        keys = ModelKeyPath.fieldKeys(Family.field)
+        types = Family.types
+        fallback = Family.fallback
+    }
+
+    /// The element's discriminator value as text, or `nil` when it is missing or not a string,
+    /// integer or boolean.
+    func tag(of element: any Decoder) throws -> String? {
+        var container = try element.container(keyedBy: AnyCodingKey.self)
+        for key in keys.dropLast() {
+            let key = AnyCodingKey(key)
+            guard container.contains(key), !(try container.decodeNil(forKey: key)) else { return nil }
+            container = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
+        }
+        let key = AnyCodingKey(keys.last ?? field)
+        guard container.contains(key) else { return nil }
+        if let text = try? container.decode(String.self, forKey: key) { return text }
+        if let flag = try? container.decode(Bool.self, forKey: key) { return String(flag) }
+        if let number = try? container.decode(Int.self, forKey: key) { return String(number) }
+        return nil
+    }
+
+    /// Decodes one element as the type its tag names.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` at the element's field for a missing or unknown tag
+    ///   without a fallback, naming the registered values; the element type's own errors.
+    func decode(_ element: any Decoder) throws -> (tag: String?, value: any Decodable & Sendable) {
+        let tag = try self.tag(of: element)
+        guard let type = tag.flatMap({ types[$0] }) ?? fallback else {
+            let found = tag.map { "\"\($0)\"" } ?? "missing"
+            let registered = types.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: element.codingPath + keys.map { AnyCodingKey($0) },
+                debugDescription: "Unknown discriminator \"\(field)\": found \(found); registered: \(registered)."))
+        }
+        return (tag, try type.init(from: element))
+    }
+}

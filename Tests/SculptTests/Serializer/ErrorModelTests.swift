@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptMatchers
+import Testing
+
+/// Overcoat's error model: `{"status":"failed","code":97,"message":"Missing signature"}`.
+private struct Failure: Decodable, Sendable, Equatable {
+    let status: String
+    let code: Int
+    let message: String
+}
+
+/// The same shape, marked as an error so that a 200 carrying it throws.
+private struct EnvelopeFailure: ErrorResponseModel, Equatable {
+    let status: String
+    let message: String
+}
+
+private let failedBody = Data.json(#"{"status":"failed","code":97,"message":"Missing signature"}"#)
+
+@Suite("Error models")
+struct ErrorModelTests {
+    private func serializer() throws -> ModelResponseSerializer<URLModelMatcher> {
+        var routes = URLModelMatcher(pathPrefix: "/api/v1")
+        try routes.add("/models/*", ModelA.self, status: .ok)
+        try routes.add("/models/*", ModelB.self, status: .created)
+        return ModelResponseSerializer(matcher: routes, errorMatcher: StaticModelMatcher(Failure.self))
+    }
+
+    @Test("Overcoat's 401 decodes as the error model for every method", arguments: [HTTPRequest.Method.get, .post, .put, .patch, .delete])
+    func unauthorized(_ method: HTTPRequest.Method) throws {
+        let context = response("https://x/api/v1/models/1", method: method, status: .unauthorized)
+        let error = thrownError { try serializer().serialize(failedBody, for: context) }
+        guard case .errorResponse(let model, let kept) = error as? SculptError else {
+            Issue.record("expected errorResponse, got \(String(describing: error))")
+            return
+        }
+        #expect(model as? Failure == Failure(status: "failed", code: 97, message: "Missing signature"))
+        #expect(kept.body == failedBody)
+        #expect(kept.response.method == method)
+    }
+
+    @Test("201 and 200 pick their own models by status")
+    func byStatus() throws {
+        let ok = try serializer().serialize(.json("{}"), for: response("https://x/api/v1/models/1", status: .ok))
+        let created = try serializer().serialize(.json("{}"), for: response("https://x/api/v1/models/1", method: .post, status: .created))
+        #expect(ok is ModelA)
+        #expect(created is ModelB)
+    }
+
+    @Test("per-path and per-status error models through a URL error matcher")
+    func perPathErrors() throws {
+        var errors = URLModelMatcher()
+        try errors.add("/auth/**", Failure.self, status: .unauthorized)
+        try errors.add("/**", APIError.self)
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(ModelA.self), errorMatcher: errors)
+        let auth = thrownError { try serializer.serialize(failedBody, for: response("https://x/auth/token", status: .unauthorized)) }
+        let other = thrownError { try serializer.serialize(.json(#"{"message":"Not Found"}"#), for: response("https://x/repos", status: .notFound)) }
+        guard case .errorResponse(let authModel, _) = auth as? SculptError, case .errorResponse(let otherModel, _) = other as? SculptError else {
+            Issue.record("expected two errorResponses, got \(String(describing: auth)) and \(String(describing: other))")
+            return
+        }
+        #expect(authModel is Failure)
+        #expect(otherModel as? APIError == APIError(message: "Not Found"))
+    }
+
+    @Test("HEAD with an empty body")
+    func head() throws {
+        let model = try serializer().serialize(Data(), for: response("https://x/api/v1/models/1", method: .head, contentType: nil))
+        #expect(model is NoContent)
+    }
+
+    @Test("a 200 whose body says it failed is routed to an error model and thrown")
+    func failureInside200() throws {
+        var failed = TypeFieldModelMatcher(field: "status", ["error": EnvelopeFailure.self])
+        failed.unknownValuesMatchNothing = true
+        let serializer = ModelResponseSerializer(matcher: FirstMatchModelMatcher([failed, StaticModelMatcher(User.self)]))
+        let failure = Data.json(#"{"status":"error","message":"quota exceeded"}"#)
+        for error in [thrownError { try serializer.serialize(failure, for: response()) },
+                      thrownError { try serializer.serialize(failure, for: response(), as: User.self) }] {
+            guard case .errorResponse(let model, let context) = error as? SculptError else {
+                Issue.record("expected errorResponse, got \(String(describing: error))")
+                continue
+            }
+            #expect(model as? EnvelopeFailure == EnvelopeFailure(status: "error", message: "quota exceeded"))
+            #expect(context.response.status == .ok)
+        }
+        let user = try serializer.serialize(.json(#"{"status":"ok","login":"a","id":1}"#), for: response(), as: User.self)
+        #expect(user.login == "a")
+    }
+}
