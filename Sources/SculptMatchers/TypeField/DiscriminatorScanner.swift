@@ -44,9 +44,11 @@ struct DiscriminatorScanner {
 
     /// Scans `data` for the field.
     func scan(_ data: Data) throws(Malformed) -> Outcome {
-        if let transcoded = Self.transcodedFromUTF16or32(data) {
-            return try scan(transcoded)
-        }
+        let utf8 = data.withUnsafeBytes { Self.encoding(of: $0.bindMemory(to: UInt8.self)) == nil }
+        return try scanUTF8(utf8 ? data : Self.transcodedToUTF8(data))
+    }
+
+    private func scanUTF8(_ data: Data) throws(Malformed) -> Outcome {
         let outcome: Result<Outcome, Malformed> = data.withUnsafeBytes { raw in
             var cursor = Cursor(bytes: raw.bindMemory(to: UInt8.self))
             cursor.skipByteOrderMark()
@@ -82,23 +84,26 @@ struct DiscriminatorScanner {
         }
     }
 
-    /// The body as UTF-8 when it is UTF-16 or UTF-32 (by byte order mark, or by the zero bytes an
-    /// ASCII first character leaves), as `JSONDecoder` reads it; `nil` for UTF-8.
-    private static func transcodedFromUTF16or32(_ data: Data) -> Data? {
-        let head = Array(data.prefix(4))
-        let encoding: String.Encoding? =
-            switch head {
-            case [0x00, 0x00, 0xFE, 0xFF]: .utf32BigEndian
-            case [0xFF, 0xFE, 0x00, 0x00]: .utf32LittleEndian
-            case _ where head.starts(with: [0xFE, 0xFF]): .utf16BigEndian
-            case _ where head.starts(with: [0xFF, 0xFE]): .utf16LittleEndian
-            case _ where head.count == 4 && head[0] == 0 && head[1] == 0 && head[2] == 0: .utf32BigEndian
-            case _ where head.count == 4 && head[1] == 0 && head[2] == 0 && head[3] == 0: .utf32LittleEndian
-            case _ where head.count >= 2 && head[0] == 0: .utf16BigEndian
-            case _ where head.count >= 2 && head[1] == 0: .utf16LittleEndian
-            default: nil
-            }
-        guard let encoding, var text = String(data: data, encoding: encoding) else { return nil }
+    /// The body's encoding when it is UTF-16 or UTF-32 (by byte order mark, or by the zero bytes
+    /// an ASCII first character leaves), as `JSONDecoder` detects it; `nil` for UTF-8.
+    private static func encoding(of bytes: UnsafeBufferPointer<UInt8>) -> String.Encoding? {
+        guard bytes.count >= 2 else { return nil }
+        let head: (UInt8, UInt8, UInt8, UInt8) =
+            bytes.count >= 4 ? (bytes[0], bytes[1], bytes[2], bytes[3]) : (bytes[0], bytes[1], 0x20, 0x20)
+        switch head {
+        case (0x00, 0x00, 0xFE, 0xFF), (0x00, 0x00, 0x00, _): return .utf32BigEndian
+        case (0xFF, 0xFE, 0x00, 0x00), (_, 0x00, 0x00, 0x00): return .utf32LittleEndian
+        case (0xFE, 0xFF, _, _), (0x00, _, _, _): return .utf16BigEndian
+        case (0xFF, 0xFE, _, _), (_, 0x00, _, _): return .utf16LittleEndian
+        default: return nil
+        }
+    }
+
+    /// A UTF-16 or UTF-32 body as UTF-8, without its byte order mark; bytes that do not decode
+    /// become an empty body, which the scan reports as malformed.
+    private static func transcodedToUTF8(_ data: Data) -> Data {
+        let detected = data.withUnsafeBytes { Self.encoding(of: $0.bindMemory(to: UInt8.self)) }
+        guard let detected, var text = String(data: data, encoding: detected) else { return Data() }
         if text.first == "\u{FEFF}" { text.removeFirst() }
         return Data(text.utf8)
     }

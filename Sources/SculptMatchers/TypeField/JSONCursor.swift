@@ -12,6 +12,7 @@ struct Cursor {
         self.base = base
     }
 
+    @inline(__always)
     func peek() -> UInt8? {
         index < bytes.count ? bytes[index] : nil
     }
@@ -24,6 +25,7 @@ struct Cursor {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     }
 
+    @inline(__always)
     mutating func skipWhitespace() {
         while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
     }
@@ -118,24 +120,35 @@ struct Cursor {
         throw malformed("the body ends inside an object or array")
     }
 
-    /// From just after an opening quote, moves past the closing one. Looks at eight bytes at a
-    /// time for a quote or a backslash, so long strings cost little.
+    /// From just after an opening quote, moves past the closing one.
+    @inline(__always)
     private mutating func skipStringBody() throws(DiscriminatorScanner.Malformed) {
         while true {
-            while index + 8 <= bytes.count {
-                let word = UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if Self.hasQuoteOrBackslash(word) { break }
-                index += 8
-            }
+            moveToQuoteOrBackslash()
             guard index < bytes.count else { throw malformed("the body ends inside a string") }
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
+            if bytes[index] == UInt8(ascii: "\"") {
                 index += 1
                 return
-            case UInt8(ascii: "\\"): index += 2
-            default: index += 1
             }
+            index += 2  // a backslash and the character it escapes
         }
+    }
+
+    /// Moves to the next `"` or `\` (or the end), eight bytes at a time: a word is tested for
+    /// either byte with the "has a zero byte" trick, and the first hit's position read from the
+    /// mask's trailing zeros, so long strings and short ones both cost little.
+    @inline(__always)
+    private mutating func moveToQuoteOrBackslash() {
+        let raw = UnsafeRawBufferPointer(bytes)
+        while index + 8 <= bytes.count {
+            let mask = Self.quoteOrBackslashMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+            if mask != 0 {
+                index += mask.trailingZeroBitCount / 8
+                return
+            }
+            index += 8
+        }
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") { index += 1 }
     }
 
     // MARK: - Reading
@@ -144,18 +157,15 @@ struct Cursor {
     private mutating func readKey(equalTo key: [UInt8]) throws(DiscriminatorScanner.Malformed) -> Bool {
         let start = index + 1
         index = start
-        var escaped = false
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-            if bytes[index] == UInt8(ascii: "\\") {
-                escaped = true
-                index += 1
-            }
-            index += 1
-        }
+        moveToQuoteOrBackslash()
         guard index < bytes.count else { throw malformed("the body ends inside a key") }
-        let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        index += 1
-        guard escaped else { return raw.elementsEqual(key) }
+        if bytes[index] == UInt8(ascii: "\"") {
+            let length = index - start
+            index += 1
+            return length == key.count && UnsafeBufferPointer(rebasing: bytes[start..<(start + length)]).elementsEqual(key)
+        }
+        try skipStringBody()
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
         var unescaper = Cursor(bytes: raw, base: base + start)
         return try unescaper.unescaped(until: raw.count).elementsEqual(key)
     }
@@ -269,6 +279,7 @@ struct Cursor {
         return index - start
     }
 
+    @inline(__always)
     private mutating func expect(_ byte: UInt8) throws(DiscriminatorScanner.Malformed) {
         guard peek() == byte else { throw malformed("expected '\(Character(Unicode.Scalar(byte)))', found \(describeNext())") }
         index += 1
@@ -294,21 +305,25 @@ struct Cursor {
     }
 
     /// JSON's four white-space bytes.
+    @inline(__always)
     static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
+    @inline(__always)
     private static func endsScalar(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || isWhitespace(byte)
     }
 
-    /// Whether any byte of `word` is `"` or `\`: the classic "has a zero byte" test applied to the
-    /// word XOR-ed with each byte repeated.
-    private static func hasQuoteOrBackslash(_ word: UInt64) -> Bool {
+    /// A mask with the high bit set in (at least) the first byte of `word` that is `"` or `\`: the
+    /// classic "has a zero byte" test on the word XOR-ed with each byte repeated. Bytes after the
+    /// first hit may be flagged falsely; the first flagged byte is always a real hit.
+    @inline(__always)
+    private static func quoteOrBackslashMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
         let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-        return ((quotes &- ones) & ~quotes & highs) | ((backslashes &- ones) & ~backslashes & highs) != 0
+        return ((quotes &- ones) & ~quotes & highs) | ((backslashes &- ones) & ~backslashes & highs)
     }
 }

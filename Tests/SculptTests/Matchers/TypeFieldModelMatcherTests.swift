@@ -189,6 +189,16 @@ struct TypeFieldModelMatcherTests {
         #expect(try questionsAndAnswers().modelType(for: response(), data: data)?.type == ModelA.self)
     }
 
+    @Test("UTF-16 that does not decode, or decodes to a leading NUL, is invalidJSON, once", arguments: [
+        Data([0x00, 0x7B, 0xD8, 0x00]),
+        "\u{0}{}".data(using: .utf16BigEndian),
+        Data([0x00]),
+    ])
+    func brokenUTF16(_ data: Data?) throws {
+        let data = try #require(data)
+        #expect(throws: SculptError.self) { try questionsAndAnswers().modelType(for: response(), data: data) }
+    }
+
     @Test("an empty body answers nil", arguments: ["", "  \n"])
     func emptyBody(_ body: String) throws {
         #expect(try matched(body) == nil)
