@@ -16,8 +16,9 @@
 public protocol TypeFieldFamily {
     /// The discriminator field in each element: a key or a dotted path (`meta.type`). Default `type`.
     static var field: String { get }
-    /// The model type for each discriminator value. String values match as they are; integer and
-    /// boolean values match their text (`3`, `true`).
+    /// The model type for each discriminator value. String values match as they are; booleans match
+    /// `"true"` and `"false"`; integers match their decimal text by value (`3`, `3.0` and `3e0` all
+    /// match `"3"`, since elements are read through the decoder, not as bytes).
     static var types: [String: any (Decodable & Sendable).Type] { get }
     /// The model type for an element whose value is missing or not in ``types``; default `nil`.
     static var fallback: (any (Decodable & Sendable).Type)? { get }
