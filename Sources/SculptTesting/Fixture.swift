@@ -84,24 +84,27 @@ public struct Fixture: Sendable {
     public var request: Request
     /// The recorded response.
     public var response: Response
+    /// Where the fixture came from (`github/get-label.json`, `session.json #3`), for messages.
+    public var source: String?
 
     /// Creates a fixture from its parts.
     ///
     /// ```swift
     /// let fixture = Fixture(request: .init(url: url), response: .init(status: .noContent))
     /// ```
-    public init(request: Request, response: Response) {
+    public init(request: Request, response: Response, source: String? = nil) {
         self.request = request
         self.response = response
+        self.source = source
     }
 
     /// Loads a fixture file.
     ///
     /// ```swift
-    /// let fixture = try Fixture(contentsOf: URL(filePath: "Tests/Fixtures/github/user.json"))
+    /// let fixture = try Fixture(contentsOf: URL(filePath: "Tests/Fixtures/github/get-label.json"))
     /// ```
     /// - Throws: the file system's error when the file cannot be read; ``FormatError`` when it is
-    ///   not a fixture.
+    ///   not one fixture (a cassette holds several: load it with ``Cassette``).
     public init(contentsOf file: URL) throws {
         do {
             try self.init(json: try Data(contentsOf: file))
@@ -109,6 +112,22 @@ public struct Fixture: Sendable {
             error.file = file
             throw error
         }
+        source = file.lastPathComponent
+    }
+
+    /// Loads a fixture shipped as a bundle resource, such as a test target's `Bundle.module`.
+    ///
+    /// ```swift
+    /// let fixture = try Fixture(named: "get-label", in: .module, subdirectory: "Fixtures/github")
+    /// ```
+    /// - Throws: ``FormatError`` when the bundle has no such `.json` resource or it is not a
+    ///   fixture.
+    public init(named name: String, in bundle: Bundle, subdirectory: String? = nil) throws {
+        guard let file = bundle.url(forResource: name, withExtension: "json", subdirectory: subdirectory) else {
+            let folder = subdirectory.map { " in \($0)" } ?? ""
+            throw FormatError(reason: "no resource \(name).json\(folder) in bundle \(bundle.bundlePath)")
+        }
+        try self.init(contentsOf: file)
     }
 
     /// Reads a fixture from the bytes of a fixture file.
@@ -118,8 +137,24 @@ public struct Fixture: Sendable {
     /// ```
     /// - Throws: ``FormatError`` when the bytes are not a fixture.
     public init(json: Data) throws {
-        let root = try FixtureFile(json)
-        self = try root.fixture()
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: json)
+        } catch {
+            throw FormatError(reason: "not JSON: \(error)")
+        }
+        try self.init(value, at: "")
+    }
+
+    /// The fixture as the text of a fixture file: pretty JSON, the body stored as JSON, text or
+    /// base64 by what it is (see `Docs/Fixtures.md`), or, with `byteExact`, as text or base64 that
+    /// keep every byte.
+    ///
+    /// ```swift
+    /// try fixture.encoded().write(to: folder.appending(path: "get-label.json"))
+    /// ```
+    public func encoded(byteExact: Bool = false) -> Data {
+        Data((jsonValue(byteExact: byteExact).prettyText + "\n").utf8)
     }
 
     /// The response body: what a serializer decodes.

@@ -1,0 +1,80 @@
+public import Foundation
+
+/// A sequence of recorded interactions in one file, replayed in order: the same request may
+/// appear several times with different responses.
+///
+/// ```swift
+/// let cassette = try Cassette(contentsOf: folder.appending(path: "rename-repository.json"))
+/// let replay = FixtureReplay(cassette.interactions)
+/// ```
+///
+/// On disk: `{"interactions": [fixture, fixture, ...]}`, each entry a fixture as in a fixture file
+/// (see `Docs/Fixtures.md`). A single-fixture file loads as a cassette of one.
+public struct Cassette: Sendable {
+    /// The interactions, in recorded order.
+    public var interactions: [Fixture]
+
+    /// Creates a cassette of `interactions`.
+    ///
+    /// ```swift
+    /// let cassette = Cassette([first, second])
+    /// ```
+    public init(_ interactions: [Fixture]) {
+        self.interactions = interactions
+    }
+
+    /// Loads a cassette (or single fixture) file.
+    ///
+    /// ```swift
+    /// let cassette = try Cassette(contentsOf: file)
+    /// ```
+    /// - Throws: the file system's error, or ``Fixture/FormatError`` naming the file and the entry.
+    public init(contentsOf file: URL) throws {
+        do {
+            try self.init(json: try Data(contentsOf: file), source: file.lastPathComponent)
+        } catch var error as Fixture.FormatError {
+            error.file = file
+            throw error
+        }
+    }
+
+    /// Reads a cassette (or single fixture) from the bytes of its file.
+    ///
+    /// ```swift
+    /// let cassette = try Cassette(json: data)
+    /// ```
+    /// - Throws: ``Fixture/FormatError``.
+    public init(json: Data, source: String? = nil) throws {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: json)
+        } catch {
+            throw Fixture.FormatError(reason: "not JSON: \(error)")
+        }
+        guard let entries = value["interactions"] else {
+            var fixture = try Fixture(value, at: "")
+            fixture.source = source
+            self.init([fixture])
+            return
+        }
+        guard let list = entries.array else { throw Fixture.FormatError(reason: "\"interactions\" must be an array") }
+        var interactions: [Fixture] = []
+        for (index, entry) in list.enumerated() {
+            var fixture = try Fixture(entry, at: "interactions[\(index)].")
+            fixture.source = source.map { "\($0) #\(index)" } ?? "#\(index)"
+            interactions.append(fixture)
+        }
+        self.init(interactions)
+    }
+
+    /// The cassette as the text of a cassette file, bodies stored as ``Fixture/encoded(byteExact:)``
+    /// stores them.
+    ///
+    /// ```swift
+    /// try cassette.encoded().write(to: file)
+    /// ```
+    public func encoded(byteExact: Bool = false) -> Data {
+        let value = JSONValue.object([.init(key: "interactions", value: .array(interactions.map { $0.jsonValue(byteExact: byteExact) }))])
+        return Data((value.prettyText + "\n").utf8)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import HTTPTypes
+
+/// Reading and writing the JSON layout of fixture files.
+extension Fixture {
+    /// Reads a `{"request": ..., "response": ...}` object; `path` prefixes field names in errors.
+    init(_ value: JSONValue, at path: String) throws(FormatError) {
+        guard case .object = value else {
+            throw FormatError(reason: "\(path.isEmpty ? "the top level" : path) must be an object with \"request\" and \"response\"")
+        }
+        guard let request = value["request"], case .object = request else { throw FormatError(reason: "missing object \"\(path)request\"") }
+        guard let response = value["response"], case .object = response else { throw FormatError(reason: "missing object \"\(path)response\"") }
+        guard let urlText = request["url"]?.string, let url = URL(string: urlText) else {
+            throw FormatError(reason: "\(path)request.url must be a URL string")
+        }
+        let methodText = request["method"]?.string ?? "GET"
+        guard let method = HTTPRequest.Method(methodText) else {
+            throw FormatError(reason: "\(path)request.method \"\(methodText)\" is not a method")
+        }
+        guard let status = response["status"]?.int, (0...999).contains(status) else {
+            throw FormatError(reason: "\(path)response.status must be a number from 0 to 999")
+        }
+        self.init(
+            request: .init(
+                method: method, url: url,
+                headerFields: try Self.fields(request["headers"], at: "\(path)request.headers"),
+                body: try Self.body(of: request, at: "\(path)request")),
+            response: .init(
+                status: .init(code: status),
+                headerFields: try Self.fields(response["headers"], at: "\(path)response.headers"),
+                body: try Self.body(of: response, at: "\(path)response") ?? Data()))
+    }
+
+    /// The fixture as a JSON object, bodies stored as ``encoded(byteExact:)`` describes.
+    func jsonValue(byteExact: Bool) -> JSONValue {
+        var requestMembers: [JSONValue.Member] = [
+            .init(key: "method", value: .string(request.method.rawValue)),
+            .init(key: "url", value: .string(request.url.absoluteString)),
+        ]
+        if !request.headerFields.isEmpty { requestMembers.append(.init(key: "headers", value: Self.json(request.headerFields))) }
+        if let body = request.body, !body.isEmpty {
+            requestMembers += Self.bodyMembers(body, contentType: request.headerFields[.contentType], byteExact: byteExact)
+        }
+        var responseMembers: [JSONValue.Member] = [.init(key: "status", value: .number(String(response.status.code)))]
+        if !response.headerFields.isEmpty { responseMembers.append(.init(key: "headers", value: Self.json(response.headerFields))) }
+        if !response.body.isEmpty {
+            responseMembers += Self.bodyMembers(response.body, contentType: response.headerFields[.contentType], byteExact: byteExact)
+        }
+        return .object([.init(key: "request", value: .object(requestMembers)), .init(key: "response", value: .object(responseMembers))])
+    }
+
+    // MARK: - Headers
+
+    private static func fields(_ value: JSONValue?, at path: String) throws(FormatError) -> HTTPFields {
+        guard let value else { return [:] }
+        guard let pairs = value.array else { throw FormatError(reason: "\(path) must be an array of [name, value] pairs") }
+        var fields = HTTPFields()
+        for pair in pairs {
+            guard let items = pair.array, items.count == 2, let name = items[0].string.flatMap({ HTTPField.Name($0) }),
+                let text = items[1].string
+            else { throw FormatError(reason: "\(path) has an invalid pair \(pair.compactText)") }
+            fields.append(HTTPField(name: name, value: text))
+        }
+        return fields
+    }
+
+    private static func json(_ fields: HTTPFields) -> JSONValue {
+        .array(fields.map { .array([.string($0.name.rawName), .string($0.value)]) })
+    }
+
+    // MARK: - Bodies
+
+    /// `body` as bytes, per `bodyEncoding`: `json` (the default for a non-string body) is written
+    /// compactly with its members in order, `text` (the default for a string) is UTF-8, `base64` is
+    /// decoded.
+    private static func body(of object: JSONValue, at path: String) throws(FormatError) -> Data? {
+        guard let body = object["body"], body != .null else { return nil }
+        let encoding = object["bodyEncoding"]?.string ?? (body.string == nil ? "json" : "text")
+        switch (encoding, body) {
+        case ("text", .string(let text)):
+            return Data(text.utf8)
+        case ("base64", .string(let text)):
+            guard let data = Data(base64Encoded: text) else { throw FormatError(reason: "\(path).body is not valid base64") }
+            return data
+        case ("json", _):
+            return body.compactData
+        default:
+            throw FormatError(reason: "\(path).bodyEncoding must be \"json\", \"text\" or \"base64\" (with a string body)")
+        }
+    }
+
+    /// How a body is stored: JSON as JSON when the content type says JSON and it parses; text as
+    /// text; anything else as base64. `byteExact` keeps every byte: text when it is UTF-8, else
+    /// base64.
+    private static func bodyMembers(_ body: Data, contentType: String?, byteExact: Bool) -> [JSONValue.Member] {
+        if !byteExact, contentType.map(isJSON) ?? false, let value = try? JSONValue(parsing: body) {
+            let explicit = value.string != nil ? [JSONValue.Member(key: "bodyEncoding", value: .string("json"))] : []
+            return [.init(key: "body", value: value)] + explicit
+        }
+        if let text = String(data: body, encoding: .utf8), !text.unicodeScalars.contains(where: { $0.value == 0 }) {
+            return [.init(key: "body", value: .string(text))]
+        }
+        return [.init(key: "body", value: .string(body.base64EncodedString())), .init(key: "bodyEncoding", value: .string("base64"))]
+    }
+
+    private static func isJSON(_ contentType: String) -> Bool {
+        let essence = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
+        return essence == "application/json" || essence == "text/json" || essence.hasSuffix("+json")
+    }
+}
+
+extension JSONValue {
+    /// Compact text, for messages.
+    var compactText: String { String(decoding: compactData, as: UTF8.self) }
+}

@@ -1,0 +1,214 @@
+import Foundation
+
+extension JSONValue {
+    /// Why bytes are not JSON, and where.
+    struct ParseError: Error, Equatable, CustomStringConvertible {
+        var reason: String
+        var offset: Int
+        var description: String { "invalid JSON at byte \(offset): \(reason)" }
+    }
+
+    /// The deepest nesting the parser follows; deeper documents are an error, not a stack overflow.
+    static let maximumDepth = 512
+
+    /// Parses a whole document (a UTF-8 byte order mark is skipped).
+    init(parsing data: Data) throws(ParseError) {
+        let result: Result<JSONValue, ParseError> = data.withUnsafeBytes { raw in
+            var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
+            return Result { () throws(ParseError) in try parser.document() }
+        }
+        self = try result.get()
+    }
+}
+
+private struct Parser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    var depth = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    }
+
+    mutating func document() throws(JSONValue.ParseError) -> JSONValue {
+        let value = try self.value()
+        skipWhitespace()
+        guard index == bytes.count else { throw error("unexpected \(describeNext()) after the document") }
+        return value
+    }
+
+    private mutating func value() throws(JSONValue.ParseError) -> JSONValue {
+        skipWhitespace()
+        guard let byte = peek() else { throw error("expected a value, found the end") }
+        switch byte {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw error("expected a value, found \(describeNext())")
+        }
+    }
+
+    /// Counts one more level of nesting; the caller counts it back out with `defer`.
+    private mutating func enter() throws(JSONValue.ParseError) {
+        guard depth < JSONValue.maximumDepth else { throw error("nested deeper than \(JSONValue.maximumDepth) levels") }
+        depth += 1
+    }
+
+    private mutating func object() throws(JSONValue.ParseError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var members: [JSONValue.Member] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw error("expected a key, found \(describeNext())") }
+            let key = try string()
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { throw error("expected ':', found \(describeNext())") }
+            index += 1
+            members.append(.init(key: key, value: try value()))
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                return .object(members)
+            default: throw error("expected ',' or '}', found \(describeNext())")
+            }
+        }
+    }
+
+    private mutating func array() throws(JSONValue.ParseError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try value())
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                return .array(elements)
+            default: throw error("expected ',' or ']', found \(describeNext())")
+            }
+        }
+    }
+
+    private mutating func string() throws(JSONValue.ParseError) -> String {
+        index += 1
+        var utf8: [UInt8] = []
+        while true {
+            guard let byte = peek() else { throw error("the document ends inside a string") }
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard let text = String(bytes: utf8, encoding: .utf8) else { throw error("a string is not valid UTF-8") }
+                return text
+            case UInt8(ascii: "\\"): try escape(into: &utf8)
+            case 0..<0x20: throw error("a control character must be escaped in a string")
+            default: utf8.append(byte)
+            }
+        }
+    }
+
+    private mutating func escape(into utf8: inout [UInt8]) throws(JSONValue.ParseError) {
+        guard let byte = peek() else { throw error("the document ends inside an escape") }
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(byte)
+        case UInt8(ascii: "b"): utf8.append(0x08)
+        case UInt8(ascii: "f"): utf8.append(0x0C)
+        case UInt8(ascii: "n"): utf8.append(0x0A)
+        case UInt8(ascii: "r"): utf8.append(0x0D)
+        case UInt8(ascii: "t"): utf8.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = UInt32(try hex4())
+            if (0xD800...0xDBFF).contains(scalar) {
+                guard peek() == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw error("a high surrogate must be followed by a low one")
+                }
+                index += 2
+                let low = UInt32(try hex4())
+                guard (0xDC00...0xDFFF).contains(low) else { throw error("a high surrogate must be followed by a low one") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw error("\\u escape is not a Unicode scalar") }
+            utf8.append(contentsOf: String(Character(unicode)).utf8)
+        default: throw error("invalid escape")
+        }
+    }
+
+    private mutating func hex4() throws(JSONValue.ParseError) -> UInt16 {
+        guard index + 4 <= bytes.count, let value = UInt16(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16) else {
+            throw error("\\u needs four hex digits")
+        }
+        index += 4
+        return value
+    }
+
+    private mutating func number() throws(JSONValue.ParseError) -> String {
+        let start = index
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        let integerStart = index
+        let integerDigits = digits()
+        guard integerDigits > 0 else { throw error("a number needs digits") }
+        if bytes[integerStart] == UInt8(ascii: "0"), integerDigits > 1 { throw error("a number cannot have leading zeros") }
+        if peek() == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { throw error("a number needs digits after '.'") }
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            index += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw error("a number needs digits in its exponent") }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    private mutating func digits() -> Int {
+        let start = index
+        while let byte = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
+        return index - start
+    }
+
+    private mutating func literal(_ text: String, _ value: JSONValue) throws(JSONValue.ParseError) -> JSONValue {
+        let utf8 = Array(text.utf8)
+        guard index + utf8.count <= bytes.count, bytes[index..<(index + utf8.count)].elementsEqual(utf8) else {
+            throw error("expected \(text), found \(describeNext())")
+        }
+        index += utf8.count
+        return value
+    }
+
+    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    private func describeNext() -> String {
+        guard let byte = peek() else { return "the end" }
+        return (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+    }
+
+    private func error(_ reason: String) -> JSONValue.ParseError {
+        JSONValue.ParseError(reason: reason, offset: index)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptTesting
+import Testing
+
+@Suite("Fixture format")
+struct FixtureFormatTests {
+    private func fixture(body: Data, contentType: String?) throws -> Fixture {
+        var fields = HTTPFields()
+        if let contentType { fields[.contentType] = contentType }
+        return Fixture(
+            request: .init(method: .post, url: try #require(URL(string: "https://api.example.com/items?b=2&a=1")), headerFields: [.accept: "application/json"], body: Data(#"{"q":1}"#.utf8)),
+            response: .init(status: .created, headerFields: fields, body: body))
+    }
+
+    @Test("JSON bodies keep member order, repeated keys and number literals")
+    func jsonBodyOrder() throws {
+        let body = Data(#"{"z":1,"a":[1.50,-0,2e10],"z":"second","type":"last"}"#.utf8)
+        let written = try fixture(body: body, contentType: "application/json").encoded()
+        #expect(String(decoding: written, as: UTF8.self).contains(#""body": {"#))
+        #expect(try Fixture(json: written).data == body)
+    }
+
+    @Test("bodies are stored by what they are", arguments: [
+        (#"{"a":1}"#, "application/vnd.api+json", #""body": {"#),
+        ("hello\nworld", "text/plain", #""body": "hello\nworld""#),
+        (#"{"a":1}"#, "text/plain", #""body": "{\"a\":1}""#),
+        ("not json", "application/json", #""body": "not json""#),
+        (#""just a string""#, "application/json", #""bodyEncoding": "json""#),
+    ])
+    func storage(_ body: String, _ contentType: String, _ expected: String) throws {
+        let written = try fixture(body: Data(body.utf8), contentType: contentType).encoded()
+        #expect(String(decoding: written, as: UTF8.self).contains(expected), "\(String(decoding: written, as: UTF8.self))")
+        #expect(try Fixture(json: written).data == Data(body.utf8))
+    }
+
+    @Test("binary bodies are base64, and byte-exact mode keeps every byte", arguments: [true, false])
+    func binaryAndExact(_ byteExact: Bool) throws {
+        let binary = Data([0x1F, 0x8B, 0x00, 0xFF, 0x00])
+        let pretty = Data("{ \"a\" :  1 }".utf8)
+        let written = try fixture(body: binary, contentType: "application/octet-stream").encoded(byteExact: byteExact)
+        #expect(String(decoding: written, as: UTF8.self).contains(#""bodyEncoding": "base64""#))
+        #expect(try Fixture(json: written).data == binary)
+        let json = try Fixture(json: fixture(body: pretty, contentType: "application/json").encoded(byteExact: byteExact)).data
+        #expect((json == pretty) == byteExact)
+    }
+
+    @Test("a written fixture reads back the same")
+    func roundTrip() throws {
+        let original = try fixture(body: Data(#"{"id":1}"#.utf8), contentType: "application/json; charset=utf-8")
+        let read = try Fixture(json: original.encoded())
+        #expect(read.request.method == .post)
+        #expect(read.request.url == original.request.url)
+        #expect(read.request.headerFields == original.request.headerFields)
+        #expect(read.request.body == original.request.body)
+        #expect(read.response.status == .created)
+        #expect(read.response.headerFields == original.response.headerFields)
+        #expect(read.data == original.data)
+    }
+
+    @Test("cassettes hold sequences; a single fixture file is a cassette of one")
+    func cassette() throws {
+        let first = try fixture(body: Data(#"{"n":1}"#.utf8), contentType: "application/json")
+        let second = try fixture(body: Data(#"{"n":2}"#.utf8), contentType: "application/json")
+        let read = try Cassette(json: Cassette([first, second]).encoded(), source: "pair.json")
+        #expect(read.interactions.map(\.data) == [first.data, second.data])
+        #expect(read.interactions.map(\.source) == ["pair.json #0", "pair.json #1"])
+        #expect(try Cassette(json: first.encoded()).interactions.count == 1)
+        #expect {
+            try Cassette(json: Data(#"{"interactions":[{"request":{"url":"https://x"}}]}"#.utf8))
+        } throws: { error in
+            "\(error)".contains(#"missing object "interactions[0].response""#)
+        }
+    }
+
+    @Test("fixtures load from a bundle's resources")
+    func bundleResource() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-bundle-\(UUID())")
+        try FileManager.default.createDirectory(at: folder.appending(path: "Fixtures"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try GitHubFixtures.load("get-label").encoded().write(to: folder.appending(path: "Fixtures/get-label.json"))
+        let bundle = try #require(Bundle(url: folder))
+        let loaded = try Fixture(named: "get-label", in: bundle, subdirectory: "Fixtures")
+        #expect(loaded.response.status == .ok)
+        #expect(loaded.source == "get-label.json")
+        #expect(throws: Fixture.FormatError.self) { try Fixture(named: "missing", in: bundle) }
+    }
+
+    @Test("hostile fixture files fail with a reason, not a crash", arguments: [
+        String(repeating: "[", count: 100_000),
+        #"{"request":{"url":"https://x"},"response":{"status":200,"body":"#,
+        "\u{FEFF}",
+        #"{"request":{"url":"https://x"},"response":{"status":200,"body":"\ud800"}}"#,
+    ])
+    func hostile(_ text: String) {
+        #expect(throws: Fixture.FormatError.self) { try Fixture(json: Data(text.utf8)) }
+    }
+}
