@@ -35,10 +35,13 @@ let package = Package(
             name: "SculptTesting",
             dependencies: [
                 "Sculpt",
+                "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
+        // zlib, for SculptTesting only: gunzip of recorded bodies.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .executableTarget(
             name: "SculptExample",
             dependencies: ["Sculpt", "SculptMatchers", "SculptTesting"]

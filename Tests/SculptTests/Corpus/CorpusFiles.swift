@@ -12,6 +12,12 @@ enum CorpusFiles {
         }
     }
 
+    /// The file names in a corpus folder, sorted.
+    static func names(in folder: String) -> [String] {
+        guard let root = Paths.corpus?.appending(path: folder) else { return [] }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted()
+    }
+
     /// A folder's `index.json` as an array of objects.
     static func index(of folder: String) -> [[String: Any]] {
         guard let file = Paths.corpus?.appending(path: "\(folder)/index.json"), let data = try? Data(contentsOf: file) else { return [] }

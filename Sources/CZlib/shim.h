@@ -1,0 +1,2 @@
+// zlib, for SculptTesting's gunzip of recorded bodies (HAR archives that kept compressed bytes).
+#include <zlib.h>

@@ -1,0 +1,156 @@
+public import Foundation
+import HTTPTypes
+
+/// The entries of a HAR 1.2 archive (what browsers, Charles, Proxyman, mitmproxy and Playwright
+/// export) as fixtures.
+///
+/// ```swift
+/// let archive = try HARArchive(contentsOf: URL(filePath: "session.har"))
+/// let replay = FixtureReplay(archive.fixtures)
+/// for skipped in archive.skipped { print(skipped) }   // "entry 1 (https://...): status 0: ..."
+/// ```
+///
+/// - A UTF-8 byte order mark at the start of the file is ignored.
+/// - Entries with `status: 0` (blocked, aborted or failed requests) are skipped, with the reason.
+/// - `content.encoding: "base64"` bodies are decoded; a missing `content` or `content.text` is an
+///   empty body; a body a recorder kept as hex chunks (Polly.JS's `_isBinary`) is joined.
+/// - A body still gzip-compressed is decompressed, and `Content-Encoding` and `Content-Length`,
+///   which describe the wire bytes, are dropped: fixtures hold the body a client sees.
+/// - `redirectURL` becomes a `Location` header when the response has none.
+/// - Headers keep their order and repeats; HTTP/2 pseudo-headers (`:status`) are left out.
+public struct HARArchive: Sendable {
+    /// An entry that was not imported, and why.
+    public struct Skipped: Sendable, CustomStringConvertible {
+        /// The entry's position in `log.entries`.
+        public var index: Int
+        /// The entry's request URL, when it had one.
+        public var url: String?
+        /// Why it was skipped.
+        public var reason: String
+
+        /// E.g. `entry 1 (https://www.google.com/): status 0: the request did not complete`.
+        public var description: String { "entry \(index)\(url.map { " (\($0))" } ?? ""): \(reason)" }
+    }
+
+    /// The imported entries, in archive order.
+    public var fixtures: [Fixture]
+    /// The entries left out, with reasons.
+    public var skipped: [Skipped]
+
+    /// Imports an archive file.
+    ///
+    /// ```swift
+    /// let archive = try HARArchive(contentsOf: harFile)
+    /// ```
+    /// - Throws: the file system's error, or ``Fixture/FormatError`` when the file is not a HAR
+    ///   archive (entries that are malformed are skipped, not thrown).
+    public init(contentsOf file: URL) throws {
+        do {
+            try self.init(json: try Data(contentsOf: file), source: file.lastPathComponent)
+        } catch var error as Fixture.FormatError {
+            error.file = file
+            throw error
+        }
+    }
+
+    /// Imports an archive from its bytes.
+    ///
+    /// ```swift
+    /// let archive = try HARArchive(json: data)
+    /// ```
+    /// - Throws: ``Fixture/FormatError`` when the bytes are not a HAR archive.
+    public init(json data: Data, source: String? = nil) throws {
+        let root: JSONValue
+        do {
+            root = try JSONValue(parsing: data)
+        } catch {
+            throw Fixture.FormatError(reason: "not JSON: \(error)")
+        }
+        guard let entries = root["log"]?["entries"]?.array else {
+            throw Fixture.FormatError(reason: "not a HAR archive: no log.entries array")
+        }
+        fixtures = []
+        skipped = []
+        for (index, entry) in entries.enumerated() {
+            do {
+                var fixture = try Self.fixture(from: entry)
+                fixture.source = "\(source ?? "HAR") entry \(index)"
+                fixtures.append(fixture)
+            } catch {
+                skipped.append(Skipped(index: index, url: entry["request"]?["url"]?.string, reason: error.reason))
+            }
+        }
+    }
+
+    /// Why one entry cannot become a fixture.
+    private struct EntryError: Error {
+        var reason: String
+    }
+
+    private static func fixture(from entry: JSONValue) throws(EntryError) -> Fixture {
+        guard let request = entry["request"], let response = entry["response"] else { throw EntryError(reason: "no request or response") }
+        guard let urlText = request["url"]?.string, let url = URL(string: urlText) else { throw EntryError(reason: "request.url is not a URL") }
+        guard let method = request["method"]?.string.flatMap({ HTTPRequest.Method($0) }) else { throw EntryError(reason: "request.method is not a method") }
+        guard let status = response["status"]?.int, (0...999).contains(status) else { throw EntryError(reason: "response.status is not a status code") }
+        guard status != 0 else { throw EntryError(reason: "status 0: the request did not complete (blocked, aborted or failed)") }
+
+        var responseFields = fields(response["headers"])
+        var body = try self.body(of: response["content"])
+        if Gzip.isCompressed(body), ["gzip", "x-gzip"].contains(responseFields[.contentEncoding]?.lowercased()) {
+            do {
+                body = try Gzip.decompress(body)
+            } catch {
+                throw EntryError(reason: "\(error)")
+            }
+        }
+        responseFields[.contentEncoding] = nil
+        responseFields[.contentLength] = nil
+        if responseFields[.location] == nil, let redirect = response["redirectURL"]?.string, !redirect.isEmpty {
+            responseFields[.location] = redirect
+        }
+        let requestBody = request["postData"]?["text"]?.string.map { Data($0.utf8) }
+        return Fixture(
+            request: .init(method: method, url: url, headerFields: fields(request["headers"]), body: requestBody),
+            response: .init(status: .init(code: status), headerFields: responseFields, body: body))
+    }
+
+    /// `[{"name": ..., "value": ...}]` as fields, in order; names HTTP does not allow (HTTP/2
+    /// pseudo-headers) are left out.
+    private static func fields(_ value: JSONValue?) -> HTTPFields {
+        var fields = HTTPFields()
+        for header in value?.array ?? [] {
+            guard let name = header["name"]?.string.flatMap({ HTTPField.Name($0) }), let text = header["value"]?.string else { continue }
+            fields.append(HTTPField(name: name, value: text))
+        }
+        return fields
+    }
+
+    /// The body in `content`: text, base64, or a Polly.JS list of hex chunks.
+    private static func body(of content: JSONValue?) throws(EntryError) -> Data {
+        guard let text = content?["text"]?.string else { return Data() }
+        if content?["encoding"]?.string == "base64" {
+            guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { throw EntryError(reason: "content.text is not valid base64") }
+            return data
+        }
+        if content?["_isBinary"] == .bool(true), let chunks = (try? JSONValue(parsing: Data(text.utf8)))?.array {
+            var data = Data()
+            for chunk in chunks {
+                guard let hex = chunk.string, let bytes = Self.bytes(hex: hex) else { throw EntryError(reason: "content.text has a chunk that is not hex") }
+                data.append(bytes)
+            }
+            return data
+        }
+        return Data(text.utf8)
+    }
+
+    private static func bytes(hex: String) -> Data? {
+        let utf8 = Array(hex.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        var data = Data(capacity: utf8.count / 2)
+        for index in stride(from: 0, to: utf8.count, by: 2) {
+            guard let byte = UInt8(String(decoding: utf8[index..<(index + 2)], as: UTF8.self), radix: 16) else { return nil }
+            data.append(byte)
+        }
+        return data
+    }
+}
