@@ -2,8 +2,8 @@ internal import FlyingFox
 public import Foundation
 import HTTPTypes
 
-/// An HTTP server on 127.0.0.1 that answers requests with recorded fixtures, for clients that
-/// must talk to a real socket: `URLSession` itself, another HTTP client, another process.
+/// An HTTP server on 127.0.0.1 that answers requests from a ``FixtureReplay``, for clients that
+/// must talk to a real socket: `URLSession` itself, AsyncHTTPClient, curl, another process.
 ///
 /// ```swift
 /// let server = FixtureServer(fixtures: [userFixture, issuesFixture])
@@ -12,26 +12,36 @@ import HTTPTypes
 /// await server.stop()
 /// ```
 ///
-/// A request is answered by the first fixture with the same method, path and query (query items
-/// compared as a multiset, in any order). A request that matches none gets `404` with a
-/// `text/plain` body that says so. A `HEAD` request without a `HEAD` fixture is answered by the
-/// `GET` fixture, without its body. A recorded `Location` on the fixture's own host is rewritten
+/// Requests are matched as ``FixtureReplay`` matches them (scheme, host and port are never
+/// compared, so recorded `https://api.github.com/...` requests match here). A request that matches
+/// nothing gets `404` with a `text/plain` body that is the ``FixtureReplay/Miss`` description, and
+/// the header `X-Sculpt-Replay: miss`. A recorded `Location` on the fixture's own host is rewritten
 /// to this server, so redirects are followed here rather than to the recorded host.
 public actor FixtureServer {
-    private let fixtures: [Fixture]
+    /// The interactions this server answers with.
+    public nonisolated let replay: FixtureReplay
     private var server: HTTPServer?
     private var task: Task<Void, any Error>?
 
     /// The server's base URL, `http://127.0.0.1:<port>`, once started.
     public private(set) var baseURL: URL?
 
-    /// Creates a server that will answer with `fixtures`.
+    /// Creates a server that answers from `replay`.
+    ///
+    /// ```swift
+    /// let server = FixtureServer(replay: FixtureReplay(fixtures, options: .init(repeatsLastResponse: true)))
+    /// ```
+    public init(replay: FixtureReplay) {
+        self.replay = replay
+    }
+
+    /// Creates a server that answers with `fixtures`, each used once, in order.
     ///
     /// ```swift
     /// let server = FixtureServer(fixtures: try folder.fixtures())
     /// ```
     public init(fixtures: [Fixture]) {
-        self.fixtures = fixtures
+        self.init(replay: FixtureReplay(fixtures))
     }
 
     /// Starts listening on 127.0.0.1 at an ephemeral port and returns the base URL.
@@ -43,10 +53,10 @@ public actor FixtureServer {
     @discardableResult
     public func start() async throws -> URL {
         if let baseURL { return baseURL }
-        let responder = FixtureResponder(fixtures: fixtures)
+        let responder = FixtureResponder(replay: replay)
         let server = HTTPServer(
             address: try .inet(ip4: "127.0.0.1", port: 0), logger: .disabled,
-            handler: ClosureHTTPHandler { request in responder.response(to: request) })
+            handler: ClosureHTTPHandler { request in try await responder.response(to: request) })
         let task = Task { try await server.run() }
         try await server.waitUntilListening()
         guard case .ip4(_, let port) = await server.listeningAddress, let url = URL(string: "http://127.0.0.1:\(port)") else {
@@ -86,25 +96,36 @@ public actor FixtureServer {
     /// ```
     /// - Throws: `URLError(.badURL)` before ``start()``.
     public func url(for fixture: Fixture) throws -> URL {
-        try url(for: FixtureResponder.pathAndQuery(of: fixture.request.url))
+        try url(for: FixtureReplay.Miss.target(of: fixture.request.url))
     }
 }
 
-/// Finds the fixture for a request and turns it into FlyingFox's response.
+/// Turns FlyingFox's requests into replay requests, and recorded responses into FlyingFox's.
 private struct FixtureResponder: Sendable {
-    let fixtures: [Fixture]
+    let replay: FixtureReplay
 
-    func response(to request: FlyingFox.HTTPRequest) -> FlyingFox.HTTPResponse {
-        guard let fixture = fixture(for: request, method: request.method.rawValue)
-            ?? (request.method == .HEAD ? fixture(for: request, method: "GET") : nil)
-        else {
-            let message = "No fixture for \(request.method.rawValue) \(request.target.rawValue)\n"
-            return .init(statusCode: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: Data(message.utf8))
+    func response(to request: FlyingFox.HTTPRequest) async throws -> FlyingFox.HTTPResponse {
+        let host = request.headers[.host] ?? "127.0.0.1"
+        var fields = HTTPFields()
+        for (name, value) in request.headers {
+            if let name = HTTPField.Name(name.rawValue) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        let asked = Fixture.Request(
+            method: HTTPRequest.Method(request.method.rawValue) ?? .get,
+            url: URL(string: "http://\(host)\(request.target.rawValue)") ?? URL(filePath: "/"),
+            headerFields: fields, body: try await request.bodyData)
+        let fixture: Fixture
+        do {
+            fixture = try replay.response(for: asked)
+        } catch {
+            return .init(
+                statusCode: .notFound, headers: [.contentType: "text/plain; charset=utf-8", FlyingFox.HTTPHeader("X-Sculpt-Replay"): "miss"],
+                body: Data((error.description + "\n").utf8))
         }
         var headers = HTTPHeaders()
-        for field in fixture.response.headerFields {
+        for field in fixture.response.headerFields where field.name != .contentLength && field.name != .transferEncoding {
             var value = field.value
-            if field.name == .location, let host = request.headers[.host] {
+            if field.name == .location {
                 value = Self.location(value, recordedHost: fixture.request.url.host(), servedHost: host)
             }
             headers.addValue(value, for: FlyingFox.HTTPHeader(field.name.rawName))
@@ -114,30 +135,9 @@ private struct FixtureResponder: Sendable {
         return .init(statusCode: status, headers: headers, body: body)
     }
 
-    private func fixture(for request: FlyingFox.HTTPRequest, method: String) -> Fixture? {
-        let query = Self.queryItems(request.target.query(percentEncoded: true))
-        let path = request.target.path(percentEncoded: true)
-        return fixtures.first {
-            $0.request.method.rawValue == method
-                && $0.request.url.path(percentEncoded: true) == path
-                && Self.queryItems($0.request.url.query(percentEncoded: true) ?? "") == query
-        }
-    }
-
     /// A recorded `Location` pointing at the recorded host, moved to this server.
     static func location(_ value: String, recordedHost: String?, servedHost: String) -> String {
         guard let target = URL(string: value), let host = target.host(), host == recordedHost else { return value }
-        return "http://\(servedHost)\(pathAndQuery(of: target))"
-    }
-
-    static func pathAndQuery(of url: URL) -> String {
-        let path = url.path(percentEncoded: true)
-        let query = url.query(percentEncoded: true).map { "?\($0)" } ?? ""
-        return (path.isEmpty ? "/" : path) + query
-    }
-
-    /// Query items as a sorted list, so that order does not matter and repeats do.
-    static func queryItems(_ query: String) -> [String] {
-        query.split(separator: "&").map(String.init).sorted()
+        return "http://\(servedHost)\(FixtureReplay.Miss.target(of: target))"
     }
 }

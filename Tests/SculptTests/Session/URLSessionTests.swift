@@ -33,7 +33,7 @@ struct URLSessionTests {
         let html = Fixture(
             request: .init(url: try #require(URL(string: "https://api.github.com/login"))),
             response: .init(status: .ok, headerFields: [.contentType: "text/html; charset=utf-8"], body: Data("<html>Sign in</html>".utf8)))
-        let server = FixtureServer(fixtures: try GitHubFixtures.all() + [html])
+        let server = FixtureServer(replay: FixtureReplay(try GitHubFixtures.all() + [html], options: .init(repeatsLastResponse: true)))
         try await server.start()
         do {
             try await body(server)

@@ -97,7 +97,8 @@ struct FixtureServerTests {
         #expect(body == Data("[]".utf8))
         let (message, missing) = try await session.data(from: try await server.url(for: "/search?q=a"))
         #expect((missing as? HTTPURLResponse)?.statusCode == 404)
-        #expect(String(decoding: message, as: UTF8.self) == "No fixture for GET /search?q=a\n")
+        #expect((missing as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Sculpt-Replay") == "miss")
+        #expect(String(decoding: message, as: UTF8.self).hasPrefix("No recorded interaction matches GET /search?q=a.\nClosest recorded:\n- GET /search?q=a&page=2&q=b: query: lacks page=2&q=b"))
         var post = URLRequest(url: reordered)
         post.httpMethod = "POST"
         let (_, wrongMethod) = try await session.data(for: post)

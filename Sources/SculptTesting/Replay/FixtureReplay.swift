@@ -1,0 +1,163 @@
+public import HTTPTypes
+#if canImport(FoundationNetworking)
+import Foundation
+public import FoundationNetworking
+#else
+public import Foundation
+#endif
+
+/// Recorded interactions that answer requests: the engine behind ``FixtureReplay/makeSession(configuration:)``
+/// (a `URLProtocol` on a real `URLSession`) and ``FixtureServer`` (a loopback HTTP server).
+///
+/// ```swift
+/// let replay = FixtureReplay(try Cassette(contentsOf: file).interactions)
+/// let session = replay.makeSession()
+/// let user = try await session.model(from: url, serializer: serializer, as: User.self)
+/// try replay.verifyAllUsed()
+/// ```
+///
+/// A request matches a recorded one with the same method, path and query (query items compared as
+/// a multiset, in any order; scheme, host and port are not compared) and, when ``Options`` ask,
+/// the same values of chosen headers and an equal body (JSON bodies compared by meaning, others
+/// byte for byte). A `HEAD` with no recorded `HEAD` is answered by the recorded `GET` (its body is
+/// never sent). Recorded interactions are used once, in order, so the same request can get
+/// different responses in turn; ``Options/repeatsLastResponse`` serves the last one again once a
+/// sequence is used up. A request that matches nothing is a ``Miss``: never a crash, never the
+/// real network.
+///
+/// Each replay is its own: two replays (two tests running in parallel) never see each other's
+/// interactions. A replay installed on a session lives as long as the process, so a session
+/// that outlives the code that made it still never reaches the network.
+public final class FixtureReplay: @unchecked Sendable {
+    /// What a request must share with a recorded one to match, and how sequences behave.
+    public struct Options: Sendable {
+        /// Header fields whose values must match too (a recorded interaction without the field
+        /// does not match a request with it). Default: none.
+        public var matchedHeaders: [HTTPField.Name]
+        /// Whether request bodies must match: JSON by meaning (member order, white space and
+        /// number spelling do not matter), anything else byte for byte. Default: `false`.
+        public var matchesBody: Bool
+        /// Whether the last response of a used-up sequence is served again. Default: `false`
+        /// (each recorded interaction answers once).
+        public var repeatsLastResponse: Bool
+
+        /// Creates options.
+        ///
+        /// ```swift
+        /// let options = FixtureReplay.Options(matchedHeaders: [.accept], matchesBody: true)
+        /// ```
+        public init(matchedHeaders: [HTTPField.Name] = [], matchesBody: Bool = false, repeatsLastResponse: Bool = false) {
+            self.matchedHeaders = matchedHeaders
+            self.matchesBody = matchesBody
+            self.repeatsLastResponse = repeatsLastResponse
+        }
+    }
+
+    /// The recorded interactions, in order.
+    public let interactions: [Fixture]
+    /// How requests are matched.
+    public let options: Options
+
+    private let lock = NSLock()
+    private var used: [Bool]
+    private var protocolSlot: ReplayURLProtocol.Type?
+
+    /// Creates a replay of `interactions`.
+    ///
+    /// ```swift
+    /// let replay = FixtureReplay(fixtures, options: .init(repeatsLastResponse: true))
+    /// ```
+    public init(_ interactions: [Fixture], options: Options = .init()) {
+        self.interactions = interactions
+        self.options = options
+        self.used = Array(repeating: false, count: interactions.count)
+    }
+
+    /// The recorded interaction that answers `request`, marked as used.
+    ///
+    /// ```swift
+    /// let fixture = try replay.response(for: Fixture.Request(method: .get, url: url))
+    /// ```
+    /// - Throws: ``Miss`` when nothing recorded matches, or every match was already used.
+    public func response(for request: Fixture.Request) throws(Miss) -> Fixture {
+        var matching = matches(for: request)
+        if request.method == .head, matching.isEmpty {
+            var get = request
+            get.method = .get
+            matching = matches(for: get)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        if let index = matching.first(where: { !used[$0] }) {
+            used[index] = true
+            return interactions[index]
+        }
+        if options.repeatsLastResponse, let last = matching.last {
+            return interactions[last]
+        }
+        throw Miss(request: request, usedUp: matching.count, nearest: nearest(to: request))
+    }
+
+    private func matches(for request: Fixture.Request) -> [Int] {
+        interactions.indices.filter { RequestComparison(request, interactions[$0].request, options).differences.isEmpty }
+    }
+
+    /// The recorded interactions no request has used yet.
+    public var unusedInteractions: [Fixture] {
+        lock.lock()
+        defer { lock.unlock() }
+        return interactions.indices.filter { !used[$0] }.map { interactions[$0] }
+    }
+
+    /// Checks that every recorded interaction answered a request.
+    ///
+    /// ```swift
+    /// try replay.verifyAllUsed()
+    /// ```
+    /// - Throws: ``UnusedInteractions`` listing the ones that did not.
+    public func verifyAllUsed() throws(UnusedInteractions) {
+        let unused = unusedInteractions
+        guard unused.isEmpty else { throw UnusedInteractions(interactions: unused) }
+    }
+
+    /// A session whose requests this replay answers, through a `URLProtocol` registered on
+    /// `configuration` (and on no other session).
+    ///
+    /// ```swift
+    /// let session = replay.makeSession()
+    /// ```
+    public func makeSession(configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
+        install(in: configuration)
+        return URLSession(configuration: configuration)
+    }
+
+    /// Registers this replay's `URLProtocol` first on `configuration`, for sessions made elsewhere.
+    ///
+    /// ```swift
+    /// let configuration = URLSessionConfiguration.default
+    /// replay.install(in: configuration)
+    /// let client = MyAPIClient(configuration: configuration)
+    /// ```
+    public func install(in configuration: URLSessionConfiguration) {
+        let slot: ReplayURLProtocol.Type = {
+            lock.lock()
+            defer { lock.unlock() }
+            if let protocolSlot { return protocolSlot }
+            let slot = ReplayURLProtocol.register(self)
+            protocolSlot = slot
+            return slot
+        }()
+        configuration.protocolClasses = [slot] + (configuration.protocolClasses ?? [])
+    }
+
+    /// The recorded interactions closest to `request`, fewest differences first.
+    private func nearest(to request: Fixture.Request) -> [Miss.Candidate] {
+        interactions.map { fixture in
+            Miss.Candidate(fixture: fixture, differences: RequestComparison(request, fixture.request, options).differences)
+        }
+        .enumerated()
+        .sorted { ($0.element.differences.count, $0.offset) < ($1.element.differences.count, $1.offset) }
+        .prefix(3)
+        .map(\.element)
+    }
+}

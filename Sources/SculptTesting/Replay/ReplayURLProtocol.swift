@@ -1,0 +1,168 @@
+import Foundation
+import HTTPTypes
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `URLProtocol` through which a ``FixtureReplay`` answers a `URLSession`'s requests.
+///
+/// A protocol class is all a session's configuration hands to the loading system, and on Linux a
+/// protocol sees neither the configuration nor its extra headers, so each replay gets a class of
+/// its own: a distinct generic specialization, ``Slot``, made at run time. The class's identity
+/// finds its replay; nothing else is shared between replays.
+class ReplayURLProtocol: URLProtocol {
+    /// The replay this class answers for; `nil` for the base class.
+    class var replay: FixtureReplay? { nil }
+
+    /// Every request of a session with a replay is the replay's: none reaches the network.
+    override class func canInit(with request: URLRequest) -> Bool { true }
+
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    /// The most redirects followed for one request, as `URLSession` allows.
+    static let maximumRedirects = 16
+
+    override func startLoading() {
+        guard let replay = Self.replay else {
+            client?.urlProtocol(self, didFailWithError: URLError(.cancelled))
+            return
+        }
+        var current = request
+        var fixture: Fixture
+        var redirects = 0
+        do {
+            fixture = try replay.response(for: Self.asked(current))
+            // Recorded redirects are followed here, hop by hop through the replay, because
+            // FoundationNetworking cannot take a redirect from a custom protocol; the client sees
+            // the final response, at the final URL, as it would from a server.
+            while let next = Self.redirect(from: current, by: fixture) {
+                redirects += 1
+                guard redirects <= Self.maximumRedirects else { throw URLError(.httpTooManyRedirects) }
+                current = next
+                fixture = try replay.response(for: Self.asked(current))
+            }
+        } catch {
+            client?.urlProtocol(self, didFailWithError: error)
+            return
+        }
+        guard let url = current.url, let response = HTTPURLResponse(fixture.response, url: url) else {
+            client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
+            return
+        }
+        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+        if current.httpMethod != "HEAD", !fixture.response.body.isEmpty {
+            client?.urlProtocol(self, didLoad: fixture.response.body)
+        }
+        client?.urlProtocolDidFinishLoading(self)
+    }
+
+    override func stopLoading() {}
+
+    /// A `URLRequest` as the replay matches it.
+    private static func asked(_ request: URLRequest) -> Fixture.Request {
+        Fixture.Request(
+            method: HTTPRequest.Method(request.httpMethod ?? "GET") ?? .get, url: request.url ?? URL(filePath: "/"),
+            headerFields: fields(request.allHTTPHeaderFields ?? [:]), body: request.httpBody ?? read(request.httpBodyStream))
+    }
+
+    /// The request a recorded 3xx with a `Location` leads to, as a client follows it: 303 (and
+    /// 301/302 after a POST) become a bodiless `GET`; 307 and 308 keep the method and body.
+    private static func redirect(from request: URLRequest, by fixture: Fixture) -> URLRequest? {
+        let status = fixture.response.status.code
+        guard [301, 302, 303, 307, 308].contains(status), let location = fixture.response.headerFields[.location],
+            let target = URL(string: location, relativeTo: request.url)?.absoluteURL
+        else { return nil }
+        var next = request
+        next.url = target
+        if status == 303 || ((status == 301 || status == 302) && request.httpMethod == "POST") {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+            next.httpBodyStream = nil
+        }
+        return next
+    }
+
+    private static func fields(_ headers: [String: String]) -> HTTPFields {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        return fields
+    }
+
+    /// A request body that arrives as a stream (`httpBody` is then `nil`).
+    private static func read(_ stream: InputStream?) -> Data? {
+        guard let stream else { return nil }
+        stream.open()
+        defer { stream.close() }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        while stream.hasBytesAvailable {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            guard count > 0 else { break }
+            data.append(buffer, count: count)
+        }
+        return data
+    }
+
+    // MARK: - One class per replay
+
+    /// The specialization that answers for one replay.
+    private final class Slot<Tag>: ReplayURLProtocol {
+        override class var replay: FixtureReplay? { Registry.shared.replay(for: ObjectIdentifier(self)) }
+    }
+
+    private enum End {}
+    private enum Bit<Value, Rest> {}
+    private enum Zero {}
+    private enum One {}
+
+    /// A class of its own for `replay`. The replay is kept for the life of the process: a session
+    /// may outlive every other reference to it, and must still never reach the network.
+    static func register(_ replay: FixtureReplay) -> ReplayURLProtocol.Type {
+        Registry.shared.add(replay) { number in slot(number, End.self) }
+    }
+
+    /// `Slot<T>` for a type `T` that spells `number` in binary, so every number has its own class.
+    private static func slot<T>(_ number: Int, _ spelled: T.Type) -> ReplayURLProtocol.Type {
+        guard number > 0 else { return Slot<T>.self }
+        return number & 1 == 0 ? slot(number >> 1, Bit<Zero, T>.self) : slot(number >> 1, Bit<One, T>.self)
+    }
+
+    /// Which replay each slot class answers for.
+    private final class Registry: @unchecked Sendable {
+        static let shared = Registry()
+
+        private let lock = NSLock()
+        private var entries: [ObjectIdentifier: FixtureReplay] = [:]
+        private var count = 0
+
+        func add(_ replay: FixtureReplay, slot: (Int) -> ReplayURLProtocol.Type) -> ReplayURLProtocol.Type {
+            lock.lock()
+            defer { lock.unlock() }
+            count += 1
+            let type = slot(count)
+            entries[ObjectIdentifier(type)] = replay
+            return type
+        }
+
+        func replay(for slot: ObjectIdentifier) -> FixtureReplay? {
+            lock.lock()
+            defer { lock.unlock() }
+            return entries[slot]
+        }
+    }
+}
+
+extension HTTPURLResponse {
+    /// A Foundation response for a recorded one; repeated fields are joined with commas, as
+    /// Foundation holds them. Framing fields (`Content-Length`, `Transfer-Encoding`) describe the
+    /// recorded wire and are left out.
+    convenience init?(_ recorded: Fixture.Response, url: URL) {
+        var fields: [String: String] = [:]
+        for field in recorded.headerFields where field.name != .contentLength && field.name != .transferEncoding {
+            fields[field.name.rawName] = fields[field.name.rawName].map { "\($0), \(field.value)" } ?? field.value
+        }
+        self.init(url: url, statusCode: recorded.status.code, httpVersion: "HTTP/1.1", headerFields: fields)
+    }
+}
