@@ -45,8 +45,11 @@ extension FixtureReplay {
             return lines.joined(separator: "\n")
         }
 
+        /// The path and query, with secret query parameters redacted (``Redaction``'s defaults):
+        /// descriptions end up in logs and, from ``FixtureServer``, in response bodies.
         static func target(of url: URL) -> String {
-            RequestComparison.path(of: url) + (url.query(percentEncoded: true).map { "?\($0)" } ?? "")
+            let url = Redaction().redacting(url)
+            return RequestComparison.path(of: url) + (url.query(percentEncoded: true).map { "?\($0)" } ?? "")
         }
     }
 

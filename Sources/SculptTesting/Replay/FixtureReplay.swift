@@ -86,16 +86,15 @@ public final class FixtureReplay: @unchecked Sendable {
             get.method = .get
             matching = matches(for: get)
         }
-        lock.lock()
-        defer { lock.unlock() }
-        if let index = matching.first(where: { !used[$0] }) {
-            used[index] = true
-            return interactions[index]
+        let chosen: Int? = lock.withLock {
+            if let index = matching.first(where: { !used[$0] }) {
+                used[index] = true
+                return index
+            }
+            return options.repeatsLastResponse ? matching.last : nil
         }
-        if options.repeatsLastResponse, let last = matching.last {
-            return interactions[last]
-        }
-        throw Miss(request: request, usedUp: matching.count, nearest: nearest(to: request))
+        guard let chosen else { throw Miss(request: request, usedUp: matching.count, nearest: nearest(to: request)) }
+        return interactions[chosen]
     }
 
     private func matches(for request: Fixture.Request) -> [Int] {
@@ -104,9 +103,7 @@ public final class FixtureReplay: @unchecked Sendable {
 
     /// The recorded interactions no request has used yet.
     public var unusedInteractions: [Fixture] {
-        lock.lock()
-        defer { lock.unlock() }
-        return interactions.indices.filter { !used[$0] }.map { interactions[$0] }
+        lock.withLock { interactions.indices.filter { !used[$0] }.map { interactions[$0] } }
     }
 
     /// Checks that every recorded interaction answered a request.
@@ -139,14 +136,12 @@ public final class FixtureReplay: @unchecked Sendable {
     /// let client = MyAPIClient(configuration: configuration)
     /// ```
     public func install(in configuration: URLSessionConfiguration) {
-        let slot: ReplayURLProtocol.Type = {
-            lock.lock()
-            defer { lock.unlock() }
+        let slot: ReplayURLProtocol.Type = lock.withLock {
             if let protocolSlot { return protocolSlot }
             let slot = ReplayURLProtocol.register(self)
             protocolSlot = slot
             return slot
-        }()
+        }
         configuration.protocolClasses = [slot] + (configuration.protocolClasses ?? [])
     }
 

@@ -138,18 +138,16 @@ class ReplayURLProtocol: URLProtocol {
         private var count = 0
 
         func add(_ replay: FixtureReplay, slot: (Int) -> ReplayURLProtocol.Type) -> ReplayURLProtocol.Type {
-            lock.lock()
-            defer { lock.unlock() }
-            count += 1
-            let type = slot(count)
-            entries[ObjectIdentifier(type)] = replay
-            return type
+            lock.withLock {
+                count += 1
+                let type = slot(count)
+                entries[ObjectIdentifier(type)] = replay
+                return type
+            }
         }
 
         func replay(for slot: ObjectIdentifier) -> FixtureReplay? {
-            lock.lock()
-            defer { lock.unlock() }
-            return entries[slot]
+            lock.withLock { entries[slot] }
         }
     }
 }

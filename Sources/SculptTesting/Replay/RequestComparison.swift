@@ -15,13 +15,15 @@ struct RequestComparison {
         if path != recordedPath {
             differences.append("path: \(path), recorded \(recordedPath)")
         }
-        let (query, recordedQuery) = (Self.queryItems(of: request.url), Self.queryItems(of: recorded.url))
+        let recordedQuery = Self.queryItems(of: recorded.url)
+        let query = Self.queryItems(of: request.url, redacted: recordedQuery.redactedNames)
         if query != recordedQuery {
             let extra = query.subtracting(recordedQuery).sorted().joined(separator: "&")
             let missing = recordedQuery.subtracting(query).sorted().joined(separator: "&")
             differences.append("query: \(extra.isEmpty ? "" : "has \(extra)")\(extra.isEmpty || missing.isEmpty ? "" : ", ")\(missing.isEmpty ? "" : "lacks \(missing)")")
         }
-        for name in options.matchedHeaders where request.headerFields[name] != recorded.headerFields[name] {
+        for name in options.matchedHeaders
+        where request.headerFields[name] != recorded.headerFields[name] && !(recorded.headerFields[name] == Redaction.marker && request.headerFields[name] != nil) {
             differences.append("\(name): \(request.headerFields[name] ?? "(none)"), recorded \(recorded.headerFields[name] ?? "(none)")")
         }
         if options.matchesBody, !Self.bodiesMatch(request.body ?? Data(), recorded.body ?? Data()) {
@@ -36,9 +38,15 @@ struct RequestComparison {
         return path.isEmpty ? "/" : path
     }
 
-    /// Query items as a multiset (`a=1` twice counts twice), compared percent-decoded.
-    static func queryItems(of url: URL) -> Multiset {
-        Multiset((url.query(percentEncoded: true) ?? "").split(separator: "&").map { $0.removingPercentEncoding ?? String($0) })
+    /// Query items as a multiset (`a=1` twice counts twice), compared percent-decoded. The values
+    /// of `redacted` names count as the redaction marker, so a recorded `token=REDACTED` matches
+    /// any token.
+    static func queryItems(of url: URL, redacted: Set<Substring> = []) -> Multiset {
+        Multiset((url.query(percentEncoded: true) ?? "").split(separator: "&").map { item in
+            let decoded = item.removingPercentEncoding ?? String(item)
+            guard let name = decoded.split(separator: "=", maxSplits: 1).first, redacted.contains(name) else { return decoded }
+            return "\(name)=\(Redaction.marker)"
+        })
     }
 
     /// JSON bodies by meaning, anything else byte for byte.
@@ -54,6 +62,14 @@ struct RequestComparison {
 
         init(_ items: [String]) {
             for item in items { counts[item, default: 0] += 1 }
+        }
+
+        /// The names whose value is the redaction marker.
+        var redactedNames: Set<Substring> {
+            Set(counts.keys.compactMap { item in
+                let parts = item.split(separator: "=", maxSplits: 1)
+                return parts.count == 2 && parts[1] == Redaction.marker ? parts[0] : nil
+            })
         }
 
         /// The items of `self` not matched by one in `other`, each repeat listed.

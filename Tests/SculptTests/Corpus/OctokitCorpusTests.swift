@@ -11,6 +11,7 @@ struct OctokitInteraction: CustomTestStringConvertible, Sendable {
     var url: URL
     var status: HTTPResponse.Status
     var contentType: String?
+    var location: String?
     var body: Data
 
     var testDescription: String { "\(recording): \(method.rawValue) \(url.path()) \(status.code)" }
@@ -37,7 +38,7 @@ struct OctokitInteraction: CustomTestStringConvertible, Sendable {
                 }
                 interactions.append(.init(
                     recording: recording, method: method, url: url, status: .init(code: status),
-                    contentType: headers["content-type"] as? String, body: body))
+                    contentType: headers["content-type"] as? String, location: headers["location"] as? String, body: body))
             }
         }
         return interactions

@@ -1,0 +1,147 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#else
+public import Foundation
+#endif
+
+/// Sends requests through a real `URLSession` and records each interaction as a fixture, secrets
+/// redacted, ready to write as a cassette.
+///
+/// ```swift
+/// let recorder = FixtureRecorder(configuration: .ephemeral)
+/// let (data, response) = try await recorder.data(for: request)   // a real request, recorded
+/// try recorder.cassette.encoded().write(to: fixtures.appending(path: "create-issue.json"))
+/// ```
+///
+/// The recorder makes its own session from the configuration given (headers, timeouts, protocol
+/// classes and all), because only a session's delegate sees redirects: they are recorded hop by
+/// hop (each 3xx, then the final response), so a replay follows them as the server did. Header
+/// values and query parameters that ``Redaction`` names are replaced before anything is kept.
+/// Foundation joins repeated response headers with commas; that is how they are recorded.
+public final class FixtureRecorder: @unchecked Sendable {
+    /// The session that sends the requests.
+    public let session: URLSession
+    /// What is redacted.
+    public let redaction: Redaction
+
+    private let lock = NSLock()
+    private var recorded: [Fixture] = []
+    private let redirects: RedirectLog
+
+    /// Creates a recorder sending through a session made from `configuration`.
+    ///
+    /// ```swift
+    /// let recorder = FixtureRecorder(configuration: .default, redaction: Redaction(headers: [HTTPField.Name("X-Api-Key")!]))
+    /// ```
+    public init(configuration: URLSessionConfiguration = .ephemeral, redaction: Redaction = Redaction()) {
+        let redirects = RedirectLog()
+        self.redirects = redirects
+        self.session = URLSession(configuration: configuration, delegate: redirects, delegateQueue: nil)
+        self.redaction = redaction
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// The interactions recorded so far, in order.
+    public var interactions: [Fixture] {
+        lock.withLock { recorded }
+    }
+
+    /// The interactions recorded so far, as a cassette.
+    public var cassette: Cassette { Cassette(interactions) }
+
+    /// Sends `request`, records the interaction (and any redirects on the way), and returns what
+    /// the session returned.
+    ///
+    /// ```swift
+    /// let (data, response) = try await recorder.data(for: request)
+    /// let model = try serializer.serialize(data, for: response, request: request)
+    /// ```
+    /// - Throws: the session's error; nothing is recorded for a request that fails in transport.
+    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        let (data, response, hops) = try await send(request)
+        var asked = request
+        var fixtures: [Fixture] = []
+        for hop in hops {
+            fixtures.append(fixture(asked, hop.response, body: Data()))
+            asked = hop.next
+        }
+        if let http = response as? HTTPURLResponse {
+            fixtures.append(fixture(asked, http, body: data))
+        }
+        lock.withLock { recorded += fixtures }
+        return (data, response)
+    }
+
+    /// Runs one data task, collecting its redirects by task identifier.
+    private func send(_ request: URLRequest) async throws -> (Data, URLResponse, [RedirectLog.Hop]) {
+        let redirects = self.redirects
+        return try await withCheckedThrowingContinuation { continuation in
+            let holder = TaskIdentifier()
+            let task = session.dataTask(with: request) { data, response, error in
+                let hops = redirects.finish(holder.value)
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let response {
+                    continuation.resume(returning: (data ?? Data(), response, hops))
+                } else {
+                    continuation.resume(throwing: URLError(.badServerResponse))
+                }
+            }
+            holder.value = task.taskIdentifier
+            redirects.begin(task.taskIdentifier)
+            task.resume()
+        }
+    }
+
+    private func fixture(_ request: URLRequest, _ response: HTTPURLResponse, body: Data) -> Fixture {
+        var requestFields = HTTPFields()
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            if let name = HTTPField.Name(name) { requestFields.append(HTTPField(name: name, value: value)) }
+        }
+        let status = (0...999).contains(response.statusCode) ? response.statusCode : 0
+        return Fixture(
+            request: .init(
+                method: HTTPRequest.Method(request.httpMethod ?? "GET") ?? .get,
+                url: redaction.redacting(request.url ?? URL(filePath: "/")),
+                headerFields: redaction.redacting(requestFields), body: request.httpBody),
+            response: .init(status: .init(code: status), headerFields: redaction.redacting(ResponseContext(response).headerFields), body: body))
+    }
+
+    /// The identifier of a task, set once the task exists (its completion handler is made first).
+    private final class TaskIdentifier: @unchecked Sendable {
+        var value = 0
+    }
+
+    /// Collects each task's redirects, in order, as the session's delegate.
+    private final class RedirectLog: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+        struct Hop {
+            var response: HTTPURLResponse
+            var next: URLRequest
+        }
+
+        private let lock = NSLock()
+        private var hops: [Int: [Hop]] = [:]
+
+        func begin(_ task: Int) {
+            lock.withLock { hops[task] = [] }
+        }
+
+        func finish(_ task: Int) -> [Hop] {
+            lock.withLock { hops.removeValue(forKey: task) ?? [] }
+        }
+
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            lock.withLock { hops[task.taskIdentifier, default: []].append(Hop(response: response, next: request)) }
+            completionHandler(request)
+        }
+    }
+}

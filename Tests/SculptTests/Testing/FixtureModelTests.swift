@@ -1,0 +1,42 @@
+import Foundation
+import Sculpt
+import SculptMatchers
+import SculptTesting
+import Testing
+
+@Suite("Mapping a fixture in one line")
+struct FixtureModelTests {
+    private func serializer() throws -> ModelResponseSerializer<URLModelMatcher> {
+        var routes = URLModelMatcher()
+        try routes.add("/repos/*/*/labels/*", Label.self)
+        try routes.add("/repos/*/*/labels", [Label].self)
+        try routes.add("/orgs/*", [Label].self)
+        return ModelResponseSerializer(matcher: routes, errorMatcher: StaticModelMatcher(APIError.self))
+    }
+
+    @Test("the typed model of a package fixture")
+    func model() throws {
+        #expect(try GitHubFixtures.load("get-label").model(Label.self, using: serializer()) == Label(name: "test-label", color: "663399"))
+        #expect(try GitHubFixtures.load("list-labels").model(using: serializer()) is [Label])
+    }
+
+    @Test("a failure shows the fixture, the matcher's decision and the coding path")
+    func failure() throws {
+        let error = thrownError { try GitHubFixtures.load("get-organization").model([Label].self, using: serializer()) }
+        let failure = try #require(error as? Fixture.MappingFailure)
+        let text = failure.description
+        #expect(text.hasPrefix("Fixture get-organization.json: GET https://api.github.com/orgs/octokit-fixture-org -> 200"), "\(text)")
+        #expect(text.contains("Matcher decision: Array<Label>"))
+        #expect(text.contains("Could not decode Array<Label>"))
+        #expect(text.contains("At (top level): expected Array<"), "\(text)")
+    }
+
+    @Test("no match and a wrong type are told apart")
+    func decisions() throws {
+        let noRoute = thrownError { try GitHubFixtures.load("get-root").model(Label.self, using: serializer()) }
+        #expect("\(String(describing: noRoute))".contains("Matcher decision: no model type"))
+        let wrongType = thrownError { try GitHubFixtures.load("get-label").model([Label].self, using: serializer()) }
+        #expect("\(String(describing: wrongType))".contains("Matcher decision: Label"))
+        #expect("\(String(describing: wrongType))".contains("Expected Array<Label>; the matcher resolved Label."))
+    }
+}
