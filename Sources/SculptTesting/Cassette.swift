@@ -30,12 +30,7 @@ public struct Cassette: Sendable {
     /// ```
     /// - Throws: the file system's error, or ``Fixture/FormatError`` naming the file and the entry.
     public init(contentsOf file: URL) throws {
-        do {
-            try self.init(json: try Data(contentsOf: file), source: file.lastPathComponent)
-        } catch var error as Fixture.FormatError {
-            error.file = file
-            throw error
-        }
+        self = try Fixture.FormatError.reading(file) { try Cassette(json: $0, source: file.lastPathComponent) }
     }
 
     /// Reads a cassette (or single fixture) from the bytes of its file.

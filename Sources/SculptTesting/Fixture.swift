@@ -78,6 +78,16 @@ public struct Fixture: Sendable {
         public var description: String {
             "fixture \(file?.lastPathComponent ?? "(data)"): \(reason)"
         }
+
+        /// `parse` applied to the contents of `file`, with the file named in any format error.
+        static func reading<T>(_ file: URL, _ parse: (Data) throws -> T) throws -> T {
+            do {
+                return try parse(try Data(contentsOf: file))
+            } catch var error as FormatError {
+                error.file = file
+                throw error
+            }
+        }
     }
 
     /// The recorded request.
@@ -106,12 +116,7 @@ public struct Fixture: Sendable {
     /// - Throws: the file system's error when the file cannot be read; ``FormatError`` when it is
     ///   not one fixture (a cassette holds several: load it with ``Cassette``).
     public init(contentsOf file: URL) throws {
-        do {
-            try self.init(json: try Data(contentsOf: file))
-        } catch var error as FormatError {
-            error.file = file
-            throw error
-        }
+        self = try FormatError.reading(file) { try Fixture(json: $0) }
         source = file.lastPathComponent
     }
 

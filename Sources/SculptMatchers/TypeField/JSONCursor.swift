@@ -1,4 +1,5 @@
 import Foundation
+import Sculpt
 
 /// A position in JSON bytes, with the few moves the discriminator scan needs.
 struct Cursor {
@@ -196,59 +197,13 @@ struct Cursor {
                 output.append(byte)
                 continue
             }
-            guard index < end else { throw malformed("a backslash ends the string") }
-            let escape = bytes[index]
-            index += 1
-            switch escape {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
-            case UInt8(ascii: "u"): output.append(contentsOf: try unicodeEscape(until: end))
-            default: throw malformed("invalid escape \\\(Character(Unicode.Scalar(escape)))")
+            do {
+                try JSONEscape.decode(bytes, at: &index, end: end, into: &output)
+            } catch {
+                throw malformed(error.reason)
             }
         }
         return output
-    }
-
-    /// After `\u`: the scalar's UTF-8, joining a surrogate pair; a lone surrogate is invalid, as
-    /// `JSONDecoder` has it.
-    private mutating func unicodeEscape(until end: Int) throws(DiscriminatorScanner.Malformed) -> [UInt8] {
-        let first = try hex4(until: end)
-        var value = UInt32(first)
-        if (0xD800...0xDBFF).contains(first) {
-            guard index + 2 <= end, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                throw malformed("a high surrogate must be followed by a low one")
-            }
-            index += 2
-            let second = try hex4(until: end)
-            guard (0xDC00...0xDFFF).contains(second) else { throw malformed("a high surrogate must be followed by a low one") }
-            value = 0x10000 + ((UInt32(first) - 0xD800) << 10) + (UInt32(second) - 0xDC00)
-        } else if (0xDC00...0xDFFF).contains(first) {
-            throw malformed("a low surrogate without a high one")
-        }
-        guard let scalar = Unicode.Scalar(value) else { throw malformed("\\u escape is not a Unicode scalar") }
-        return Array(String(Character(scalar)).utf8)
-    }
-
-    private mutating func hex4(until end: Int) throws(DiscriminatorScanner.Malformed) -> UInt16 {
-        guard index + 4 <= end else { throw malformed("\\u needs four hex digits") }
-        var value: UInt16 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw malformed("\\u needs four hex digits")
-            }
-            value = value << 4 | UInt16(digit)
-            index += 1
-        }
-        return value
     }
 
     /// Reads a number in JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.

@@ -45,12 +45,7 @@ public struct HARArchive: Sendable {
     /// - Throws: the file system's error, or ``Fixture/FormatError`` when the file is not a HAR
     ///   archive (entries that are malformed are skipped, not thrown).
     public init(contentsOf file: URL) throws {
-        do {
-            try self.init(json: try Data(contentsOf: file), source: file.lastPathComponent)
-        } catch var error as Fixture.FormatError {
-            error.file = file
-            throw error
-        }
+        self = try Fixture.FormatError.reading(file) { try HARArchive(json: $0, source: file.lastPathComponent) }
     }
 
     /// Imports an archive from its bytes.

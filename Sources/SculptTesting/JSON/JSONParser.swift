@@ -1,4 +1,5 @@
 import Foundation
+import Sculpt
 
 extension JSONValue {
     /// Why bytes are not JSON, and where.
@@ -129,38 +130,11 @@ private struct Parser {
     }
 
     private mutating func escape(into utf8: inout [UInt8]) throws(JSONValue.ParseError) {
-        guard let byte = peek() else { throw error("the document ends inside an escape") }
-        index += 1
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(byte)
-        case UInt8(ascii: "b"): utf8.append(0x08)
-        case UInt8(ascii: "f"): utf8.append(0x0C)
-        case UInt8(ascii: "n"): utf8.append(0x0A)
-        case UInt8(ascii: "r"): utf8.append(0x0D)
-        case UInt8(ascii: "t"): utf8.append(0x09)
-        case UInt8(ascii: "u"):
-            var scalar = UInt32(try hex4())
-            if (0xD800...0xDBFF).contains(scalar) {
-                guard peek() == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw error("a high surrogate must be followed by a low one")
-                }
-                index += 2
-                let low = UInt32(try hex4())
-                guard (0xDC00...0xDFFF).contains(low) else { throw error("a high surrogate must be followed by a low one") }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            }
-            guard let unicode = Unicode.Scalar(scalar) else { throw error("\\u escape is not a Unicode scalar") }
-            utf8.append(contentsOf: String(Character(unicode)).utf8)
-        default: throw error("invalid escape")
+        do {
+            try JSONEscape.decode(bytes, at: &index, end: bytes.count, into: &utf8)
+        } catch {
+            throw self.error(error.reason)
         }
-    }
-
-    private mutating func hex4() throws(JSONValue.ParseError) -> UInt16 {
-        guard index + 4 <= bytes.count, let value = UInt16(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16) else {
-            throw error("\\u needs four hex digits")
-        }
-        index += 4
-        return value
     }
 
     private mutating func number() throws(JSONValue.ParseError) -> String {

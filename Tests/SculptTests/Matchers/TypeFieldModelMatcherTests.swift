@@ -147,6 +147,7 @@ struct TypeFieldModelMatcherTests {
         (#"{"type":"\x"}"#, 8),
         (#"{"type":"\ud800"}"#, 8),
         (#"{"type":"\ud800\u0041"}"#, 8),
+        (#"{"type":"\udc00"}"#, 8),
         (#"{"type":tru}"#, 8),
         (#"{"type":01}"#, 9),
         (#"{"type":1.}"#, 10),

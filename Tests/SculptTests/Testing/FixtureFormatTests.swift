@@ -92,6 +92,7 @@ struct FixtureFormatTests {
         #"{"request":{"url":"https://x"},"response":{"status":200,"body":"#,
         "\u{FEFF}",
         #"{"request":{"url":"https://x"},"response":{"status":200,"body":"\ud800"}}"#,
+        #"{"request":{"url":"https://x"},"response":{"status":200,"body":"\udc00"}}"#,
     ])
     func hostile(_ text: String) {
         #expect(throws: Fixture.FormatError.self) { try Fixture(json: Data(text.utf8)) }

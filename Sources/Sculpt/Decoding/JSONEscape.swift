@@ -1,0 +1,62 @@
+/// JSON string escapes, decoded the way `JSONDecoder` decodes them: shared by the discriminator
+/// scan (SculptMatchers) and the fixture parser (SculptTesting).
+package enum JSONEscape {
+    /// An escape JSON does not allow, and why.
+    package struct Invalid: Error {
+        package var reason: String
+    }
+
+    /// Decodes the escape after a backslash: `bytes[index]` is the character after `\`. Appends its
+    /// UTF-8 to `output` and moves `index` past it. A `\u` high surrogate must be followed by a
+    /// `\u` low one (they are joined); a lone surrogate is invalid.
+    package static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, end: Int, into output: inout [UInt8]
+    ) throws(Invalid) {
+        guard index < end else { throw Invalid(reason: "a backslash ends the string") }
+        let escape = bytes[index]
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
+        case UInt8(ascii: "b"): output.append(0x08)
+        case UInt8(ascii: "f"): output.append(0x0C)
+        case UInt8(ascii: "n"): output.append(0x0A)
+        case UInt8(ascii: "r"): output.append(0x0D)
+        case UInt8(ascii: "t"): output.append(0x09)
+        case UInt8(ascii: "u"):
+            var value = UInt32(try hex4(bytes, at: &index, end: end))
+            if (0xD800...0xDBFF).contains(value) {
+                guard index + 2 <= end, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw Invalid(reason: "a high surrogate must be followed by a low one")
+                }
+                index += 2
+                let low = UInt32(try hex4(bytes, at: &index, end: end))
+                guard (0xDC00...0xDFFF).contains(low) else { throw Invalid(reason: "a high surrogate must be followed by a low one") }
+                value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(value) {
+                throw Invalid(reason: "a low surrogate without a high one")
+            }
+            guard let scalar = Unicode.Scalar(value) else { throw Invalid(reason: "\\u escape is not a Unicode scalar") }
+            output.append(contentsOf: String(Character(scalar)).utf8)
+        default:
+            throw Invalid(reason: "invalid escape \\\(Character(Unicode.Scalar(escape)))")
+        }
+    }
+
+    private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, end: Int) throws(Invalid) -> UInt16 {
+        guard index + 4 <= end else { throw Invalid(reason: "\\u needs four hex digits") }
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw Invalid(reason: "\\u needs four hex digits")
+            }
+            value = value << 4 | UInt16(digit)
+            index += 1
+        }
+        return value
+    }
+}
