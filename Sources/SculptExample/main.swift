@@ -18,7 +18,9 @@ let fixtureNames = [
 ]
 let fixtures = try fixtureNames.map { try Fixture(contentsOf: fixturesFolder.appending(path: "\($0).json")) }
 
-let server = FixtureServer(fixtures: fixtures)
+// Each recorded response may answer more than once: the redirect below leads to a repository
+// that is also fetched directly.
+let server = FixtureServer(replay: FixtureReplay(fixtures, options: .init(repeatsLastResponse: true)))
 let baseURL = try await server.start()
 print("Serving \(fixtures.count) recorded GitHub responses at \(baseURL)\n")
 
@@ -34,6 +36,7 @@ try routes.add("/repos/*/*/issues", [Issue].self)
 let serializer = ModelResponseSerializer(matcher: routes, errorMatcher: StaticModelMatcher(GitHubError.self))
 
 let session = URLSession(configuration: .ephemeral)
+var failures = 0
 for fixture in fixtures {
     var request = URLRequest(url: try await server.url(for: fixture))
     request.httpMethod = fixture.request.method.rawValue
@@ -45,6 +48,10 @@ for fixture in fixtures {
     } catch SculptError.errorResponse(let model, let context) {
         let field = (model as? any Summarized)?.summary ?? "\(model)"
         print("\(requested) -> \(context.response.status.code) \(type(of: model)) -> \(field)")
+    } catch {
+        failures += 1
+        print("\(requested) -> unexpected error:\n\(error)")
     }
 }
 await server.stop()
+if failures > 0 { exit(1) }
