@@ -1,30 +1,69 @@
-import Foundation
-
 /// A content type pattern such as `application/json`, `text/*` or `*/*+json`, compared the way
 /// HTTP compares media types: case-insensitively, parameters (`; charset=utf-8`) ignored.
+///
+/// Ranges are parsed once; a response's `Content-Type` is compared in place, byte by byte, with no
+/// allocation: this runs for every response.
 struct MediaRange: Sendable {
-    let type: String
-    let subtype: String
+    /// Lowercased; empty for `*`.
+    private let type: [UInt8]
+    /// Lowercased; empty for `*`.
+    private let subtype: [UInt8]
+    /// For `*/*+json`: `+json`, lowercased.
+    private let suffix: [UInt8]
 
     init(_ text: String) {
-        (type, subtype) = Self.essence(of: text)
+        let bytes = Array(text.utf8)
+        let (type, subtype) = bytes.withUnsafeBufferPointer { Self.essence(of: $0) }
+        let lower = { (range: Range<Int>) in bytes[range].map(Self.lowercased) }
+        let typeBytes = lower(type)
+        let subtypeBytes = lower(subtype)
+        self.type = typeBytes == [UInt8(ascii: "*")] ? [] : typeBytes
+        if subtypeBytes.starts(with: [UInt8(ascii: "*"), UInt8(ascii: "+")]) {
+            self.subtype = []
+            self.suffix = Array(subtypeBytes.dropFirst())
+        } else {
+            self.subtype = subtypeBytes == [UInt8(ascii: "*")] ? [] : subtypeBytes
+            self.suffix = []
+        }
     }
 
-    /// Whether a `Content-Type` value falls in this range.
-    func contains(_ contentType: String) -> Bool {
-        let (type, subtype) = Self.essence(of: contentType)
-        guard self.type == "*" || self.type == type else { return false }
-        if self.subtype == "*" || self.subtype == subtype { return true }
-        guard self.subtype.hasPrefix("*+") else { return false }
-        let suffix = self.subtype.dropFirst()  // "+json"
-        return subtype.hasSuffix(suffix) && subtype.count > suffix.count
+    /// Whether a `Content-Type` value falls in any of `ranges`; the value is parsed once.
+    static func contentType(_ contentType: String, isIn ranges: [MediaRange]) -> Bool {
+        var contentType = contentType
+        return contentType.withUTF8 { bytes in
+            let (type, subtype) = essence(of: bytes)
+            return ranges.contains { $0.contains(type: bytes[type], subtype: bytes[subtype]) }
+        }
     }
 
-    /// `Application/JSON; charset=utf-8` → (`application`, `json`).
-    private static func essence(of text: String) -> (type: String, subtype: String) {
-        let essence = text.prefix { $0 != ";" }.lowercased()
-        let parts = essence.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-        let trimmed = parts.map { $0.trimmingCharacters(in: .whitespaces) }
-        return (trimmed.first ?? "", trimmed.count > 1 ? trimmed[1] : "")
+    private func contains(type: Slice<UnsafeBufferPointer<UInt8>>, subtype: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard self.type.isEmpty || Self.equalsIgnoringCase(type, self.type) else { return false }
+        if !suffix.isEmpty {
+            return subtype.count > suffix.count && Self.equalsIgnoringCase(subtype.suffix(suffix.count), suffix)
+        }
+        return self.subtype.isEmpty || Self.equalsIgnoringCase(subtype, self.subtype)
+    }
+
+    /// The ranges of the type and subtype in `Type/Subtype; parameters`, spaces trimmed.
+    private static func essence(of bytes: UnsafeBufferPointer<UInt8>) -> (type: Range<Int>, subtype: Range<Int>) {
+        let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+        let slash = bytes[..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+        return (trimmed(bytes, 0..<slash), trimmed(bytes, min(slash + 1, end)..<end))
+    }
+
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+        while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+        return lower..<upper
+    }
+
+    private static func equalsIgnoringCase(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowercase: [UInt8]) -> Bool {
+        bytes.count == lowercase.count && zip(bytes, lowercase).allSatisfy { lowercased($0) == $1 }
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }

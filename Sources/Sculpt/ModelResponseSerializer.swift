@@ -97,7 +97,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws -> M {
         let context = SculptError.Context(response: response, body: data)
-        guard let modelType = try resolvedType(context, expecting: String(describing: M.self)) else {
+        guard let modelType = try resolvedType(context, expecting: M.self) else {
             return try bodilessValue(context, as: M.self)
         }
         try checkIsModel(modelType, expected: M.self, context)
@@ -107,12 +107,12 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     // MARK: - Steps
 
     /// Steps 1 to 4: the model type to decode, or `nil` for a response that may be and is bodiless.
-    /// `expected` names the model the caller wants, for the message of an unexpected empty body.
-    func resolvedType(_ context: SculptError.Context, expecting expected: String?) throws -> ModelType? {
+    /// `expected` is the model the caller wants, named in the message of an unexpected empty body.
+    func resolvedType(_ context: SculptError.Context, expecting expected: Any.Type?) throws -> ModelType? {
         try checkStatus(context)
         if context.body.isBlank {
             guard Self.allowsEmptyBody(context.response) else {
-                let named = expected ?? (try? matchedType(context, by: matcher)).flatMap { $0?.description }
+                let named = expected.map { String(describing: $0) } ?? (try? matchedType(context, by: matcher)).flatMap { $0?.description }
                 throw SculptError.emptyBody(expected: named, context)
             }
             return nil
@@ -177,8 +177,12 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     }
 
     private func acceptsContentType(of response: ResponseContext) -> Bool {
-        guard let contentTypeRanges, let contentType = response.headerFields[.contentType] else { return true }
-        return contentTypeRanges.contains { $0.contains(contentType) }
+        // The first Content-Type field, found without `HTTPFields`' subscript, which joins repeated
+        // values into a new string on every call.
+        guard let contentTypeRanges, let contentType = response.headerFields.first(where: { $0.name == .contentType })?.value else {
+            return true
+        }
+        return MediaRange.contentType(contentType, isIn: contentTypeRanges)
     }
 
     private func matchedType(_ context: SculptError.Context, by matcher: some ModelMatcher) throws -> ModelType? {
@@ -211,6 +215,6 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 extension Data {
     /// Whether the body is empty or nothing but JSON white space.
     var isBlank: Bool {
-        allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        withUnsafeBytes { bytes in bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
     }
 }

@@ -8,23 +8,24 @@ enum RootDecoding {
     static func decode<T>(
         _ data: Data, using decoder: any ModelDecoder, _ body: @escaping @Sendable (any Decoder) throws -> T
     ) throws -> T {
-        let root = try $current.withValue(body) { try decoder.decode(Root.self, from: data) }
+        let root = try current.withValue(body) { try decoder.decode(Root.self, from: data) }
         guard let value = root.value as? T else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the root decode produced \(type(of: root.value)), not \(T.self)"))
         }
         return value
     }
 
-    /// The closure for the decode in progress on this task. `Decoder` has no channel that works
+    /// The closure for the decode in progress on this thread. `Decoder` has no channel that works
     /// for every `ModelDecoder` (a `JSONDecoder`'s `userInfo` is shared by all its callers), so the
-    /// closure travels as a task-local value, set and read on the same thread within one call.
-    @TaskLocal private static var current: (@Sendable (any Decoder) throws -> Any)?
+    /// closure travels as a thread-local value, set and read on the same thread within one call:
+    /// `ModelDecoder`s decode synchronously, as `JSONDecoder` and `PropertyListDecoder` do.
+    private static let current = ThreadLocal<@Sendable (any Decoder) throws -> Any>()
 
     private struct Root: Decodable {
         let value: Any
 
         init(from decoder: any Decoder) throws {
-            guard let body = RootDecoding.current else {
+            guard let body = RootDecoding.current.value else {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "RootDecoding.Root decoded outside RootDecoding.decode"))
             }
             value = try body(decoder)

@@ -56,7 +56,7 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     /// - Throws: ``SculptError``, as ``ModelResponseSerializer/serialize(_:for:as:)`` does.
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws -> Envelope<Meta, M> {
         let context = SculptError.Context(response: response, body: data)
-        guard let modelType = try base.resolvedType(context, expecting: "Envelope<\(Meta.self), \(M.self)>") else {
+        guard let modelType = try base.resolvedType(context, expecting: Envelope<Meta, M>.self) else {
             return Envelope(meta: try base.bodilessValue(context, as: Meta.self), result: try base.bodilessValue(context, as: M.self))
         }
         try base.checkIsModel(modelType, expected: M.self, context)

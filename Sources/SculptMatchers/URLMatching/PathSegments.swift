@@ -6,12 +6,13 @@ enum PathSegments {
     /// The decoded segments of `rawPath`. A segment whose escapes do not decode to UTF-8
     /// (`%zz`, `%E9`) is kept as written.
     static func split(_ rawPath: Substring) -> [Substring] {
-        rawPath.split(separator: "/").map { decodeStrictly($0) ?? $0 }
+        splitRaw(rawPath).map { decodeStrictly($0) ?? $0 }
     }
 
-    /// The raw segments of `rawPath`, not decoded.
+    /// The raw segments of `rawPath`, not decoded. Splits UTF-8 bytes, not characters: in a
+    /// percent-encoded path every `/` byte is a separator, and no grapheme breaking is needed.
     static func splitRaw(_ rawPath: Substring) -> [Substring] {
-        rawPath.split(separator: "/")
+        rawPath.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
     }
 
     /// `segment` with its percent escapes decoded, or `nil` if they do not decode to UTF-8.

@@ -66,28 +66,32 @@ struct RouteTrie: Sendable {
 
     /// The route for `segments`: at each segment a literal child first, then `#`, then `*`, then
     /// `**`, backtracking when a branch finds no route deeper.
-    func route(for segments: [Substring], method: HTTPRequest.Method?, status: Int?) -> Int? {
-        route(from: 0, depth: 0, segments, method, status)
+    func route(for segments: ArraySlice<Substring>, method: HTTPRequest.Method?, status: Int?) -> Int? {
+        nodes.withUnsafeBufferPointer { nodes in
+            Self.route(in: nodes, from: 0, at: segments.startIndex, segments, method, status)
+        }
     }
 
-    private func route(from index: Int, depth: Int, _ segments: [Substring], _ method: HTTPRequest.Method?, _ status: Int?) -> Int? {
-        let node = nodes[index]
-        guard depth < segments.count else {
-            return Self.best(node.endpoints, method, status) ?? Self.best(node.remainder, method, status)
+    private static func route(
+        in nodes: UnsafeBufferPointer<Node>, from index: Int, at position: Int, _ segments: ArraySlice<Substring>,
+        _ method: HTTPRequest.Method?, _ status: Int?
+    ) -> Int? {
+        guard position < segments.endIndex else {
+            return best(nodes[index].endpoints, method, status) ?? best(nodes[index].remainder, method, status)
         }
-        let segment = segments[depth]
-        if let child = node.literals[segment], let found = route(from: child, depth: depth + 1, segments, method, status) {
+        let segment = segments[position]
+        if let child = nodes[index].literals[segment], let found = route(in: nodes, from: child, at: position + 1, segments, method, status) {
             return found
         }
-        if let child = node.digits, segment.isASCIIDigits,
-            let found = route(from: child, depth: depth + 1, segments, method, status)
+        if let child = nodes[index].digits, segment.isASCIIDigits,
+            let found = route(in: nodes, from: child, at: position + 1, segments, method, status)
         {
             return found
         }
-        if let child = node.segment, let found = route(from: child, depth: depth + 1, segments, method, status) {
+        if let child = nodes[index].segment, let found = route(in: nodes, from: child, at: position + 1, segments, method, status) {
             return found
         }
-        return Self.best(node.remainder, method, status)
+        return best(nodes[index].remainder, method, status)
     }
 
     private static func best(_ endpoints: [Endpoint], _ method: HTTPRequest.Method?, _ status: Int?) -> Int? {

@@ -154,9 +154,9 @@ public struct URLModelMatcher: ModelMatcher {
     }
 
     /// The URL's decoded path segments after the prefix, or `nil` when the prefix is not there.
-    private func segments(of url: URL) -> [Substring]? {
+    private func segments(of url: URL) -> ArraySlice<Substring>? {
         let segments = PathSegments.split(url.path(percentEncoded: true)[...])
         guard segments.starts(with: prefix) else { return nil }
-        return Array(segments.dropFirst(prefix.count))
+        return segments.dropFirst(prefix.count)
     }
 }

@@ -74,7 +74,7 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How many leading segments of `segments` this pattern accepts, for ranking near misses.
-    func acceptedPrefixLength(of segments: [Substring]) -> Int {
+    func acceptedPrefixLength(of segments: ArraySlice<Substring>) -> Int {
         var count = 0
         for (token, segment) in zip(tokens, segments) {
             switch token {

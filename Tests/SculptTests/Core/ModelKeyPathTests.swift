@@ -131,3 +131,35 @@ struct KeyPathDecodingTests {
         #expect(model as? [Track] == [Track(title: "t")])
     }
 }
+
+@Suite("Decoding outside a task")
+struct PlainThreadDecodingTests {
+    @Test("key paths and envelopes decode on a plain thread, nested and concurrently")
+    func plainThreads() async throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([Label].self, at: "data.items"))
+        let body = Data.json(#"{"data":{"items":[{"name":"a","color":"1"}]}}"#)
+        let results = await withCheckedContinuation { (continuation: CheckedContinuation<[Int], Never>) in
+            DispatchQueue.global().async {
+                let counts = LockedCounts(8)
+                DispatchQueue.concurrentPerform(iterations: 8) { index in
+                    let labels = try? serializer.serialize(body, for: response(), as: [Label].self)
+                    counts.set(index, labels?.count ?? -1)
+                }
+                continuation.resume(returning: counts.values)
+            }
+        }
+        #expect(results == Array(repeating: 1, count: 8))
+    }
+}
+
+/// Results written from several threads.
+private final class LockedCounts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Int]
+
+    init(_ count: Int) { stored = Array(repeating: 0, count: count) }
+
+    func set(_ index: Int, _ value: Int) { lock.withLock { stored[index] = value } }
+
+    var values: [Int] { lock.withLock { stored } }
+}

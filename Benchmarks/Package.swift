@@ -1,0 +1,28 @@
+// swift-tools-version:6.1
+
+import PackageDescription
+
+// Benchmarks for Sculpt, in their own package so that benchmark-only dependencies (RoutingKit, the
+// URL-matching baseline) never reach Sculpt's users. Run from the repository root:
+//   swift run -c release --package-path Benchmarks sculpt-benchmarks
+let package = Package(
+    name: "SculptBenchmarks",
+    platforms: [.macOS(.v13)],
+    products: [.executable(name: "sculpt-benchmarks", targets: ["SculptBenchmarks"])],
+    dependencies: [
+        .package(name: "Sculpt", path: ".."),
+        .package(url: "https://github.com/vapor/routing-kit.git", from: "4.9.3"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "SculptBenchmarks",
+            dependencies: [
+                .product(name: "Sculpt", package: "Sculpt"),
+                .product(name: "SculptMatchers", package: "Sculpt"),
+                .product(name: "RoutingKit", package: "routing-kit"),
+            ],
+            path: "Sources/SculptBenchmarks"
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,81 @@
+import Foundation
+import Sculpt
+import SculptMatchers
+
+/// Peak memory of decoding the 5 MB array, each way in a fresh child process (peak RSS is a
+/// process's high-water mark), above an idle child that only reads the file.
+enum Memory {
+    enum Mode: String, CaseIterable {
+        case idle, baseline, sculpt
+    }
+
+    /// Runs in the child: read the payload, decode it one way, report peak RSS in KB.
+    static func child(_ mode: Mode, payload: URL) throws {
+        let data = try Data(contentsOf: payload)
+        switch mode {
+        case .idle: consume(data)
+        case .baseline: consume(try JSONDecoder().decode([Item].self, from: data))
+        case .sculpt:
+            var routes = URLModelMatcher()
+            try routes.add("/items", [Item].self)
+            let context = ResponseContext(url: URL(string: "https://x/items"), headerFields: [.contentType: "application/json"])
+            consume(try ModelResponseSerializer(matcher: routes).serialize(data, for: context, as: [Item].self))
+        }
+        print(peakResidentKilobytes())
+    }
+
+    /// This process's peak resident memory. On Linux `ru_maxrss` carries over from the parent across
+    /// fork and exec, so the kernel's per-process high-water mark (`VmHWM`) is read instead.
+    private static func peakResidentKilobytes() -> Int {
+        #if os(Linux)
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+        #else
+        var usage = rusage()
+        getrusage(RUSAGE_SELF, &usage)
+        return Int(usage.ru_maxrss) / 1024  // bytes on Darwin
+        #endif
+    }
+
+    /// Spawns one child per mode, `runs` times each, and compares the smallest peaks.
+    static func measure(runs: Int = 5) throws -> Measurement {
+        let payload = FileManager.default.temporaryDirectory.appending(path: "sculpt-benchmark-\(getpid()).json")
+        try Payloads.largeArrayJSON.write(to: payload)
+        defer { try? FileManager.default.removeItem(at: payload) }
+        var peaks: [Mode: Double] = [:]
+        for mode in Mode.allCases {
+            peaks[mode] = try (0..<runs).map { _ in try peak(mode, payload) }.min()
+        }
+        say("peaks (KB): " + peaks.map { "\($0.key.rawValue)=\(Int($0.value))" }.sorted().joined(separator: " "))
+        let idle = peaks[.idle] ?? 0
+        let baseline = (peaks[.baseline] ?? 0) - idle
+        let sculpt = (peaks[.sculpt] ?? 0) - idle
+        return Measurement(
+            name: "peak memory above idle, 5 MB array (KB)", baseline: "JSONDecoder alone", sculptNanoseconds: sculpt,
+            baselineNanoseconds: baseline, ratio: sculpt / baseline, target: 1.1)
+    }
+
+    struct ChildFailed: Error, CustomStringConvertible {
+        var mode: Mode
+        var output: String
+        var description: String { "the \(mode) memory child printed no peak: \(output)" }
+    }
+
+    private static func peak(_ mode: Mode, _ payload: URL) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(filePath: CommandLine.arguments[0])
+        process.arguments = ["--memory-child", mode.rawValue, payload.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0, let peak = Double(text) else {
+            throw ChildFailed(mode: mode, output: String(text.prefix(2_000)))
+        }
+        return peak
+    }
+}

@@ -1,0 +1,50 @@
+// Sculpt's benchmark suite: each case against its baseline, side by side in one process.
+//   swift run -c release --package-path Benchmarks sculpt-benchmarks [--filter TEXT] [--json FILE]
+import Foundation
+
+let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1] == "--memory-child", let mode = Memory.Mode(rawValue: arguments[2]) {
+    try Memory.child(mode, payload: URL(filePath: arguments[3]))
+    exit(0)
+}
+// --profile TEXT N [--baseline]: run one side of the first matching case N times, nothing else
+// (for valgrind --tool=callgrind; profile both sides and compare).
+if let index = arguments.firstIndex(of: "--profile"), arguments.count > index + 2, let count = Int(arguments[index + 2]),
+    let item = try Cases.all().first(where: { $0.name.localizedCaseInsensitiveContains(arguments[index + 1]) })
+{
+    let body = arguments.contains("--baseline") ? item.baseline : item.sculpt
+    for _ in 0..<count { try body() }
+    exit(0)
+}
+let filter = arguments.firstIndex(of: "--filter").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+let jsonFile = arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+    ?? URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "results.json").path
+
+say("Sculpt benchmarks: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)")
+say("Payloads: user \(Payloads.userJSON.count) B, issues \(Payloads.issuesJSON.count) B, array \(Payloads.largeArrayJSON.count) B, "
+    + "envelope \(Payloads.envelopeJSON.count) B, wrapper \(Payloads.wrapperJSON.count) B, discriminator-last \(Payloads.discriminatorLastJSON.count) B\n")
+
+let harness = Harness()
+var results: [Measurement] = []
+@MainActor func report(_ result: Measurement) {
+    let verdict = result.meetsTarget.map { $0 ? "ok" : "MISSED" } ?? ""
+    let target = result.target.map { String(format: "<= %.2f", $0) } ?? ""
+    let isMemory = result.name.hasPrefix("peak memory")
+    let format = isMemory ? "%-48@ %12.0f %12.0f  %-26@ %6.3f  %-8@ %@" : "%-48@ %10.0f ns %10.0f ns  %-26@ %6.3f  %-8@ %@"
+    say(String(format: format, result.name as NSString, result.sculptNanoseconds, result.baselineNanoseconds, result.baseline as NSString,
+                 result.ratio, target as NSString, verdict as NSString))
+    results.append(result)
+}
+say(String(format: "%-48@ %13@ %13@  %-26@ %6@  %-8@ %@", "case" as NSString, "Sculpt" as NSString, "baseline" as NSString,
+             "baseline is" as NSString, "ratio" as NSString, "target" as NSString, "" as NSString))
+for item in try Cases.all() where filter.map({ item.name.localizedCaseInsensitiveContains($0) }) ?? true {
+    report(try harness.measure(item))
+}
+if filter.map({ "peak memory".localizedCaseInsensitiveContains($0) }) ?? true {
+    report(try Memory.measure())
+}
+let encoder = JSONEncoder()
+encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+try encoder.encode(results).write(to: URL(filePath: jsonFile))
+say("\nWrote \(jsonFile)")

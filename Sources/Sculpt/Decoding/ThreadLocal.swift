@@ -1,0 +1,37 @@
+import Foundation
+
+/// A value visible to code running on the same thread, for the duration of one synchronous call.
+///
+/// `RootDecoding` uses it to hand context to a `Decodable` type's initializer. It does not use
+/// `@TaskLocal`: decoding is synchronous, serializers are called from plain threads (completion
+/// handlers, delegate queues) as often as from tasks, and a task-local read outside a task crashed
+/// in optimized builds of this toolchain.
+final class ThreadLocal<Value>: @unchecked Sendable {
+    private final class Box {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    private var key = pthread_key_t()
+
+    init() {
+        pthread_key_create(&key, nil)
+    }
+
+    /// The value set by the innermost ``withValue(_:_:)`` on this thread.
+    var value: Value? {
+        pthread_getspecific(key).map { Unmanaged<Box>.fromOpaque($0).takeUnretainedValue().value }
+    }
+
+    /// Runs `body` with `value` visible on this thread, then restores what was there before.
+    func withValue<Result>(_ value: Value, _ body: () throws -> Result) rethrows -> Result {
+        let previous = pthread_getspecific(key)
+        let box = Unmanaged.passRetained(Box(value))
+        pthread_setspecific(key, box.toOpaque())
+        defer {
+            pthread_setspecific(key, previous)
+            box.release()
+        }
+        return try body()
+    }
+}
