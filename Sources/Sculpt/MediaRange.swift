@@ -27,6 +27,15 @@ struct MediaRange: Sendable {
         }
     }
 
+    /// The ranges for a set of patterns, in the order they are best tried: exact types first
+    /// (`application/json` before the rest), wildcards and suffixes last.
+    static func ranges(_ patterns: Set<String>) -> [MediaRange] {
+        patterns.sorted { lhs, rhs in
+            let rank = { (pattern: String) in pattern == "application/json" ? 0 : pattern.contains("*") ? 2 : 1 }
+            return (rank(lhs), lhs) < (rank(rhs), rhs)
+        }.map(MediaRange.init)
+    }
+
     /// Whether a `Content-Type` value falls in any of `ranges`; the value is parsed once.
     static func contentType(_ contentType: String, isIn ranges: [MediaRange]) -> Bool {
         var contentType = contentType

@@ -48,10 +48,10 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// type (`text/*`), or a structured suffix (`*/*+json`). Compared case-insensitively with
     /// parameters ignored. `nil` accepts any content type. Default: ``defaultContentTypes``.
     public var acceptableContentTypes: Set<String>? = Self.defaultContentTypes {
-        didSet { contentTypeRanges = acceptableContentTypes.map { $0.map(MediaRange.init) } }
+        didSet { contentTypeRanges = acceptableContentTypes.map(MediaRange.ranges) }
     }
 
-    private var contentTypeRanges: [MediaRange]? = Self.defaultContentTypes.map(MediaRange.init)
+    private var contentTypeRanges: [MediaRange]? = MediaRange.ranges(Self.defaultContentTypes)
 
     /// Creates a serializer.
     ///
@@ -215,6 +215,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 extension Data {
     /// Whether the body is empty or nothing but JSON white space.
     var isBlank: Bool {
-        withUnsafeBytes { bytes in bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
+        guard let first, first == 0x20 || first == 0x0A || first == 0x0D || first == 0x09 else { return isEmpty }
+        return withUnsafeBytes { bytes in bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
     }
 }

@@ -10,25 +10,46 @@ import Foundation
 /// Two model types are equal when their Swift types and key paths are. The decode that goes with
 /// the type is captured when the value is made, so decoding it later opens no existential.
 public struct ModelType: Sendable, Hashable, CustomStringConvertible {
+    /// Everything a model type holds, immutable and shared: a model type is copied several times
+    /// per response, and a copy is then one reference.
+    private final class Storage: Sendable {
+        let type: any (Decodable & Sendable).Type
+        let keyPath: String?
+        let parsedKeyPath: Result<ModelKeyPath, ModelKeyPath.SyntaxError>?
+        let decodeBody: @Sendable (Data, any ModelDecoder, ModelKeyPath?) throws -> any Decodable & Sendable
+        let decodeFromDecoder: @Sendable (any Decoder, ModelKeyPath?) throws -> any Decodable & Sendable
+        let emptyValue: (any Decodable & Sendable)?
+        let isErrorResponse: Bool
+
+        init<M: Decodable & Sendable>(_ type: M.Type, keyPath: String?) {
+            self.type = type
+            self.keyPath = keyPath
+            self.parsedKeyPath = keyPath.map { path in Result { () throws(ModelKeyPath.SyntaxError) in try ModelKeyPath(path) } }
+            self.decodeBody = { data, decoder, keyPath in try ModelType.decode(M.self, at: keyPath, from: data, using: decoder) }
+            self.decodeFromDecoder = { decoder, keyPath in try ModelType.decode(M.self, at: keyPath, from: decoder) }
+            self.emptyValue = ModelType.emptyBodyValue(of: M.self)
+            self.isErrorResponse = M.self is any ErrorResponseModel.Type
+        }
+    }
+
+    private let storage: Storage
+
     /// The Swift type to decode.
-    public let type: any (Decodable & Sendable).Type
+    public var type: any (Decodable & Sendable).Type { storage.type }
 
     /// Where the model sits in the body (see ``ModelKeyPath`` for the syntax), or `nil` for the
     /// whole body.
-    public let keyPath: String?
+    public var keyPath: String? { storage.keyPath }
 
     /// The parsed key path, or why it did not parse (reported when a body is decoded).
-    let parsedKeyPath: Result<ModelKeyPath, ModelKeyPath.SyntaxError>?
-
-    private let decodeBody: @Sendable (Data, any ModelDecoder, ModelKeyPath?) throws -> any Decodable & Sendable
-    private let decodeFromDecoder: @Sendable (any Decoder, ModelKeyPath?) throws -> any Decodable & Sendable
+    var parsedKeyPath: Result<ModelKeyPath, ModelKeyPath.SyntaxError>? { storage.parsedKeyPath }
 
     /// Whether the type is an ``ErrorResponseModel``: a model the serializer throws.
-    let isErrorResponse: Bool
+    var isErrorResponse: Bool { storage.isErrorResponse }
 
     /// The value a bodiless response (204, 205, `HEAD`) stands for, when the type has one
     /// (``EmptyBodyRepresentable``: ``NoContent``, any `Optional`).
-    let emptyValue: (any Decodable & Sendable)?
+    var emptyValue: (any Decodable & Sendable)? { storage.emptyValue }
 
     /// Creates a model type for `type`, found at `keyPath` in the body (the whole body by default).
     ///
@@ -40,13 +61,7 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     /// ``SculptError/invalidKeyPath(_:_:)`` when a response is decoded. Matchers whose
     /// registration throws (``ModelType/validated()``) report it at registration instead.
     public init<M: Decodable & Sendable>(_ type: M.Type, at keyPath: String? = nil) {
-        self.type = type
-        self.keyPath = keyPath
-        self.parsedKeyPath = keyPath.map { path in Result { () throws(ModelKeyPath.SyntaxError) in try ModelKeyPath(path) } }
-        self.decodeBody = { data, decoder, keyPath in try Self.decode(M.self, at: keyPath, from: data, using: decoder) }
-        self.decodeFromDecoder = { decoder, keyPath in try Self.decode(M.self, at: keyPath, from: decoder) }
-        self.emptyValue = Self.emptyBodyValue(of: M.self)
-        self.isErrorResponse = M.self is any ErrorResponseModel.Type
+        self.storage = Storage(type, keyPath: keyPath)
     }
 
     /// This model type, after checking that its key path parses.
@@ -68,7 +83,7 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
 
     /// Decodes the body with `decoder`, following the key path.
     func decode(_ data: Data, using decoder: any ModelDecoder) throws -> any Decodable & Sendable {
-        try decodeBody(data, decoder, try parsedKeyPath?.get())
+        try storage.decodeBody(data, decoder, try parsedKeyPath?.get())
     }
 
     /// Decodes the body as `M` (which the caller has checked is ``type``), following the key path.
@@ -79,7 +94,7 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     /// Decodes the model from a `Decoder` already inside a decode (an envelope, an array
     /// element), following the key path from there.
     func decode(from decoder: any Decoder) throws -> any Decodable & Sendable {
-        try decodeFromDecoder(decoder, try parsedKeyPath?.get())
+        try storage.decodeFromDecoder(decoder, try parsedKeyPath?.get())
     }
 
     /// Decodes the model as `M` (which the caller has checked is ``type``) from a `Decoder`.
@@ -87,14 +102,14 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
         try Self.decode(M.self, at: try parsedKeyPath?.get(), from: decoder)
     }
 
-    private static func decode<M: Decodable & Sendable>(
+    fileprivate static func decode<M: Decodable & Sendable>(
         _ model: M.Type, at keyPath: ModelKeyPath?, from data: Data, using decoder: any ModelDecoder
     ) throws -> M {
         guard let keyPath else { return try decoder.decode(M.self, from: data) }
         return try RootDecoding.decode(data, using: decoder) { try KeyPathWalk.decode(M.self, at: keyPath, from: $0) }
     }
 
-    private static func decode<M: Decodable & Sendable>(_ model: M.Type, at keyPath: ModelKeyPath?, from decoder: any Decoder) throws -> M {
+    fileprivate static func decode<M: Decodable & Sendable>(_ model: M.Type, at keyPath: ModelKeyPath?, from decoder: any Decoder) throws -> M {
         guard let keyPath else { return try M(from: decoder) }
         return try KeyPathWalk.decode(M.self, at: keyPath, from: decoder)
     }

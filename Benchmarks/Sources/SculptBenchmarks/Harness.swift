@@ -27,8 +27,8 @@ struct Measurement: Codable {
 /// median of its per-round ratios, and times are medians per operation. Batches are sized to
 /// about `batchSeconds` after a warm-up.
 struct Harness {
-    var rounds = 21
-    var batchSeconds = 0.02
+    var rounds = 41
+    var batchSeconds = 0.03
 
     func measure(_ item: Case) throws -> Measurement {
         let iterations = try calibrate(item.baseline)

@@ -47,7 +47,6 @@ enum Memory {
         for mode in Mode.allCases {
             peaks[mode] = try (0..<runs).map { _ in try peak(mode, payload) }.min()
         }
-        say("peaks (KB): " + peaks.map { "\($0.key.rawValue)=\(Int($0.value))" }.sorted().joined(separator: " "))
         let idle = peaks[.idle] ?? 0
         let baseline = (peaks[.baseline] ?? 0) - idle
         let sculpt = (peaks[.sculpt] ?? 0) - idle

@@ -40,13 +40,18 @@ enum Payloads {
     static let userJSON = encode(user(1))
     /// 100 GitHub issues, about 220 KB.
     static let issuesJSON = encode((1...100).map(issue))
-    /// A 5 MB array.
+    /// An array of at least 5 MB.
     static let largeArrayJSON: Data = {
         let item = { (id: Int) in
             Item(id: id, name: "item \(id)", score: Double(id) * 0.25, active: id.isMultiple(of: 2), tags: ["a", "b", "c\(id % 10)"], owner: simpleUser(id))
         }
-        let perItem = encode([item(100_000)]).count  // an element's size, brackets aside
-        return encode((0..<(5_000_000 / perItem + 1)).map(item))
+        var count = 10_000
+        var data = Data()
+        repeat {
+            data = encode((0..<count).map(item))
+            count += count / 20
+        } while data.count < 5_000_000
+        return data
     }()
     /// `{"status","meta","data":{"items":[100 issues]}}`.
     static let envelopeJSON = Data(#"{"status":"ok","meta":{"page":1,"per_page":100,"total":1000},"data":{"items":"#.utf8) + issuesJSON + Data("}}".utf8)

@@ -27,17 +27,21 @@ say("Payloads: user \(Payloads.userJSON.count) B, issues \(Payloads.issuesJSON.c
 
 let harness = Harness()
 var results: [Measurement] = []
+/// `text` padded with spaces to `width` (left-aligned) or right-aligned when `width` is negative.
+func pad(_ text: String, _ width: Int) -> String {
+    let fill = String(repeating: " ", count: max(0, abs(width) - text.count))
+    return width < 0 ? fill + text : text + fill
+}
+
 @MainActor func report(_ result: Measurement) {
     let verdict = result.meetsTarget.map { $0 ? "ok" : "MISSED" } ?? ""
     let target = result.target.map { String(format: "<= %.2f", $0) } ?? ""
-    let isMemory = result.name.hasPrefix("peak memory")
-    let format = isMemory ? "%-48@ %12.0f %12.0f  %-26@ %6.3f  %-8@ %@" : "%-48@ %10.0f ns %10.0f ns  %-26@ %6.3f  %-8@ %@"
-    say(String(format: format, result.name as NSString, result.sculptNanoseconds, result.baselineNanoseconds, result.baseline as NSString,
-                 result.ratio, target as NSString, verdict as NSString))
+    let unit = result.name.hasPrefix("peak memory") ? " KB" : " ns"
+    say(pad(result.name, 46) + pad(String(format: "%.0f", result.sculptNanoseconds) + unit, -14) + pad(String(format: "%.0f", result.baselineNanoseconds) + unit, -14)
+        + "  " + pad(result.baseline, 24) + pad(String(format: "%.3f", result.ratio), -7) + "  " + pad(target, 8) + " " + verdict)
     results.append(result)
 }
-say(String(format: "%-48@ %13@ %13@  %-26@ %6@  %-8@ %@", "case" as NSString, "Sculpt" as NSString, "baseline" as NSString,
-             "baseline is" as NSString, "ratio" as NSString, "target" as NSString, "" as NSString))
+say(pad("case", 46) + pad("Sculpt", -14) + pad("baseline", -14) + "  " + pad("baseline is", 24) + pad("ratio", -7) + "  " + pad("target", 8))
 for item in try Cases.all() where filter.map({ item.name.localizedCaseInsensitiveContains($0) }) ?? true {
     report(try harness.measure(item))
 }

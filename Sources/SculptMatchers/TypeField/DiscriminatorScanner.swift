@@ -27,6 +27,8 @@ struct DiscriminatorScanner {
         case missing
         /// The body is valid JSON so far but not an object: `"an array"`, `"a string"`, ...
         case notAnObject(String)
+        /// The body is empty or only white space.
+        case empty
     }
 
     /// Why the bytes are not JSON, and where.
@@ -44,22 +46,32 @@ struct DiscriminatorScanner {
 
     /// Scans `data` for the field.
     func scan(_ data: Data) throws(Malformed) -> Outcome {
-        let utf8 = data.withUnsafeBytes { Self.encoding(of: $0.bindMemory(to: UInt8.self)) == nil }
-        return try scanUTF8(utf8 ? data : Self.transcodedToUTF8(data))
+        guard let encoding = data.withUnsafeBytes({ Self.encoding(of: $0.bindMemory(to: UInt8.self)) }) else {
+            return try scanUTF8(data)
+        }
+        guard let transcoded = Self.transcoded(data, from: encoding) else {
+            throw Malformed(reason: "the body looks like \(encoding) but does not decode as it", offset: 0)
+        }
+        return try scanUTF8(transcoded)
     }
 
     private func scanUTF8(_ data: Data) throws(Malformed) -> Outcome {
-        let outcome: Result<Outcome, Malformed> = data.withUnsafeBytes { raw in
-            var cursor = Cursor(bytes: raw.bindMemory(to: UInt8.self))
-            cursor.skipByteOrderMark()
-            return Result { () throws(Malformed) in try find(in: &cursor) }
+        do {
+            return try data.withUnsafeBytes { raw in
+                var cursor = Cursor(bytes: raw.bindMemory(to: UInt8.self))
+                cursor.skipByteOrderMark()
+                return try find(in: &cursor)
+            }
+        } catch let error as Malformed {
+            throw error
+        } catch {
+            throw Malformed(reason: "\(error)", offset: 0)
         }
-        return try outcome.get()
     }
 
     private func find(in cursor: inout Cursor) throws(Malformed) -> Outcome {
         cursor.skipWhitespace()
-        guard let first = cursor.peek() else { throw cursor.malformed("the body has no JSON value") }
+        guard let first = cursor.peek() else { return .empty }
         guard first == UInt8(ascii: "{") else {
             return .notAnObject(try Self.kind(of: first, at: cursor))
         }
@@ -99,11 +111,9 @@ struct DiscriminatorScanner {
         }
     }
 
-    /// A UTF-16 or UTF-32 body as UTF-8, without its byte order mark; bytes that do not decode
-    /// become an empty body, which the scan reports as malformed.
-    private static func transcodedToUTF8(_ data: Data) -> Data {
-        let detected = data.withUnsafeBytes { Self.encoding(of: $0.bindMemory(to: UInt8.self)) }
-        guard let detected, var text = String(data: data, encoding: detected) else { return Data() }
+    /// A UTF-16 or UTF-32 body as UTF-8, without its byte order mark; `nil` when it does not decode.
+    private static func transcoded(_ data: Data, from encoding: String.Encoding) -> Data? {
+        guard var text = String(data: data, encoding: encoding) else { return nil }
         if text.first == "\u{FEFF}" { text.removeFirst() }
         return Data(text.utf8)
     }

@@ -163,12 +163,20 @@ struct Cursor {
         if bytes[index] == UInt8(ascii: "\"") {
             let length = index - start
             index += 1
-            return length == key.count && UnsafeBufferPointer(rebasing: bytes[start..<(start + length)]).elementsEqual(key)
+            return length == key.count && Self.equal(key, bytes, at: start)
         }
         try skipStringBody()
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
         var unescaper = Cursor(bytes: raw, base: base + start)
         return try unescaper.unescaped(until: raw.count).elementsEqual(key)
+    }
+
+    /// Whether `key` stands in `bytes` at `start` (the caller has checked there is room).
+    private static func equal(_ key: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        key.withUnsafeBufferPointer { key in
+            guard let left = key.baseAddress, let right = bytes.baseAddress else { return key.isEmpty }
+            return memcmp(left, right + start, key.count) == 0
+        }
     }
 
     /// Reads a string value, unescaped.
@@ -179,9 +187,18 @@ struct Cursor {
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
         var unescaper = Cursor(bytes: raw, base: base + start)
         let utf8 = try unescaper.unescaped(until: raw.count)
-        guard let text = String(bytes: utf8, encoding: .utf8) else {
-            throw malformed("the string value is not valid UTF-8")
+        // Decoding repairs invalid UTF-8 with U+FFFD; a repair changes the bytes, which is the check.
+        // (Foundation's generic `String(bytes:encoding:)` costs a metadata lookup per call.)
+        var text = String(decoding: utf8, as: UTF8.self)
+        let unchanged = text.withUTF8 { decoded in
+            utf8.withUnsafeBufferPointer { original in
+                guard decoded.count == original.count, let left = decoded.baseAddress, let right = original.baseAddress else {
+                    return decoded.count == original.count
+                }
+                return memcmp(left, right, decoded.count) == 0
+            }
         }
+        guard unchanged else { throw malformed("the string value is not valid UTF-8") }
         return text
     }
 

@@ -119,7 +119,6 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     ///   ``SculptError/unknownDiscriminator(field:found:registered:_:)`` for a missing or
     ///   unregistered value when there is no ``fallback`` and ``unknownValuesMatchNothing`` is off.
     public func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
-        guard !data.allSatisfy(Cursor.isWhitespace) else { return nil }
         let outcome: DiscriminatorScanner.Outcome
         do {
             outcome = try scanner.scan(data)
@@ -141,6 +140,7 @@ public struct TypeFieldModelMatcher: ModelMatcher {
         case .found(.object): found = "an object"
         case .found(.array): found = "an array"
         case .missing, .notAnObject: found = nil
+        case .empty: return nil
         }
         if let fallback { return fallback }
         if unknownValuesMatchNothing { return nil }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 
 /// The routes of a ``URLModelMatcher`` as a trie of pattern tokens, so that matching costs depend
@@ -26,8 +27,15 @@ struct RouteTrie: Sendable {
         }
     }
 
+    /// A literal child: its segment's UTF-8 and the child node.
+    private struct Literal: Sendable {
+        var bytes: [UInt8]
+        var child: Int
+    }
+
     private struct Node: Sendable {
-        var literals: [Substring: Int] = [:]
+        /// Sorted by bytes, searched by bisection: no hashing, no allocation per lookup.
+        var literals: [Literal] = []
         var digits: Int?
         var segment: Int?
         /// Routes whose pattern ends at this node.
@@ -47,7 +55,11 @@ struct RouteTrie: Sendable {
         for token in pattern.tokens {
             switch token {
             case .literal(let text):
-                node = child(of: node, existing: nodes[node].literals[text[...]]) { $0.literals[text[...]] = $1 }
+                let bytes = Array(text.utf8)
+                let (position, found) = bytes.withUnsafeBufferPointer { Self.search(nodes[node].literals, $0) }
+                node = child(of: node, existing: found ? nodes[node].literals[position].child : nil) {
+                    $0.literals.insert(Literal(bytes: bytes, child: $1), at: position)
+                }
             case .digits:
                 node = child(of: node, existing: nodes[node].digits) { $0.digits = $1 }
             case .segment:
@@ -64,34 +76,73 @@ struct RouteTrie: Sendable {
         return route
     }
 
-    /// The route for `segments`: at each segment a literal child first, then `#`, then `*`, then
-    /// `**`, backtracking when a branch finds no route deeper.
-    func route(for segments: ArraySlice<Substring>, method: HTTPRequest.Method?, status: Int?) -> Int? {
+    /// The route for a path's `segments` (byte ranges of `bytes`, from `start`): at each segment a
+    /// literal child first, then `#`, then `*`, then `**`, backtracking when a branch finds no route
+    /// deeper.
+    func route(
+        bytes: UnsafeBufferPointer<UInt8>, segments: UnsafeBufferPointer<Range<Int>>, from start: Int,
+        method: HTTPRequest.Method?, status: Int?
+    ) -> Int? {
         nodes.withUnsafeBufferPointer { nodes in
-            Self.route(in: nodes, from: 0, at: segments.startIndex, segments, method, status)
+            Lookup(nodes: nodes, bytes: bytes, segments: segments, method: method, status: status).route(from: 0, at: start)
         }
     }
 
-    private static func route(
-        in nodes: UnsafeBufferPointer<Node>, from index: Int, at position: Int, _ segments: ArraySlice<Substring>,
-        _ method: HTTPRequest.Method?, _ status: Int?
-    ) -> Int? {
-        guard position < segments.endIndex else {
-            return best(nodes[index].endpoints, method, status) ?? best(nodes[index].remainder, method, status)
+    /// One lookup's inputs, so the recursion passes two integers.
+    private struct Lookup {
+        let nodes: UnsafeBufferPointer<Node>
+        let bytes: UnsafeBufferPointer<UInt8>
+        let segments: UnsafeBufferPointer<Range<Int>>
+        let method: HTTPRequest.Method?
+        let status: Int?
+
+        func route(from index: Int, at position: Int) -> Int? {
+            guard position < segments.count else {
+                return RouteTrie.best(nodes[index].endpoints, method, status) ?? RouteTrie.best(nodes[index].remainder, method, status)
+            }
+            let segment = UnsafeBufferPointer(rebasing: bytes[segments[position]])
+            if let child = RouteTrie.literalChild(of: nodes[index], segment), let found = route(from: child, at: position + 1) {
+                return found
+            }
+            if let child = nodes[index].digits, segment.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                let found = route(from: child, at: position + 1)
+            {
+                return found
+            }
+            if let child = nodes[index].segment, let found = route(from: child, at: position + 1) {
+                return found
+            }
+            return RouteTrie.best(nodes[index].remainder, method, status)
         }
-        let segment = segments[position]
-        if let child = nodes[index].literals[segment], let found = route(in: nodes, from: child, at: position + 1, segments, method, status) {
-            return found
+    }
+
+    /// The child for a literal segment.
+    private static func literalChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !node.literals.isEmpty else { return nil }
+        let (position, found) = search(node.literals, segment)
+        return found ? node.literals[position].child : nil
+    }
+
+    /// Where `bytes` is, or would be inserted, among sorted literals.
+    private static func search(_ literals: [Literal], _ bytes: UnsafeBufferPointer<UInt8>) -> (position: Int, found: Bool) {
+        var low = 0
+        var high = literals.count
+        while low < high {
+            let middle = (low + high) / 2
+            let order = compare(literals[middle].bytes, bytes)
+            if order == 0 { return (middle, true) }
+            if order < 0 { low = middle + 1 } else { high = middle }
         }
-        if let child = nodes[index].digits, segment.isASCIIDigits,
-            let found = route(in: nodes, from: child, at: position + 1, segments, method, status)
-        {
-            return found
+        return (low, false)
+    }
+
+    /// Negative, zero or positive as `lhs` sorts before, equal to, or after `rhs` (shorter first).
+    private static func compare(_ lhs: [UInt8], _ rhs: UnsafeBufferPointer<UInt8>) -> Int {
+        if lhs.count != rhs.count { return lhs.count - rhs.count }
+        return lhs.withUnsafeBufferPointer { left in
+            guard let left = left.baseAddress, let right = rhs.baseAddress else { return 0 }
+            return Int(memcmp(left, right, rhs.count))
         }
-        if let child = nodes[index].segment, let found = route(in: nodes, from: child, at: position + 1, segments, method, status) {
-            return found
-        }
-        return best(nodes[index].remainder, method, status)
     }
 
     private static func best(_ endpoints: [Endpoint], _ method: HTTPRequest.Method?, _ status: Int?) -> Int? {

@@ -52,6 +52,8 @@ public struct URLModelMatcher: ModelMatcher {
 
     /// The prefix's segments, stripped from every URL path before matching.
     private let prefix: [Substring]
+    /// The same, as UTF-8, for matching.
+    private let prefixBytes: [[UInt8]]
     private var trie = RouteTrie()
 
     /// Every registered route, in registration order (a re-registered route keeps its place).
@@ -68,6 +70,7 @@ public struct URLModelMatcher: ModelMatcher {
     /// every segment of the prefix matches nothing.
     public init(pathPrefix: String? = nil) {
         self.prefix = PathSegments.split((pathPrefix ?? "")[...])
+        self.prefixBytes = prefix.map { Array($0.utf8) }
     }
 
     /// Creates a matcher from a table of patterns and the model types they resolve to.
@@ -118,7 +121,7 @@ public struct URLModelMatcher: ModelMatcher {
     /// matcher.match(URL(string: "https://api.github.com/repos/apple/swift/issues/42")!)  // Issue
     /// ```
     public func match(_ url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> ModelType? {
-        route(for: url, method: method, status: status)?.modelType
+        routeIndex(for: url, method: method, status: status).map { routes[$0].modelType }
     }
 
     /// The route that matches a URL, or `nil`: like ``match(_:method:status:)``, and also says which
@@ -128,8 +131,18 @@ public struct URLModelMatcher: ModelMatcher {
     /// matcher.route(for: url)?.pattern.description  // "/repos/*/*/issues/#"
     /// ```
     public func route(for url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> Route? {
-        guard let segments = segments(of: url) else { return nil }
-        return trie.route(for: segments, method: method, status: status?.code).map { routes[$0] }
+        routeIndex(for: url, method: method, status: status).map { routes[$0] }
+    }
+
+    /// The index of the route for a URL: the path split into byte ranges on the stack, the prefix
+    /// compared segment by segment, the rest looked up in the trie.
+    private func routeIndex(for url: URL, method: HTTPRequest.Method?, status: HTTPResponse.Status?) -> Int? {
+        PathBytes.withSegments(of: url.path(percentEncoded: true)) { bytes, segments in
+            guard segments.count >= prefixBytes.count,
+                zip(prefixBytes, segments).allSatisfy({ prefix, range in bytes[range].elementsEqual(prefix) })
+            else { return nil }
+            return trie.route(bytes: bytes, segments: segments, from: prefixBytes.count, method: method, status: status?.code)
+        }
     }
 
     /// The model type for the response's URL, method and status; `nil` without a URL or a route.
@@ -153,7 +166,8 @@ public struct URLModelMatcher: ModelMatcher {
         return ranked.sorted { ($0.score, -$0.index) > ($1.score, -$1.index) }.prefix(3).map(\.route.signature)
     }
 
-    /// The URL's decoded path segments after the prefix, or `nil` when the prefix is not there.
+    /// The URL's decoded path segments after the prefix, or `nil` when the prefix is not there (for
+    /// messages; matching uses ``routeIndex(for:method:status:)``).
     private func segments(of url: URL) -> ArraySlice<Substring>? {
         let segments = PathSegments.split(url.path(percentEncoded: true)[...])
         guard segments.starts(with: prefix) else { return nil }

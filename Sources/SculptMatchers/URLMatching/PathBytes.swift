@@ -1,0 +1,55 @@
+/// A URL path's segments as byte ranges over its UTF-8, for matching without allocating: the ranges
+/// live on the stack, and only a path with a `%` is copied (to decode its segments).
+enum PathBytes {
+    /// Calls `body` with the path's bytes (each segment percent-decoded on its own; a segment whose
+    /// escapes are not UTF-8 is kept as written) and the ranges of its non-empty segments.
+    static func withSegments<Result>(
+        of rawPath: String, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) -> Result
+    ) -> Result {
+        var path = rawPath
+        return path.withUTF8 { raw in
+            if raw.contains(UInt8(ascii: "%")) {
+                let (bytes, ranges) = decoded(raw)
+                return bytes.withUnsafeBufferPointer { bytes in ranges.withUnsafeBufferPointer { body(bytes, $0) } }
+            }
+            return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: raw.count / 2 + 1) { ranges in
+                let count = split(raw, into: ranges)
+                return body(raw, UnsafeBufferPointer(rebasing: ranges[..<count]))
+            }
+        }
+    }
+
+    /// Writes the ranges of `bytes`' non-empty `/`-separated segments; returns how many.
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>, into ranges: UnsafeMutableBufferPointer<Range<Int>>) -> Int {
+        var count = 0
+        var start: Int?
+        for index in bytes.indices {
+            if bytes[index] == UInt8(ascii: "/") {
+                if let segmentStart = start {
+                    ranges[count] = segmentStart..<index
+                    count += 1
+                    start = nil
+                }
+            } else if start == nil {
+                start = index
+            }
+        }
+        if let segmentStart = start {
+            ranges[count] = segmentStart..<bytes.count
+            count += 1
+        }
+        return count
+    }
+
+    /// The segments percent-decoded one by one, joined, with their new ranges.
+    private static func decoded(_ raw: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8], ranges: [Range<Int>]) {
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for segment in PathSegments.split(Substring(decoding: raw, as: UTF8.self)) {
+            let start = bytes.count
+            bytes.append(contentsOf: segment.utf8)
+            ranges.append(start..<bytes.count)
+        }
+        return (bytes, ranges)
+    }
+}
