@@ -36,6 +36,15 @@ struct MediaRange: Sendable {
         }.map(MediaRange.init)
     }
 
+    /// The exact header values a set of ranges accepts without parsing: each exact type alone and
+    /// with `; charset=utf-8`, as servers send them.
+    static func commonValues(of ranges: [MediaRange]) -> [String] {
+        ranges.filter { !$0.type.isEmpty && !$0.subtype.isEmpty }.flatMap { range -> [String] in
+            let essence = String(decoding: range.type + [UInt8(ascii: "/")] + range.subtype, as: UTF8.self)
+            return [essence, essence + "; charset=utf-8"]
+        }
+    }
+
     /// Whether a `Content-Type` value falls in any of `ranges`; the value is parsed once.
     static func contentType(_ contentType: String, isIn ranges: [MediaRange]) -> Bool {
         var contentType = contentType

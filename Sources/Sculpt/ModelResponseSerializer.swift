@@ -48,10 +48,16 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// type (`text/*`), or a structured suffix (`*/*+json`). Compared case-insensitively with
     /// parameters ignored. `nil` accepts any content type. Default: ``defaultContentTypes``.
     public var acceptableContentTypes: Set<String>? = Self.defaultContentTypes {
-        didSet { contentTypeRanges = acceptableContentTypes.map(MediaRange.ranges) }
+        didSet {
+            contentTypeRanges = acceptableContentTypes.map(MediaRange.ranges)
+            commonContentTypes = contentTypeRanges.map(MediaRange.commonValues) ?? []
+        }
     }
 
+    /// ``acceptableContentTypes`` parsed, and the exact values (`application/json; charset=utf-8`)
+    /// accepted by a string comparison before any parsing: derived once, used for every response.
     private var contentTypeRanges: [MediaRange]? = MediaRange.ranges(Self.defaultContentTypes)
+    private var commonContentTypes: [String] = MediaRange.commonValues(of: MediaRange.ranges(Self.defaultContentTypes))
 
     /// Creates a serializer.
     ///
@@ -182,7 +188,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         guard let contentTypeRanges, let contentType = response.headerFields.first(where: { $0.name == .contentType })?.value else {
             return true
         }
-        return MediaRange.contentType(contentType, isIn: contentTypeRanges)
+        return commonContentTypes.contains(contentType) || MediaRange.contentType(contentType, isIn: contentTypeRanges)
     }
 
     private func matchedType(_ context: SculptError.Context, by matcher: some ModelMatcher) throws -> ModelType? {
