@@ -1,3 +1,5 @@
+import Foundation
+
 /// A URL path's segments as byte ranges over its UTF-8, for matching without allocating: the ranges
 /// live on the stack, and only a path with a `%` is copied (to decode its segments).
 enum PathBytes {
@@ -16,6 +18,15 @@ enum PathBytes {
                 let count = split(raw, into: ranges)
                 return body(raw, UnsafeBufferPointer(rebasing: ranges[..<count]))
             }
+        }
+    }
+
+    /// Whether the segment at `range` of `bytes` is `expected`.
+    static func segment(_ range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>, equals expected: [UInt8]) -> Bool {
+        guard range.count == expected.count else { return false }
+        return expected.withUnsafeBufferPointer { expected in
+            guard let left = expected.baseAddress, let right = bytes.baseAddress else { return true }
+            return memcmp(left, right + range.lowerBound, range.count) == 0
         }
     }
 

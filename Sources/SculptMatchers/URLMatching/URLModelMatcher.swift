@@ -138,9 +138,10 @@ public struct URLModelMatcher: ModelMatcher {
     /// compared segment by segment, the rest looked up in the trie.
     private func routeIndex(for url: URL, method: HTTPRequest.Method?, status: HTTPResponse.Status?) -> Int? {
         PathBytes.withSegments(of: url.path(percentEncoded: true)) { bytes, segments in
-            guard segments.count >= prefixBytes.count,
-                zip(prefixBytes, segments).allSatisfy({ prefix, range in bytes[range].elementsEqual(prefix) })
-            else { return nil }
+            guard segments.count >= prefixBytes.count else { return nil }
+            for (index, prefix) in prefixBytes.enumerated() where !PathBytes.segment(segments[index], of: bytes, equals: prefix) {
+                return nil
+            }
             return trie.route(bytes: bytes, segments: segments, from: prefixBytes.count, method: method, status: status?.code)
         }
     }
