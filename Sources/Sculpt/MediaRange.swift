@@ -3,6 +3,7 @@
 ///
 /// Ranges are parsed once; a response's `Content-Type` is compared in place, byte by byte, with no
 /// allocation: this runs for every response.
+@usableFromInline
 struct MediaRange: Sendable {
     /// Lowercased; empty for `*`.
     private let type: [UInt8]
@@ -46,6 +47,7 @@ struct MediaRange: Sendable {
     }
 
     /// Whether a `Content-Type` value falls in any of `ranges`; the value is parsed once.
+    @usableFromInline
     static func contentType(_ contentType: String, isIn ranges: [MediaRange]) -> Bool {
         var contentType = contentType
         return contentType.withUTF8 { bytes in

@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+public import HTTPTypes
 
 /// The serializer that asks a ``ModelMatcher`` which model type a response holds, then decodes it.
 ///
@@ -56,8 +57,8 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// ``acceptableContentTypes`` parsed, and the exact values (`application/json; charset=utf-8`)
     /// accepted by a string comparison before any parsing: derived once, used for every response.
-    private var contentTypeRanges: [MediaRange]? = MediaRange.ranges(Self.defaultContentTypes)
-    private var commonContentTypes: [String] = MediaRange.commonValues(of: MediaRange.ranges(Self.defaultContentTypes))
+    @usableFromInline var contentTypeRanges: [MediaRange]? = MediaRange.ranges(Self.defaultContentTypes)
+    @usableFromInline var commonContentTypes: [String] = MediaRange.commonValues(of: MediaRange.ranges(Self.defaultContentTypes))
 
     /// Creates a serializer.
     ///
@@ -81,6 +82,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// ```
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails (see the type's
     ///   documentation).
+    @inlinable
     public func serialize(_ data: Data, for response: ResponseContext) throws -> Output {
         let context = SculptError.Context(response: response, body: data)
         guard let modelType = try resolvedType(context, expecting: nil) else {
@@ -101,6 +103,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// bodiless 204, 205 or `HEAD` response yields `M`'s empty value when `M` is
     /// ``EmptyBodyRepresentable`` (`NoContent`, any `Optional`).
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
+    @inlinable
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws -> M {
         let context = SculptError.Context(response: response, body: data)
         guard let modelType = try resolvedType(context, expecting: M.self) else {
@@ -114,6 +117,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// Steps 1 to 4: the model type to decode, or `nil` for a response that may be and is bodiless.
     /// `expected` is the model the caller wants, named in the message of an unexpected empty body.
+    @inlinable
     func resolvedType(_ context: SculptError.Context, expecting expected: Any.Type?) throws -> ModelType? {
         try checkStatus(context)
         if context.body.isBlank {
@@ -132,11 +136,13 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// What a bodiless 204, 205 or `HEAD` response yields: the matched type's empty value, else
     /// ``NoContent``.
+    @inlinable
     func bodilessValue(_ context: SculptError.Context) throws -> Output {
         try matchedType(context, by: matcher)?.emptyValue ?? NoContent()
     }
 
     /// What a bodiless response yields as `M`: its empty value, when it has one.
+    @inlinable
     func bodilessValue<M>(_ context: SculptError.Context, as type: M.Type) throws -> M {
         guard let value = ModelType.emptyBodyValue(of: M.self) else {
             throw SculptError.emptyBody(expected: String(describing: M.self), context)
@@ -146,6 +152,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// Throws when the matched type is not a model to return: an ``ErrorResponseModel`` (decoded
     /// and thrown as ``SculptError/errorResponse(model:_:)``), or not the `expected` type.
+    @inlinable
     func checkIsModel(_ modelType: ModelType, expected: (any (Decodable & Sendable).Type)?, _ context: SculptError.Context) throws {
         if modelType.isErrorResponse {
             let model = try decoding(modelType, context) { try modelType.decode(context.body, using: decoder) }
@@ -156,7 +163,8 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         }
     }
 
-    private func checkStatus(_ context: SculptError.Context) throws {
+    @inlinable
+    func checkStatus(_ context: SculptError.Context) throws {
         guard !acceptableStatusCodes.contains(context.response.status.code) else { return }
         let model: (any Decodable & Sendable)?
         do {
@@ -170,19 +178,22 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// The error body decoded as the model ``errorMatcher`` picks; `nil` when there is no error
     /// matcher, no body, a content type that is not acceptable, or no model type for it.
-    private func errorModel(_ context: SculptError.Context) throws -> (any Decodable & Sendable)? {
+    @inlinable
+    func errorModel(_ context: SculptError.Context) throws -> (any Decodable & Sendable)? {
         guard let errorMatcher, !context.body.isBlank, acceptsContentType(of: context.response),
             let errorType = try matchedType(context, by: errorMatcher)
         else { return nil }
         return try decoding(errorType, context) { try errorType.decode(context.body, using: decoder) }
     }
 
-    private func checkContentType(_ context: SculptError.Context) throws {
+    @inlinable
+    func checkContentType(_ context: SculptError.Context) throws {
         guard !acceptsContentType(of: context.response) else { return }
         throw SculptError.unacceptableContentType(acceptable: (acceptableContentTypes ?? []).sorted(), context)
     }
 
-    private func acceptsContentType(of response: ResponseContext) -> Bool {
+    @inlinable
+    func acceptsContentType(of response: ResponseContext) -> Bool {
         // The first Content-Type field, found without `HTTPFields`' subscript, which joins repeated
         // values into a new string on every call.
         guard let contentTypeRanges, let contentType = response.headerFields.first(where: { $0.name == .contentType })?.value else {
@@ -191,7 +202,8 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         return commonContentTypes.contains(contentType) || MediaRange.contentType(contentType, isIn: contentTypeRanges)
     }
 
-    private func matchedType(_ context: SculptError.Context, by matcher: some ModelMatcher) throws -> ModelType? {
+    @inlinable
+    func matchedType(_ context: SculptError.Context, by matcher: some ModelMatcher) throws -> ModelType? {
         do {
             return try matcher.modelType(for: context.response, data: context.body)
         } catch let error as SculptError {
@@ -201,6 +213,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         }
     }
 
+    @usableFromInline
     func decoding<T>(_ modelType: ModelType, _ context: SculptError.Context, _ decode: () throws -> T) throws -> T {
         do {
             return try decode()
@@ -213,13 +226,15 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         }
     }
 
-    private static func allowsEmptyBody(_ response: ResponseContext) -> Bool {
+    @inlinable
+    static func allowsEmptyBody(_ response: ResponseContext) -> Bool {
         response.status == .noContent || response.status == .resetContent || response.method == .head
     }
 }
 
 extension Data {
     /// Whether the body is empty or nothing but JSON white space.
+    @inlinable
     var isBlank: Bool {
         guard let first, first == 0x20 || first == 0x0A || first == 0x0D || first == 0x09 else { return isEmpty }
         return withUnsafeBytes { bytes in bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }

@@ -45,11 +45,11 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     var parsedKeyPath: Result<ModelKeyPath, ModelKeyPath.SyntaxError>? { storage.parsedKeyPath }
 
     /// Whether the type is an ``ErrorResponseModel``: a model the serializer throws.
-    var isErrorResponse: Bool { storage.isErrorResponse }
+    @usableFromInline var isErrorResponse: Bool { storage.isErrorResponse }
 
     /// The value a bodiless response (204, 205, `HEAD`) stands for, when the type has one
     /// (``EmptyBodyRepresentable``: ``NoContent``, any `Optional`).
-    var emptyValue: (any Decodable & Sendable)? { storage.emptyValue }
+    @usableFromInline var emptyValue: (any Decodable & Sendable)? { storage.emptyValue }
 
     /// Creates a model type for `type`, found at `keyPath` in the body (the whole body by default).
     ///
@@ -82,11 +82,13 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Decodes the body with `decoder`, following the key path.
+    @usableFromInline
     func decode(_ data: Data, using decoder: any ModelDecoder) throws -> any Decodable & Sendable {
         try storage.decodeBody(data, decoder, try parsedKeyPath?.get())
     }
 
     /// Decodes the body as `M` (which the caller has checked is ``type``), following the key path.
+    @usableFromInline
     func decode<M: Decodable & Sendable>(_ model: M.Type, from data: Data, using decoder: any ModelDecoder) throws -> M {
         try Self.decode(M.self, at: try parsedKeyPath?.get(), from: data, using: decoder)
     }
@@ -115,6 +117,7 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `M`'s value for "no body", when `M` is ``EmptyBodyRepresentable``.
+    @usableFromInline
     static func emptyBodyValue<M>(of model: M.Type) -> M? {
         (M.self as? any EmptyBodyRepresentable.Type)?.emptyBodyValue as? M
     }

@@ -44,29 +44,38 @@ struct DiscriminatorScanner {
         self.path = path.map { Array($0.utf8) }
     }
 
-    /// Scans `data` for the field.
+    /// Scans `data` for the field: one access to its bytes, unless it must be transcoded.
     func scan(_ data: Data) throws(Malformed) -> Outcome {
-        guard let encoding = data.withUnsafeBytes({ Self.encoding(of: $0.bindMemory(to: UInt8.self)) }) else {
-            return try scanUTF8(data)
+        let scanned = data.withUnsafeBytes { raw -> Result<Outcome, Malformed>? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard Self.encoding(of: bytes) == nil else { return nil }
+            var cursor = Cursor(bytes: bytes)
+            cursor.skipByteOrderMark()
+            do throws(Malformed) {
+                return .success(try find(in: &cursor))
+            } catch {
+                return .failure(error)
+            }
         }
-        guard let transcoded = Self.transcoded(data, from: encoding) else {
-            throw Malformed(reason: "the body looks like \(encoding) but does not decode as it", offset: 0)
-        }
-        return try scanUTF8(transcoded)
+        if let scanned { return try scanned.get() }
+        return try scanTranscoded(data)
     }
 
-    private func scanUTF8(_ data: Data) throws(Malformed) -> Outcome {
-        do {
-            return try data.withUnsafeBytes { raw in
-                var cursor = Cursor(bytes: raw.bindMemory(to: UInt8.self))
-                cursor.skipByteOrderMark()
-                return try find(in: &cursor)
-            }
-        } catch let error as Malformed {
-            throw error
-        } catch {
-            throw Malformed(reason: "\(error)", offset: 0)
+    /// A UTF-16 or UTF-32 body, scanned after transcoding to UTF-8.
+    private func scanTranscoded(_ data: Data) throws(Malformed) -> Outcome {
+        guard let encoding = data.withUnsafeBytes({ Self.encoding(of: $0.bindMemory(to: UInt8.self)) }),
+            let transcoded = Self.transcoded(data, from: encoding)
+        else {
+            throw Malformed(reason: "the body looks like UTF-16 or UTF-32 but does not decode as it", offset: 0)
         }
+        return try transcoded.withUnsafeBytes { raw -> Result<Outcome, Malformed> in
+            var cursor = Cursor(bytes: raw.bindMemory(to: UInt8.self))
+            do throws(Malformed) {
+                return .success(try find(in: &cursor))
+            } catch {
+                return .failure(error)
+            }
+        }.get()
     }
 
     private func find(in cursor: inout Cursor) throws(Malformed) -> Outcome {
