@@ -1,9 +1,30 @@
+/// A serializer's acceptable content types, parsed once: the media ranges, in the order they are
+/// best tried (exact types first, `application/json` before the rest, wildcards and suffixes last),
+/// and the exact header values accepted by a string comparison before any parsing (each exact type
+/// alone and with `; charset=utf-8`, as servers send them).
+@usableFromInline
+struct ContentTypeFilter: Sendable {
+    private let ranges: [MediaRange]
+    private let commonValues: [String]
+
+    init(_ patterns: Set<String>) {
+        let rank = { (pattern: String) in pattern == "application/json" ? 0 : pattern.contains("*") ? 2 : 1 }
+        ranges = patterns.sorted { (rank($0), $0) < (rank($1), $1) }.map(MediaRange.init)
+        commonValues = ranges.compactMap(\.exactType).flatMap { [$0, $0 + "; charset=utf-8"] }
+    }
+
+    /// Whether a `Content-Type` value is acceptable.
+    @usableFromInline
+    func accepts(_ contentType: String) -> Bool {
+        commonValues.contains(contentType) || MediaRange.contentType(contentType, isIn: ranges)
+    }
+}
+
 /// A content type pattern such as `application/json`, `text/*` or `*/*+json`, compared the way
 /// HTTP compares media types: case-insensitively, parameters (`; charset=utf-8`) ignored.
 ///
 /// Ranges are parsed once; a response's `Content-Type` is compared in place, byte by byte, with no
 /// allocation: this runs for every response.
-@usableFromInline
 struct MediaRange: Sendable {
     /// Lowercased; empty for `*`.
     private let type: [UInt8]
@@ -46,8 +67,12 @@ struct MediaRange: Sendable {
         }
     }
 
+    /// `type/subtype` for a range with no wildcard, as lowercase text.
+    var exactType: String? {
+        type.isEmpty || subtype.isEmpty ? nil : String(decoding: type + [UInt8(ascii: "/")] + subtype, as: UTF8.self)
+    }
+
     /// Whether a `Content-Type` value falls in any of `ranges`; the value is parsed once.
-    @usableFromInline
     static func contentType(_ contentType: String, isIn ranges: [MediaRange]) -> Bool {
         var contentType = contentType
         return contentType.withUTF8 { bytes in

@@ -49,16 +49,11 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// type (`text/*`), or a structured suffix (`*/*+json`). Compared case-insensitively with
     /// parameters ignored. `nil` accepts any content type. Default: ``defaultContentTypes``.
     public var acceptableContentTypes: Set<String>? = Self.defaultContentTypes {
-        didSet {
-            contentTypeRanges = acceptableContentTypes.map(MediaRange.ranges)
-            commonContentTypes = contentTypeRanges.map(MediaRange.commonValues) ?? []
-        }
+        didSet { contentTypeFilter = acceptableContentTypes.map(ContentTypeFilter.init) }
     }
 
-    /// ``acceptableContentTypes`` parsed, and the exact values (`application/json; charset=utf-8`)
-    /// accepted by a string comparison before any parsing: derived once, used for every response.
-    @usableFromInline var contentTypeRanges: [MediaRange]? = MediaRange.ranges(Self.defaultContentTypes)
-    @usableFromInline var commonContentTypes: [String] = MediaRange.commonValues(of: MediaRange.ranges(Self.defaultContentTypes))
+    /// ``acceptableContentTypes``, parsed once for every response; `nil` accepts any.
+    @usableFromInline var contentTypeFilter: ContentTypeFilter? = ContentTypeFilter(Self.defaultContentTypes)
 
     /// Creates a serializer.
     ///
@@ -196,10 +191,10 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     func acceptsContentType(of response: ResponseContext) -> Bool {
         // The first Content-Type field, found without `HTTPFields`' subscript, which joins repeated
         // values into a new string on every call.
-        guard let contentTypeRanges, let contentType = response.headerFields.first(where: { $0.name == .contentType })?.value else {
+        guard let contentTypeFilter, let contentType = response.headerFields.first(where: { $0.name == .contentType })?.value else {
             return true
         }
-        return commonContentTypes.contains(contentType) || MediaRange.contentType(contentType, isIn: contentTypeRanges)
+        return contentTypeFilter.accepts(contentType)
     }
 
     @inlinable
@@ -236,7 +231,7 @@ extension Data {
     /// Whether the body is empty or nothing but JSON white space.
     @inlinable
     var isBlank: Bool {
-        guard let first, first == 0x20 || first == 0x0A || first == 0x0D || first == 0x09 else { return isEmpty }
-        return withUnsafeBytes { bytes in bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
+        guard let first, JSONBytes.isWhitespace(first) else { return isEmpty }
+        return withUnsafeBytes { $0.allSatisfy(JSONBytes.isWhitespace) }
     }
 }

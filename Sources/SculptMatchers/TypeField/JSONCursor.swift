@@ -28,7 +28,7 @@ struct Cursor {
 
     @inline(__always)
     mutating func skipWhitespace() {
-        while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
+        while index < bytes.count, JSONBytes.isWhitespace(bytes[index]) { index += 1 }
     }
 
     /// From the `{` of an object, moves to the value of the first member named `key`; `false`
@@ -276,15 +276,9 @@ struct Cursor {
         (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
     }
 
-    /// JSON's four white-space bytes.
-    @inline(__always)
-    static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
-
     @inline(__always)
     private static func endsScalar(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || isWhitespace(byte)
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || JSONBytes.isWhitespace(byte)
     }
 
     /// A mask with the high bit set in (at least) the first byte of `word` that is `"` or `\`: the

@@ -104,7 +104,7 @@ struct RouteTrie: Sendable {
             if let child = RouteTrie.literalChild(of: nodes[index], segment), let found = route(from: child, at: position + 1) {
                 return found
             }
-            if let child = nodes[index].digits, segment.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            if let child = nodes[index].digits, segment.isASCIIDigits,
                 let found = route(from: child, at: position + 1)
             {
                 return found

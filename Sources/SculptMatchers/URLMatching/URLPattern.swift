@@ -80,7 +80,7 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
             switch token {
             case .remainder: return segments.count
             case .literal(let text) where text != segment: return count
-            case .digits where !segment.isASCIIDigits: return count
+            case .digits where !segment.utf8.isASCIIDigits: return count
             default: count += 1
             }
         }
@@ -106,10 +106,10 @@ extension URLPattern.Token {
     }
 }
 
-extension Substring {
-    /// Whether this is one or more ASCII digits.
+extension Collection<UInt8> {
+    /// Whether these bytes are one or more ASCII digits: what a `#` segment matches.
     var isASCIIDigits: Bool {
-        !isEmpty && utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        !isEmpty && allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 }
 

@@ -174,7 +174,7 @@ private struct Parser {
     private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private mutating func skipWhitespace() {
-        while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+        while let byte = peek(), JSONBytes.isWhitespace(byte) { index += 1 }
     }
 
     private func describeNext() -> String {
