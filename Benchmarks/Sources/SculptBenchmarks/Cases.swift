@@ -30,7 +30,16 @@ enum Cases {
         let envelope = Payloads.envelopeJSON, wrapper = Payloads.wrapperJSON, blob = Payloads.discriminatorLastJSON
         let userContext = context("/users/octocat"), issuesContext = context("/repos/apple/swift/issues"), largeContext = context("/repos/apple/swift/items")
 
+        let staticSerializer = ModelResponseSerializer(matcher: StaticModelMatcher(GitHubUser.self), decoder: decoder)
         return [
+            // Reference points without targets: the harness's own noise (the same work on both
+            // sides), and the pipeline alone (a matcher that does nothing).
+            Case(name: "A/A: JSONDecoder against itself, 1.2 KB", baselineName: "JSONDecoder.decode", target: nil,
+                 sculpt: { consume(try decoder.decode(GitHubUser.self, from: user)) },
+                 baseline: { consume(try decoder.decode(GitHubUser.self, from: user)) }),
+            Case(name: "static matcher + serializer, 1.2 KB user", baselineName: "JSONDecoder.decode", target: nil,
+                 sculpt: { consume(try staticSerializer.serialize(user, for: userContext, as: GitHubUser.self)) },
+                 baseline: { consume(try decoder.decode(GitHubUser.self, from: user)) }),
             Case(name: "URL matcher + serializer, 1.2 KB user", baselineName: "JSONDecoder.decode", target: 1.03,
                  sculpt: { consume(try serializer.serialize(user, for: userContext, as: GitHubUser.self)) },
                  baseline: { consume(try decoder.decode(GitHubUser.self, from: user)) }),
