@@ -68,14 +68,40 @@ struct DiscriminatorScanner {
         else {
             throw Malformed(reason: "the body looks like UTF-16 or UTF-32 but does not decode as it", offset: 0)
         }
-        return try transcoded.withUnsafeBytes { raw -> Result<Outcome, Malformed> in
+        let scanned = transcoded.withUnsafeBytes { raw -> Result<Outcome, Malformed> in
             var cursor = Cursor(bytes: raw.bindMemory(to: UInt8.self))
             do throws(Malformed) {
                 return .success(try find(in: &cursor))
             } catch {
                 return .failure(error)
             }
-        }.get()
+        }
+        do throws(Malformed) {
+            return try scanned.get()
+        } catch {
+            // The offset the caller sees is into the body as it arrived, not into our UTF-8 copy.
+            throw Malformed(reason: error.reason, offset: Self.offset(error.offset, in: transcoded, of: data, encodedAs: encoding))
+        }
+    }
+
+    /// The offset in the UTF-16 or UTF-32 `original` of the character at `offset` in its UTF-8
+    /// `transcoded` form (which has no byte order mark).
+    private static func offset(_ offset: Int, in transcoded: Data, of original: Data, encodedAs encoding: String.Encoding) -> Int {
+        let isUTF32 = encoding == .utf32BigEndian || encoding == .utf32LittleEndian
+        let orderMark: [UInt8] = switch encoding {
+        case .utf32BigEndian: [0x00, 0x00, 0xFE, 0xFF]
+        case .utf32LittleEndian: [0xFF, 0xFE, 0x00, 0x00]
+        case .utf16BigEndian: [0xFE, 0xFF]
+        default: [0xFF, 0xFE]
+        }
+        var result = original.starts(with: orderMark) ? orderMark.count : 0
+        var consumed = 0
+        for scalar in String(decoding: transcoded, as: UTF8.self).unicodeScalars {
+            guard consumed < offset else { break }
+            consumed += UTF8.width(scalar)
+            result += isUTF32 ? 4 : UTF16.width(scalar) * 2
+        }
+        return min(result, original.count)
     }
 
     private func find(in cursor: inout Cursor) throws(Malformed) -> Outcome {

@@ -131,8 +131,27 @@ struct Cursor {
                 index += 1
                 return
             }
-            index += 2  // a backslash and the character it escapes
+            try skipEscape()
         }
+    }
+
+    /// Moves past a backslash and what it escapes, checking no more than `JSONDecoder`'s scanner
+    /// does for a string it has not read yet: a `\u` takes the next four bytes, none of them a quote.
+    @inline(__always)
+    private mutating func skipEscape() throws(DiscriminatorScanner.Malformed) {
+        guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+            index = Swift.min(index + 2, bytes.count)
+            return
+        }
+        guard index + 6 <= bytes.count else {
+            index = bytes.count
+            return
+        }
+        if let quote = bytes[(index + 2)..<(index + 6)].firstIndex(of: UInt8(ascii: "\"")) {
+            index = quote
+            throw malformed("\\u needs four hexadecimal digits")
+        }
+        index += 6
     }
 
     /// Moves to the next `"` or `\` (or the end), eight bytes at a time: a word is tested for

@@ -1,0 +1,89 @@
+// The discriminator peek against JSONDecoder: whenever JSONDecoder accepts a body, the value the
+// peek reports for `type` (top level) and `meta.kind` (nested) is the value JSONDecoder sees there.
+import Foundation
+import FuzzSupport
+import Sculpt
+import SculptMatchers
+
+let matchers = [TypeFieldModelMatcher(field: "type"), TypeFieldModelMatcher(field: "meta.kind")]
+let context = ResponseContext(url: URL(string: "https://api.example.com/items"), status: .ok)
+
+/// What the matcher reports, in the words of `SculptError.unknownDiscriminator`'s `found`.
+func peek(_ matcher: TypeFieldModelMatcher, _ data: Data) -> Result<String?, SculptError> {
+    do {
+        let matched = try matcher.modelType(for: context, data: data)
+        require(matched == nil, "a matcher without registrations matched \(String(describing: matched))")
+        return .success(nil)
+    } catch let error as SculptError {
+        switch error {
+        case .unknownDiscriminator(_, let found, _, let errorContext):
+            require(errorContext.body == data, "the error lost the body")
+            return .success(found)
+        case .invalidJSON(_, let offset, let errorContext):
+            require(errorContext.body == data && (0...data.count).contains(offset), "invalidJSON offset \(offset) outside 0...\(data.count)")
+            return .failure(error)
+        default:
+            require(false, "unexpected error \(error)")
+            return .failure(error)
+        }
+    } catch {
+        require(false, "not a SculptError: \(error)")
+        return .success(nil)
+    }
+}
+
+/// The matcher's `found` for a value JSONDecoder decoded; `nil` means "any numeric text equal to it".
+func expectedFound(_ value: AnyJSON?) -> String?? {
+    switch value {
+    case nil: return .some(nil)
+    case .null: return "null"
+    case .bool(let bool): return .some(String(bool))
+    case .string(let string): return .some("\"\(string)\"")
+    case .object: return "an object"
+    case .array: return "an array"
+    case .number, .unrepresentableNumber: return nil
+    }
+}
+
+/// What JSONDecoder sees at a field of an object body, decoding nothing else: `seen` is `nil` when
+/// the field is missing or the body is not an object.
+struct Probe: Decodable {
+    nonisolated(unsafe) static var keys: [String] = []
+    var seen: AnyJSON?
+
+    init(from decoder: any Decoder) throws {
+        var object: KeyedDecodingContainer<AnyKey>
+        do {
+            object = try decoder.container(keyedBy: AnyKey.self)
+        } catch DecodingError.typeMismatch {
+            return
+        }
+        for key in Self.keys.dropLast() {
+            guard object.contains(AnyKey(key)), let inner = try? object.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey(key)) else { return }
+            object = inner
+        }
+        let field = AnyKey(Self.keys[Self.keys.count - 1])
+        if object.contains(field) { seen = try object.decode(AnyJSON.self, forKey: field) }
+    }
+}
+
+runFuzzer { data in
+    for (matcher, keys) in zip(matchers, [["type"], ["meta", "kind"]]) {
+        let outcome = peek(matcher, data)
+        Probe.keys = keys
+        guard !data.isEmpty, let probe = try? JSONDecoder().decode(Probe.self, from: data) else { continue }
+        guard case .success(let found) = outcome else {
+            require(false, "JSONDecoder accepts the body but the peek says \(outcome)")
+            continue
+        }
+        let seen = probe.seen
+        switch (expectedFound(seen), seen) {
+        case (.some(let expected), _):
+            require(found == expected, "\(matcher.field): peek found \(found ?? "nothing"), JSONDecoder \(expected ?? "nothing")")
+        case (nil, .number(let number)?):
+            require(found.flatMap(Double.init) == number, "\(matcher.field): peek found \(found ?? "nothing"), JSONDecoder \(number)")
+        default:
+            require(found != nil, "\(matcher.field): JSONDecoder sees a number the peek did not")
+        }
+    }
+}
