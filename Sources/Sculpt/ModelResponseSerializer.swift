@@ -14,13 +14,16 @@ public import HTTPTypes
 /// 1. A status outside ``acceptableStatusCodes`` throws: ``SculptError/errorResponse(model:_:)``
 ///    with the decoded error model when ``errorMatcher`` resolves one and the body decodes as it,
 ///    else ``SculptError/unacceptableStatusCode(underlying:_:)``.
-/// 2. An empty (or all white space) body is allowed for 204, 205 and `HEAD`: it yields the matched
+/// 2. A body over ``maximumBodySize`` or nesting deeper than ``maximumNestingDepth`` throws
+///    ``SculptError/bodyTooLarge(maximum:_:)`` or ``SculptError/nestingTooDeep(maximum:offset:_:)``
+///    before any matcher reads it (limits are off by default).
+/// 3. An empty (or all white space) body is allowed for 204, 205 and `HEAD`: it yields the matched
 ///    type's ``EmptyBodyRepresentable/emptyBodyValue`` (`nil` for an optional), else ``NoContent``.
 ///    Any other empty body throws ``SculptError/emptyBody(expected:_:)``.
-/// 3. A `Content-Type` outside ``acceptableContentTypes`` throws
+/// 4. A `Content-Type` outside ``acceptableContentTypes`` throws
 ///    ``SculptError/unacceptableContentType(acceptable:_:)``; a response without one is accepted.
-/// 4. The matcher picks the model type; `nil` throws ``SculptError/noModelMatched(candidates:_:)``.
-/// 5. The body is decoded at the model type's key path; failures throw
+/// 5. The matcher picks the model type; `nil` throws ``SculptError/noModelMatched(candidates:_:)``.
+/// 6. The body is decoded at the model type's key path; failures throw
 ///    ``SculptError/decodingFailed(_:underlying:_:)`` or ``SculptError/keyPathNotFound(_:_:)``.
 public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer {
     /// Any model: cast it, or use ``serialize(_:for:as:)`` to get a typed one.
@@ -51,6 +54,25 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     public var acceptableContentTypes: Set<String>? = Self.defaultContentTypes {
         didSet { contentTypeFilter = acceptableContentTypes.map(ContentTypeFilter.init) }
     }
+
+    /// The largest body, in bytes, the serializer reads (error bodies included); a larger one throws
+    /// ``SculptError/bodyTooLarge(maximum:_:)`` before any matcher or decoder reads it. `nil`, the
+    /// default, reads any size.
+    ///
+    /// ```swift
+    /// serializer.maximumBodySize = 8 << 20  // 8 MiB
+    /// ```
+    public var maximumBodySize: Int?
+
+    /// The deepest nesting of arrays and objects the serializer decodes; a deeper body throws
+    /// ``SculptError/nestingTooDeep(maximum:offset:_:)`` (one pass over the bytes, before any
+    /// matcher reads it). `nil`, the default, leaves nesting to the decoder (`JSONDecoder` itself
+    /// refuses more than 512 levels).
+    ///
+    /// ```swift
+    /// serializer.maximumNestingDepth = 64
+    /// ```
+    public var maximumNestingDepth: Int?
 
     /// ``acceptableContentTypes``, parsed once for every response; `nil` accepts any.
     @usableFromInline var contentTypeFilter: ContentTypeFilter? = ContentTypeFilter(Self.defaultContentTypes)
@@ -115,6 +137,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     @inlinable
     func resolvedType(_ context: SculptError.Context, expecting expected: Any.Type?) throws -> ModelType? {
         try checkStatus(context)
+        try checkLimits(context)
         if context.body.isBlank {
             guard Self.allowsEmptyBody(context.response) else {
                 let named = expected.map { String(describing: $0) } ?? (try? matchedType(context, by: matcher)).flatMap { $0?.description }
@@ -171,13 +194,25 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         throw SculptError.errorResponse(model: model, context)
     }
 
+    /// Throws when the body is over ``maximumBodySize`` or nests deeper than ``maximumNestingDepth``.
+    @inlinable
+    func checkLimits(_ context: SculptError.Context) throws {
+        if let maximumBodySize, context.body.count > maximumBodySize {
+            throw SculptError.bodyTooLarge(maximum: maximumBodySize, context)
+        }
+        if let maximumNestingDepth, let offset = NestingDepth.firstOffset(exceeding: maximumNestingDepth, in: context.body) {
+            throw SculptError.nestingTooDeep(maximum: maximumNestingDepth, offset: offset, context)
+        }
+    }
+
     /// The error body decoded as the model ``errorMatcher`` picks; `nil` when there is no error
-    /// matcher, no body, a content type that is not acceptable, or no model type for it.
+    /// matcher, no body, a content type that is not acceptable, or no model type for it. A body
+    /// over the limits throws (and is reported as the reason the error model is missing).
     @inlinable
     func errorModel(_ context: SculptError.Context) throws -> (any Decodable & Sendable)? {
-        guard let errorMatcher, !context.body.isBlank, acceptsContentType(of: context.response),
-            let errorType = try matchedType(context, by: errorMatcher)
-        else { return nil }
+        guard let errorMatcher, !context.body.isBlank, acceptsContentType(of: context.response) else { return nil }
+        try checkLimits(context)
+        guard let errorType = try matchedType(context, by: errorMatcher) else { return nil }
         return try decoding(errorType, context) { try errorType.decode(context.body, using: decoder) }
     }
 

@@ -85,10 +85,19 @@ public struct ResponseContext: Sendable {
 
 extension ResponseContext: CustomStringConvertible {
     /// The method, URL and status on one line, e.g. `GET https://api.github.com/users/x -> 404 Not Found`.
+    /// Secret query parameters and a password in the URL show as `REDACTED` (see ``Secrets``), and
+    /// a URL longer than 1,024 bytes is cut there.
     public var description: String {
         let method = self.method?.rawValue ?? "(method unknown)"
-        let url = self.url?.absoluteString ?? "(no URL)"
+        let url = self.url.map { Self.shown(Secrets.redacting($0).absoluteString) } ?? "(no URL)"
         let reason = status.reasonPhrase.isEmpty ? "" : " \(status.reasonPhrase)"
         return "\(method) \(url) -> \(status.code)\(reason)"
+    }
+
+    /// At most the first 1,024 bytes of `url`, and how many more there were.
+    private static func shown(_ url: String) -> String {
+        let limit = 1024
+        guard url.utf8.count > limit else { return url }
+        return "\(String(decoding: url.utf8.prefix(limit), as: UTF8.self))… (\(url.utf8.count - limit) more bytes)"
     }
 }

@@ -53,6 +53,10 @@ extension SculptError {
             lines.append("Found \(found ?? "missing"); registered: \(values).")
         case .invalidJSON(let reason, let offset, _):
             lines.append("The body of \(request) is not valid JSON at byte \(offset): \(reason).")
+        case .bodyTooLarge(let maximum, _):
+            lines.append("The body of \(request) is \(context.body.count) bytes; the serializer reads at most \(maximum).")
+        case .nestingTooDeep(let maximum, let offset, _):
+            lines.append("The body of \(request) nests arrays and objects deeper than \(maximum) levels (at byte \(offset)).")
         }
         return lines
     }

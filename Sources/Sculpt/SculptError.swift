@@ -56,6 +56,14 @@ public enum SculptError: Error, CustomStringConvertible {
     /// byte `offset`.
     case invalidJSON(reason: String, offset: Int, Context)
 
+    /// The body is larger than the serializer's ``ModelResponseSerializer/maximumBodySize``; it was
+    /// not read.
+    case bodyTooLarge(maximum: Int, Context)
+
+    /// The body nests arrays and objects deeper than the serializer's
+    /// ``ModelResponseSerializer/maximumNestingDepth``: level `maximum + 1` opens at byte `offset`.
+    case nestingTooDeep(maximum: Int, offset: Int, Context)
+
     /// The response and body a ``SculptError`` is about.
     public struct Context: Sendable {
         /// The response's URL, method, status and headers.
@@ -107,7 +115,8 @@ public enum SculptError: Error, CustomStringConvertible {
             .keyPathNotFound(_, let context), .invalidKeyPath(_, let context),
             .decodingFailed(_, _, let context), .typeMismatch(_, _, let context),
             .errorResponse(_, let context), .matcherFailed(_, let context),
-            .unknownDiscriminator(_, _, _, let context), .invalidJSON(_, _, let context):
+            .unknownDiscriminator(_, _, _, let context), .invalidJSON(_, _, let context),
+            .bodyTooLarge(_, let context), .nestingTooDeep(_, _, let context):
             return context
         }
     }

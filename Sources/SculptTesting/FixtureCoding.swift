@@ -17,8 +17,8 @@ extension Fixture {
         guard let method = HTTPRequest.Method(methodText) else {
             throw FormatError(reason: "\(path)request.method \"\(methodText)\" is not a method")
         }
-        guard let status = response["status"]?.int, (0...999).contains(status) else {
-            throw FormatError(reason: "\(path)response.status must be a number from 0 to 999")
+        guard let status = response["status"]?.int, (100...999).contains(status) else {
+            throw FormatError(reason: "\(path)response.status must be a number from 100 to 999 (an HTTP status)")
         }
         self.init(
             request: .init(

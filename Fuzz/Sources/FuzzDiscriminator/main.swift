@@ -59,8 +59,12 @@ struct Probe: Decodable {
             return
         }
         for key in Self.keys.dropLast() {
-            guard object.contains(AnyKey(key)), let inner = try? object.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey(key)) else { return }
-            object = inner
+            guard object.contains(AnyKey(key)) else { return }
+            do {
+                object = try object.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey(key))
+            } catch DecodingError.typeMismatch, DecodingError.valueNotFound {
+                return  // not an object: the field is not there (anything else means JSONDecoder refuses the body)
+            }
         }
         let field = AnyKey(Self.keys[Self.keys.count - 1])
         if object.contains(field) { seen = try object.decode(AnyJSON.self, forKey: field) }

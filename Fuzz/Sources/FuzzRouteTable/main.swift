@@ -8,7 +8,7 @@ runFuzzer { input in
     var lines = input.lines
     let path = lines.removeLast()
     var matcher = URLModelMatcher()
-    for line in lines.prefix(64) {
+    for line in lines.prefix(32) {
         let pattern: URLPattern
         do throws(URLPattern.ParseError) {
             pattern = try URLPattern(line)
@@ -24,6 +24,6 @@ runFuzzer { input in
         }
     }
     if let url = URL(string: "https://api.example.com" + path) {
-        checkRouting(matcher, prefix: nil, url: url)
+        RoutingOracle(matcher, prefix: nil).check(url)
     }
 }

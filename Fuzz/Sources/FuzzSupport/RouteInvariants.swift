@@ -1,26 +1,37 @@
 import Foundation
 import SculptMatchers
 
-/// Checks what must hold whatever the table and the URL: `match` and `route(for:)` agree; the
-/// route picked matches on its own; and when nothing is picked, no route of the table matches on
-/// its own (a lookup that gives up early instead of backtracking fails here).
-public func checkRouting(_ matcher: URLModelMatcher, prefix: String?, url: URL) {
-    let route = matcher.route(for: url)
-    require(matcher.match(url) == route?.modelType, "match and route(for:) disagree on \(url)")
-    require(matcher.route(for: url, method: .get) == route, "a table without methods answers differently for GET on \(url)")
-    func matchesAlone(_ candidate: URLModelMatcher.Route) -> Bool {
-        var single = URLModelMatcher(pathPrefix: prefix)
-        do {
-            try single.add(candidate.pattern.description, Marker.self)
-        } catch {
-            require(false, "the pattern \(candidate.pattern) does not compile again from its description: \(error)")
+/// A route table and, for each of its routes, a table holding that route alone: what must hold
+/// for any URL is checked against them.
+public struct RoutingOracle {
+    let table: URLModelMatcher
+    let singles: [URLModelMatcher]
+
+    public init(_ table: URLModelMatcher, prefix: String?) {
+        self.table = table
+        singles = table.routes.map { route in
+            var single = URLModelMatcher(pathPrefix: prefix)
+            do {
+                try single.add(route.pattern.description, Marker.self)
+            } catch {
+                require(false, "the pattern \(route.pattern) does not compile again from its description: \(error)")
+            }
+            return single
         }
-        return single.match(url) != nil
     }
-    if let route {
-        require(matchesAlone(route), "\(url) picked \(route.pattern), which does not match it on its own")
-    } else if let missed = matcher.routes.first(where: matchesAlone) {
-        require(false, "\(url) matched nothing, but \(missed.pattern) matches it on its own")
+
+    /// Checks that `match` and `route(for:)` agree; that the route picked matches on its own; and
+    /// that when nothing is picked, no route matches on its own (a lookup that gives up early
+    /// instead of backtracking fails here).
+    public func check(_ url: URL) {
+        let route = table.route(for: url)
+        require(table.match(url) == route?.modelType, "match and route(for:) disagree on \(url)")
+        require(table.route(for: url, method: .get) == route, "a table without methods answers differently for GET on \(url)")
+        if let route, let index = table.routes.firstIndex(of: route) {
+            require(singles[index].match(url) != nil, "\(url) picked \(route.pattern), which does not match it on its own")
+        } else if let missed = singles.firstIndex(where: { $0.match(url) != nil }) {
+            require(false, "\(url) matched nothing, but \(table.routes[missed].pattern) matches it on its own")
+        }
     }
 }
 

@@ -4,18 +4,24 @@ import Foundation
 /// live on the stack, and only a path with a `%` is copied (to decode its segments).
 enum PathBytes {
     /// Calls `body` with the path's bytes (each segment percent-decoded on its own; a segment whose
-    /// escapes are not UTF-8 is kept as written) and the ranges of its non-empty segments.
+    /// escapes are not UTF-8 is kept as written) and the ranges of its non-empty segments, with
+    /// `.` and `..` segments resolved.
     static func withSegments<Result>(
         of rawPath: String, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) -> Result
     ) -> Result {
         var path = rawPath
         return path.withUTF8 { raw in
             if raw.contains(UInt8(ascii: "%")) {
-                let (bytes, ranges) = decoded(raw)
-                return bytes.withUnsafeBufferPointer { bytes in ranges.withUnsafeBufferPointer { body(bytes, $0) } }
+                var (bytes, ranges) = decoded(raw)
+                return bytes.withUnsafeBufferPointer { bytes in
+                    ranges.withUnsafeMutableBufferPointer { ranges in
+                        let count = removeDotSegments(ranges, count: ranges.count, of: bytes)
+                        return body(bytes, UnsafeBufferPointer(rebasing: ranges[..<count]))
+                    }
+                }
             }
             return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: raw.count / 2 + 1) { ranges in
-                let count = split(raw, into: ranges)
+                let count = removeDotSegments(ranges, count: split(raw, into: ranges), of: raw)
                 return body(raw, UnsafeBufferPointer(rebasing: ranges[..<count]))
             }
         }
@@ -50,6 +56,25 @@ enum PathBytes {
             count += 1
         }
         return count
+    }
+
+    /// Resolves `.` and `..` segments the way a server does (RFC 3986, section 5.2.4): `.` is
+    /// dropped and `..` drops the segment before it (none above the root). Works in place on the
+    /// first `count` ranges; returns how many remain.
+    private static func removeDotSegments(_ ranges: UnsafeMutableBufferPointer<Range<Int>>, count: Int, of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var kept = 0
+        for index in 0..<count {
+            let range = ranges[index]
+            let isDots = range.count <= 2 && bytes[range].allSatisfy { $0 == UInt8(ascii: ".") }
+            if isDots && range.count == 1 { continue }
+            if isDots {
+                kept = max(kept - 1, 0)
+                continue
+            }
+            ranges[kept] = range
+            kept += 1
+        }
+        return kept
     }
 
     /// The segments percent-decoded one by one, joined, with their new ranges.

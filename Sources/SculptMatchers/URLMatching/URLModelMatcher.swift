@@ -170,7 +170,9 @@ public struct URLModelMatcher: ModelMatcher {
     /// The URL's decoded path segments after the prefix, or `nil` when the prefix is not there (for
     /// messages; matching uses ``routeIndex(for:method:status:)``).
     private func segments(of url: URL) -> ArraySlice<Substring>? {
-        let segments = PathSegments.split(url.path(percentEncoded: true)[...])
+        let segments = PathBytes.withSegments(of: url.path(percentEncoded: true)) { bytes, ranges in
+            ranges.map { Substring(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+        }
         guard segments.starts(with: prefix) else { return nil }
         return segments.dropFirst(prefix.count)
     }

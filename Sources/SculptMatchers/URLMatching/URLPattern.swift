@@ -46,8 +46,9 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// let search = try URLPattern("/search/**")
     /// ```
-    /// - Throws: ``ParseError`` when `**` is not the last segment, or a segment has a percent
-    ///   escape that does not decode to UTF-8.
+    /// - Throws: ``ParseError`` when `**` is not the last segment, a segment is `.` or `..` (paths
+    ///   are matched with those resolved, so such a pattern could never match), or a segment has a
+    ///   percent escape that does not decode to UTF-8.
     public init(_ pattern: String) throws(ParseError) {
         var tokens: [Token] = []
         for raw in PathSegments.splitRaw(pattern[...]) {
@@ -61,6 +62,9 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
             default:
                 guard let literal = PathSegments.decodeStrictly(raw) else {
                     throw ParseError(pattern: pattern, reason: "segment '\(raw)' has a percent escape that is not UTF-8")
+                }
+                if literal == "." || literal == ".." {
+                    throw ParseError(pattern: pattern, reason: "'\(raw)' is resolved away in the paths matched, so it can never match")
                 }
                 tokens.append(.literal(String(literal)))
             }

@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+import Sculpt
 
 /// What a ``FixtureRecorder`` replaces with ``marker`` before anything is kept: secrets in headers
 /// and query parameters never reach a fixture, in memory or on disk.
@@ -9,17 +10,18 @@ public import HTTPTypes
 /// let recorder = FixtureRecorder(redaction: redaction)
 /// ```
 ///
-/// Always redacted: the headers `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`,
-/// and the query parameters `access_token`, `api_key` and `client_secret`. Names compare
-/// case-insensitively. Bodies are kept as they are: redact secrets in bodies before sharing.
+/// Always redacted: ``Secrets/headers`` (`Authorization`, `Proxy-Authorization`, `Cookie`,
+/// `Set-Cookie`), ``Secrets/queryParameters`` (`access_token`, `api_key`, `client_secret`) and a
+/// password in the URL. Names compare case-insensitively. Bodies are kept as they are: redact
+/// secrets in bodies before sharing.
 public struct Redaction: Sendable {
-    /// What a redacted value becomes.
-    public static let marker = "REDACTED"
+    /// What a redacted value becomes: ``Secrets/marker``.
+    public static let marker = Secrets.marker
 
-    /// The headers always redacted.
-    public static let defaultHeaders: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie, .setCookie]
-    /// The query parameters always redacted.
-    public static let defaultQueryParameters = ["access_token", "api_key", "client_secret"]
+    /// The headers always redacted: ``Secrets/headers``.
+    public static let defaultHeaders = Secrets.headers
+    /// The query parameters always redacted: ``Secrets/queryParameters``.
+    public static let defaultQueryParameters = Secrets.queryParameters
 
     /// Every header redacted: the defaults and the ones named at creation.
     public let headers: Set<HTTPField.Name>
@@ -41,15 +43,9 @@ public struct Redaction: Sendable {
         HTTPFields(fields.map { headers.contains($0.name) ? HTTPField(name: $0.name, value: Self.marker) : $0 })
     }
 
-    /// `url` with the value of every redacted query parameter replaced by ``marker``.
+    /// `url` with the value of every redacted query parameter, and any password, replaced by
+    /// ``marker``.
     public func redacting(_ url: URL) -> URL {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let items = components.percentEncodedQueryItems else {
-            return url
-        }
-        components.percentEncodedQueryItems = items.map { item in
-            queryParameters.contains((item.name.removingPercentEncoding ?? item.name).lowercased()) && item.value != nil
-                ? URLQueryItem(name: item.name, value: Self.marker) : item
-        }
-        return components.url ?? url
+        Secrets.redacting(url, queryParameters: queryParameters)
     }
 }

@@ -139,7 +139,11 @@ let sculptCases: [MatchCase] = [
     .init(name: "a deeper ** beats a shallower one", routes: [.init("/**", ModelA.self), .init("/a/**", ModelB.self)], url: "\(example)/a/x/y", expected: ModelB.self),
     .init(name: "** with zero segments", routes: [.init("/search/**", ModelA.self)], url: "\(example)/search", expected: ModelA.self),
     .init(name: "exact pattern beats ** with zero segments", routes: [.init("/search/**", ModelA.self), .init("/search", ModelB.self)], url: "\(example)/search", expected: ModelB.self),
-    .init(name: ". and .. are ordinary segments", routes: [.init("/a/*/c", ModelA.self)], url: "\(example)/a/../c", expected: ModelA.self),
+    .init(name: ".. drops the segment before it", routes: [.init("/a/*/c", ModelA.self), .init("/c", ModelB.self)], url: "\(example)/a/../c", expected: ModelB.self),
+    .init(name: ". is dropped", routes: [.init("/a/*/c", ModelA.self), .init("/a/c", ModelB.self)], url: "\(example)/a/./c", expected: ModelB.self),
+    .init(name: "%2E%2E is .. too", routes: [.init("/a/*", ModelA.self), .init("/b", ModelB.self)], url: "\(example)/a/%2E%2E/b", expected: ModelB.self),
+    .init(name: ".. never climbs above the root", routes: [.init("/b", ModelB.self)], url: "\(example)/../../b", expected: ModelB.self),
+    .init(name: "... is an ordinary segment", routes: [.init("/a/*", ModelA.self)], url: "\(example)/a/...", expected: ModelA.self),
     .init(name: "method and status beat method", routes: refinementTable, url: "\(example)/items", method: .post, status: .created, expected: ModelA.self),
     .init(name: "method beats status", routes: refinementTable, url: "\(example)/items", method: .post, status: .ok, expected: ModelB.self),
     .init(name: "status beats plain", routes: refinementTable, url: "\(example)/items", method: .get, status: .accepted, expected: ModelC.self),
@@ -220,6 +224,9 @@ struct URLModelMatcherTests {
         ("/**/**", "'**' must be the last segment"),
         ("/bad%zz", "percent escape"),
         ("/bad%E9", "percent escape"),
+        ("/a/../b", "can never match"),
+        ("/a/./b", "can never match"),
+        ("/a/%2E%2E", "can never match"),
     ])
     func invalidPattern(_ pattern: String, _ reason: String) {
         var matcher = URLModelMatcher()
