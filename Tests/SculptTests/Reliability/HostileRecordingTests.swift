@@ -32,6 +32,16 @@ struct HostileRecordingTests {
         #expect(throws: Fixture.FormatError.self) { try Fixture(json: Data(text.utf8)) }
     }
 
+    @Test("fixture bodies nested to the 512-level limit parse on a task's stack; deeper ones are format errors", arguments: [500, 512, 100_000])
+    func deepFixture(_ depth: Int) {
+        let body = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let text = #"{"request":{"url":"https://x/a"},"response":{"status":200,"body":\#(body)}}"#
+        let result = Result { try Fixture(json: Data(text.utf8)) }
+        // The fixture object and its response add two levels to the body's.
+        #expect((try? result.get()) != nil || depth + 2 > 512)
+        if case .failure(let error) = result { #expect(error is Fixture.FormatError) }
+    }
+
     /// 40 patterns of one to forty `*` segments, each ending in a literal the path never has, and a
     /// 40-segment path: a matcher that backtracks through every combination would not finish.
     @Test("many wildcards and remainders: no exponential backtracking", .timeLimit(.minutes(1)))
