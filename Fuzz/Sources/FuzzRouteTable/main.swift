@@ -8,7 +8,7 @@ runFuzzer { input in
     var lines = input.lines
     let path = lines.removeLast()
     var matcher = URLModelMatcher()
-    for line in lines.prefix(32) {
+    for line in lines.prefix(16) {
         let pattern: URLPattern
         do throws(URLPattern.ParseError) {
             pattern = try URLPattern(line)
