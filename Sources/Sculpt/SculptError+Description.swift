@@ -84,7 +84,10 @@ extension SculptError {
     /// A decoding failure as `At items[3].user.login: expected String, found a number.`
     static func describe(_ error: any Error) -> String {
         if let error = error as? SculptError {
-            return error.report.dropFirst().joined(separator: " ")
+            // The details without the first line's "for <request>" (the caller names it), unless
+            // the first line is all there is.
+            let report = error.report
+            return (report.count > 1 ? report.dropFirst() : report[...]).joined(separator: " ")
         }
         guard let error = error as? DecodingError else { return "\(error)" }
         switch error {

@@ -4,8 +4,7 @@ import Foundation
 import FuzzSupport
 import SculptTesting
 
-runFuzzer { input in
-    let data = input
+runFuzzer { data in
     if let fixture = try? Fixture(json: data) {
         checkRoundTrip(fixture)
     }

@@ -65,10 +65,8 @@ enum PathBytes {
         var kept = 0
         for index in 0..<count {
             let range = ranges[index]
-            let isDots = range.count <= 2 && bytes[range].allSatisfy { $0 == UInt8(ascii: ".") }
-            if isDots && range.count == 1 { continue }
-            if isDots {
-                kept = max(kept - 1, 0)
+            if PathSegments.isDotSegment(bytes[range]) {
+                if range.count == 2 { kept = max(kept - 1, 0) }
                 continue
             }
             ranges[kept] = range

@@ -20,4 +20,9 @@ enum PathSegments {
         guard segment.utf8.contains(UInt8(ascii: "%")) else { return segment }
         return segment.removingPercentEncoding.map { $0[...] }
     }
+
+    /// Whether a decoded segment is `.` or `..`, which a server resolves away (RFC 3986, 5.2.4).
+    static func isDotSegment(_ segment: some Collection<UInt8>) -> Bool {
+        (1...2).contains(segment.count) && segment.allSatisfy { $0 == UInt8(ascii: ".") }
+    }
 }

@@ -63,8 +63,8 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
                 guard let literal = PathSegments.decodeStrictly(raw) else {
                     throw ParseError(pattern: pattern, reason: "segment '\(raw)' has a percent escape that is not UTF-8")
                 }
-                if literal == "." || literal == ".." {
-                    throw ParseError(pattern: pattern, reason: "'\(raw)' is resolved away in the paths matched, so it can never match")
+                if PathSegments.isDotSegment(literal.utf8) {
+                    throw ParseError(pattern: pattern, reason: "segment '\(raw)' can never match: paths are matched with '.' and '..' resolved")
                 }
                 tokens.append(.literal(String(literal)))
             }

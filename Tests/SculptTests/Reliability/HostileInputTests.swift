@@ -142,7 +142,7 @@ struct HostileInputTests {
         Row(name: "a 50 MB string value", body: { Data((#"{"id":1,"login":""# + String(repeating: "a", count: 50 << 20) + #""}"#).utf8) }, expected: .model),
         Row(name: "a 50 MB string value, limited", serializer: .limited,
             body: { Data((#"{"id":1,"login":""# + String(repeating: "a", count: 50 << 20) + #""}"#).utf8) }, expected: .error("bodyTooLarge")),
-        Row(name: "a 50 MB error body, limited", serializer: .limited, status: .badGateway,
+        Row(name: "a 2 MB error body, limited", serializer: .limited, status: .badGateway,
             body: { Data(repeating: 0x20, count: 2 << 20) + Data(#"{"message":"x"}"#.utf8) }, expected: .error("unacceptableStatusCode")),
         // Numbers and shapes.
         Row(name: "a number out of Int's range", body: text(#"{"login":"a","id":99999999999999999999}"#), expected: .error("decodingFailed")),
@@ -218,6 +218,13 @@ struct HostileInputTests {
         #expect(error.description.contains("REDACTED"))
         #expect(error.description.utf8.count < 2_048)
         #expect(error.response.url?.absoluteString == url, "the context keeps the URL as it was")
+    }
+
+    @Test("an error body over the limit says so in the error's description")
+    func limitedErrorBody() throws {
+        let body = Data(repeating: 0x20, count: 2 << 20) + Data(#"{"message":"x"}"#.utf8)
+        let error = try #require(thrownError { try Serializer.limitedSerializer.serialize(body, for: response(status: .badGateway)) } as? SculptError)
+        #expect(error.description.contains("the serializer reads at most 1048576"))
     }
 
     @Test("a URL of 100,000 bytes is cut in a description")
