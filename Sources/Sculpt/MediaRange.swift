@@ -1,22 +1,32 @@
+import Foundation
+
 /// A serializer's acceptable content types, parsed once: the media ranges, in the order they are
 /// best tried (exact types first, `application/json` before the rest, wildcards and suffixes last),
-/// and the exact header values accepted by a string comparison before any parsing (each exact type
+/// and the exact header values accepted by one byte comparison before any parsing (each exact type
 /// alone and with `; charset=utf-8`, as servers send them).
 @usableFromInline
 struct ContentTypeFilter: Sendable {
     private let ranges: [MediaRange]
-    private let commonValues: [String]
+    private let commonValues: [[UInt8]]
 
     init(_ patterns: Set<String>) {
         let rank = { (pattern: String) in pattern == "application/json" ? 0 : pattern.contains("*") ? 2 : 1 }
         ranges = patterns.sorted { (rank($0), $0) < (rank($1), $1) }.map(MediaRange.init)
-        commonValues = ranges.compactMap(\.exactType).flatMap { [$0, $0 + "; charset=utf-8"] }
+        commonValues = ranges.compactMap(\.exactType).flatMap { [Array($0.utf8), Array(($0 + "; charset=utf-8").utf8)] }
     }
 
     /// Whether a `Content-Type` value is acceptable.
     @usableFromInline
     func accepts(_ contentType: String) -> Bool {
-        commonValues.contains(contentType) || MediaRange.contentType(contentType, isIn: ranges)
+        var contentType = contentType
+        return contentType.withUTF8 { bytes in
+            commonValues.contains { common in
+                common.count == bytes.count && common.withUnsafeBufferPointer { common in
+                    guard let left = common.baseAddress, let right = bytes.baseAddress else { return true }
+                    return memcmp(left, right, bytes.count) == 0
+                }
+            } || MediaRange.contentType(bytes, isIn: ranges)
+        }
     }
 }
 
@@ -49,36 +59,16 @@ struct MediaRange: Sendable {
         }
     }
 
-    /// The ranges for a set of patterns, in the order they are best tried: exact types first
-    /// (`application/json` before the rest), wildcards and suffixes last.
-    static func ranges(_ patterns: Set<String>) -> [MediaRange] {
-        patterns.sorted { lhs, rhs in
-            let rank = { (pattern: String) in pattern == "application/json" ? 0 : pattern.contains("*") ? 2 : 1 }
-            return (rank(lhs), lhs) < (rank(rhs), rhs)
-        }.map(MediaRange.init)
-    }
-
-    /// The exact header values a set of ranges accepts without parsing: each exact type alone and
-    /// with `; charset=utf-8`, as servers send them.
-    static func commonValues(of ranges: [MediaRange]) -> [String] {
-        ranges.filter { !$0.type.isEmpty && !$0.subtype.isEmpty }.flatMap { range -> [String] in
-            let essence = String(decoding: range.type + [UInt8(ascii: "/")] + range.subtype, as: UTF8.self)
-            return [essence, essence + "; charset=utf-8"]
-        }
-    }
-
     /// `type/subtype` for a range with no wildcard, as lowercase text.
     var exactType: String? {
         type.isEmpty || subtype.isEmpty ? nil : String(decoding: type + [UInt8(ascii: "/")] + subtype, as: UTF8.self)
     }
 
-    /// Whether a `Content-Type` value falls in any of `ranges`; the value is parsed once.
-    static func contentType(_ contentType: String, isIn ranges: [MediaRange]) -> Bool {
-        var contentType = contentType
-        return contentType.withUTF8 { bytes in
-            let (type, subtype) = essence(of: bytes)
-            return ranges.contains { $0.contains(type: bytes[type], subtype: bytes[subtype]) }
-        }
+    /// Whether a `Content-Type` value (its UTF-8 bytes) falls in any of `ranges`; the value is
+    /// parsed once.
+    static func contentType(_ bytes: UnsafeBufferPointer<UInt8>, isIn ranges: [MediaRange]) -> Bool {
+        let (type, subtype) = essence(of: bytes)
+        return ranges.contains { $0.contains(type: bytes[type], subtype: bytes[subtype]) }
     }
 
     private func contains(type: Slice<UnsafeBufferPointer<UInt8>>, subtype: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
@@ -105,7 +95,14 @@ struct MediaRange: Sendable {
     }
 
     private static func equalsIgnoringCase(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowercase: [UInt8]) -> Bool {
-        bytes.count == lowercase.count && zip(bytes, lowercase).allSatisfy { lowercased($0) == $1 }
+        guard bytes.count == lowercase.count else { return false }
+        // An index loop: `zip` over a slice and an array costs more than the comparison itself.
+        var index = bytes.startIndex
+        for expected in lowercase {
+            guard lowercased(bytes[index]) == expected else { return false }
+            index += 1
+        }
+        return true
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

@@ -46,7 +46,9 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     public var errorMatcher: (any ModelMatcher)?
 
     /// The statuses whose bodies are models; others are errors. Default: 200...299.
-    public var acceptableStatusCodes: Set<Int> = Set(200...299)
+    public var acceptableStatusCodes: Set<Int> = Set(200...299) {
+        didSet { statusCodeFilter = StatusCodeFilter(acceptableStatusCodes) }
+    }
 
     /// The media ranges a `Content-Type` must fall in: exact types (`application/json`), a whole
     /// type (`text/*`), or a structured suffix (`*/*+json`). Compared case-insensitively with
@@ -73,6 +75,9 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// serializer.maximumNestingDepth = 64
     /// ```
     public var maximumNestingDepth: Int?
+
+    /// ``acceptableStatusCodes``, made ready once for every response.
+    @usableFromInline var statusCodeFilter = StatusCodeFilter(Set(200...299))
 
     /// ``acceptableContentTypes``, parsed once for every response; `nil` accepts any.
     @usableFromInline var contentTypeFilter: ContentTypeFilter? = ContentTypeFilter(Self.defaultContentTypes)
@@ -183,7 +188,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     @inlinable
     func checkStatus(_ context: SculptError.Context) throws {
-        guard !acceptableStatusCodes.contains(context.response.status.code) else { return }
+        guard !statusCodeFilter.accepts(context.response.status.code) else { return }
         let model: (any Decodable & Sendable)?
         do {
             model = try errorModel(context)
@@ -266,7 +271,10 @@ extension Data {
     /// Whether the body is empty or nothing but JSON white space.
     @inlinable
     var isBlank: Bool {
-        guard let first, JSONBytes.isWhitespace(first) else { return isEmpty }
-        return withUnsafeBytes { $0.allSatisfy(JSONBytes.isWhitespace) }
+        // One look at the bytes: `Data.first` and `isEmpty` each go through Data's representation.
+        withUnsafeBytes { bytes in
+            guard let first = bytes.first, JSONBytes.isWhitespace(first) else { return bytes.isEmpty }
+            return bytes.allSatisfy(JSONBytes.isWhitespace)
+        }
     }
 }

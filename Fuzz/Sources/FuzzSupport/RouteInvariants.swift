@@ -20,11 +20,15 @@ public struct RoutingOracle {
         }
     }
 
-    /// Checks that `match` and `route(for:)` agree; that the route picked matches on its own; and
-    /// that when nothing is picked, no route matches on its own (a lookup that gives up early
-    /// instead of backtracking fails here).
+    /// Checks that `match` and `route(for:)` agree; that the route picked is the one picked for
+    /// the URL's path as Foundation reads it (spelled as `https://example.invalid/` and the path);
+    /// that the route picked matches on its own; and that when nothing is picked, no route matches
+    /// on its own (a lookup that gives up early instead of backtracking fails here).
     public func check(_ url: URL) {
         let route = table.route(for: url)
+        if let canonical = URL(string: "https://example.invalid/" + url.path(percentEncoded: true)) {
+            require(table.route(for: canonical) == route, "\(url) and \(canonical), its path as Foundation reads it, take different routes")
+        }
         require(table.match(url) == route?.modelType, "match and route(for:) disagree on \(url)")
         require(table.route(for: url, method: .get) == route, "a table without methods answers differently for GET on \(url)")
         if let route, let index = table.routes.firstIndex(of: route) {

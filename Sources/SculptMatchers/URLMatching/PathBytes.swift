@@ -3,27 +3,39 @@ import Foundation
 /// A URL path's segments as byte ranges over its UTF-8, for matching without allocating: the ranges
 /// live on the stack, and only a path with a `%` is copied (to decode its segments).
 enum PathBytes {
-    /// Calls `body` with the path's bytes (each segment percent-decoded on its own; a segment whose
-    /// escapes are not UTF-8 is kept as written) and the ranges of its non-empty segments, with
-    /// `.` and `..` segments resolved.
+    /// Calls `body` with the bytes of the URL's path (each segment percent-decoded on its own; a
+    /// segment whose escapes are not UTF-8 is kept as written) and the ranges of its non-empty
+    /// segments, with `.` and `..` segments resolved.
     static func withSegments<Result>(
-        of rawPath: String, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) -> Result
+        of url: URL, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) -> Result
     ) -> Result {
-        var path = rawPath
-        return path.withUTF8 { raw in
-            if raw.contains(UInt8(ascii: "%")) {
-                var (bytes, ranges) = decoded(raw)
-                return bytes.withUnsafeBufferPointer { bytes in
-                    ranges.withUnsafeMutableBufferPointer { ranges in
-                        let count = removeDotSegments(ranges, count: ranges.count, of: bytes)
-                        return body(bytes, UnsafeBufferPointer(rebasing: ranges[..<count]))
-                    }
+        // A URL relative to a base has the path Foundation resolves; any other URL is its own
+        // text, and its path a slice of it, read in place.
+        if url.baseURL != nil {
+            var path = url.path(percentEncoded: true)
+            return path.withUTF8 { withSegments(ofRawPath: $0, body) }
+        }
+        var text = url.relativeString
+        return text.withUTF8 { text in
+            withSegments(ofRawPath: UnsafeBufferPointer(rebasing: text[URIPathRange.of(text)]), body)
+        }
+    }
+
+    private static func withSegments<Result>(
+        ofRawPath raw: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) -> Result
+    ) -> Result {
+        if raw.contains(UInt8(ascii: "%")) {
+            var (bytes, ranges) = decoded(raw)
+            return bytes.withUnsafeBufferPointer { bytes in
+                ranges.withUnsafeMutableBufferPointer { ranges in
+                    let count = removeDotSegments(ranges, count: ranges.count, of: bytes)
+                    return body(bytes, UnsafeBufferPointer(rebasing: ranges[..<count]))
                 }
             }
-            return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: raw.count / 2 + 1) { ranges in
-                let count = removeDotSegments(ranges, count: split(raw, into: ranges), of: raw)
-                return body(raw, UnsafeBufferPointer(rebasing: ranges[..<count]))
-            }
+        }
+        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: raw.count / 2 + 1) { ranges in
+            let count = removeDotSegments(ranges, count: split(raw, into: ranges), of: raw)
+            return body(raw, UnsafeBufferPointer(rebasing: ranges[..<count]))
         }
     }
 

@@ -137,7 +137,7 @@ public struct URLModelMatcher: ModelMatcher {
     /// The index of the route for a URL: the path split into byte ranges on the stack, the prefix
     /// compared segment by segment, the rest looked up in the trie.
     private func routeIndex(for url: URL, method: HTTPRequest.Method?, status: HTTPResponse.Status?) -> Int? {
-        PathBytes.withSegments(of: url.path(percentEncoded: true)) { bytes, segments in
+        PathBytes.withSegments(of: url) { bytes, segments in
             guard segments.count >= prefixBytes.count else { return nil }
             for (index, prefix) in prefixBytes.enumerated() where !PathBytes.segment(segments[index], of: bytes, equals: prefix) {
                 return nil
@@ -170,7 +170,7 @@ public struct URLModelMatcher: ModelMatcher {
     /// The URL's decoded path segments after the prefix, or `nil` when the prefix is not there (for
     /// messages; matching uses ``routeIndex(for:method:status:)``).
     private func segments(of url: URL) -> ArraySlice<Substring>? {
-        let segments = PathBytes.withSegments(of: url.path(percentEncoded: true)) { bytes, ranges in
+        let segments = PathBytes.withSegments(of: url) { bytes, ranges in
             ranges.map { Substring(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
         }
         guard segments.starts(with: prefix) else { return nil }

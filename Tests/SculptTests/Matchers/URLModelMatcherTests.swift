@@ -159,6 +159,31 @@ private let refinementTable: [Registration] = [
     .init("/items", ModelA.self, method: .post, status: .created),
 ]
 
+/// URL spellings whose path sits in different places in the text (RFC 3986, appendix B).
+let spellingCases: [MatchCase] = [
+    .init(name: "spelled https://h:80/users/1?b#c", routes: spellingTable, url: "https://h:80/users/1?b#c", expected: ModelA.self),
+    .init(name: "spelled HTTP://H/users/1", routes: spellingTable, url: "HTTP://H/users/1", expected: ModelA.self),
+    .init(name: "spelled https://user:pw@h/users/1", routes: spellingTable, url: "https://user:pw@h/users/1", expected: ModelA.self),
+    .init(name: "spelled https://[::1]:8080/users/1", routes: spellingTable, url: "https://[::1]:8080/users/1", expected: ModelA.self),
+    .init(name: "spelled x-y+z.1://h/users/1", routes: spellingTable, url: "x-y+z.1://h/users/1", expected: ModelA.self),
+    .init(name: "spelled s://a@b@c/a/b", routes: spellingTable, url: "s://a@b@c/a/b", expected: ModelB.self),
+    .init(name: "spelled //host/users/1", routes: spellingTable, url: "//host/users/1", expected: ModelA.self),
+    .init(name: "spelled /users/1?x", routes: spellingTable, url: "/users/1?x", expected: ModelA.self),
+    .init(name: "spelled users/1", routes: spellingTable, url: "users/1", expected: ModelA.self),
+    .init(name: "spelled mailto:users/1", routes: spellingTable, url: "mailto:users/1", expected: ModelA.self),
+    .init(name: "spelled https:/users/1", routes: spellingTable, url: "https:/users/1", expected: ModelA.self),
+    .init(name: "spelled https:users/1", routes: spellingTable, url: "https:users/1", expected: ModelA.self),
+    .init(name: "spelled https:///users/1", routes: spellingTable, url: "https:///users/1", expected: ModelA.self),
+    .init(name: "spelled :a/b", routes: spellingTable, url: ":a/b", expected: ModelB.self),
+    .init(name: "spelled https://h?q=/users/1", routes: spellingTable, url: "https://h?q=/users/1", expected: nil),
+    .init(name: "spelled https://h#/users/1", routes: spellingTable, url: "https://h#/users/1", expected: nil),
+    .init(name: "spelled ?x", routes: spellingTable, url: "?x", expected: nil),
+    .init(name: "spelled #/a/b", routes: spellingTable, url: "#/a/b", expected: nil),
+    .init(name: "spelled https://h/users/1;v=2", routes: spellingTable, url: "https://h/users/1;v=2", expected: nil),
+    .init(name: "spelled https://h/a b", routes: spellingTable, url: "https://h/a b", expected: ModelC.self),
+]
+private let spellingTable: [Registration] = [.init("/users/#", ModelA.self), .init("/a/b", ModelB.self), .init("/a%20b", ModelC.self)]
+
 @Suite("URLModelMatcher")
 struct URLModelMatcherTests {
     @Test("matches", arguments: sculptorCases + overcoatCases + sculptCases)
@@ -257,6 +282,23 @@ struct URLModelMatcherTests {
         #expect(matcher.nearestCandidates(for: context) == ["GET /users/*/repos", "/users/*", "/orgs/*"])
         let outside = ResponseContext(url: URL(string: "https://x/v2/users"))
         #expect(matcher.nearestCandidates(for: outside) == ["(the path does not start with the prefix /v3)"])
+    }
+
+    @Test("the path is found in any spelling of a URL, as Foundation finds it", arguments: spellingCases)
+    func spellings(_ row: MatchCase) throws {
+        let matcher = try row.matcher()
+        let url = try #require(URL(string: row.url))
+        let canonical = try #require(URL(string: "https://example.invalid/" + url.path(percentEncoded: true)))
+        #expect(matcher.match(url)?.type == row.expected)
+        #expect(matcher.match(url) == matcher.match(canonical))
+    }
+
+    @Test("a URL relative to a base is matched on its resolved path")
+    func relativeURL() throws {
+        let matcher = try URLModelMatcher(pathPrefix: "/v3", routes: ["/users/#": ModelA.self])
+        let base = try #require(URL(string: "https://h/v3/"))
+        #expect(matcher.match(try #require(URL(string: "users/1?x", relativeTo: base)))?.type == ModelA.self)
+        #expect(matcher.match(try #require(URL(string: "../users/1", relativeTo: base))) == nil)
     }
 
     @Test("a path of 10,000 segments is matched without trouble")

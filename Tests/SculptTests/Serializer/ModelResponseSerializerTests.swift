@@ -155,12 +155,22 @@ struct ModelResponseSerializerTests {
         #expect(context.body == body)
     }
 
-    @Test("acceptable status codes are settable")
-    func settableStatusCodes() throws {
+    @Test("acceptable status codes are settable: a run, a set with gaps, the edges of each", arguments: [
+        (Set([200, 404]), [200, 404], [201, 403, 405]),
+        (Set(200...204), [200, 204], [199, 205]),
+        (Set([200, 202]), [200, 202], [201]),
+        (Set([304]), [304], [303, 305]),
+        (Set(0...999), [100, 599, 999], []),
+    ])
+    func settableStatusCodes(_ codes: Set<Int>, accepted: [Int], refused: [Int]) throws {
         var serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self))
-        serializer.acceptableStatusCodes = [200, 404]
-        #expect(try serializer.serialize(userJSON, for: response(status: .notFound), as: User.self).login == "octocat")
-        #expect(thrownError { try serializer.serialize(userJSON, for: response(status: .created)) } != nil)
+        serializer.acceptableStatusCodes = codes
+        for code in accepted {
+            #expect(try serializer.serialize(userJSON, for: response(status: .init(code: code)), as: User.self).login == "octocat")
+        }
+        for code in refused {
+            #expect(thrownError { try serializer.serialize(userJSON, for: response(status: .init(code: code))) } != nil, "\(code)")
+        }
     }
 
     @Test("bodiless responses", arguments: [

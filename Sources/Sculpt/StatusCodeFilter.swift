@@ -1,0 +1,24 @@
+/// A serializer's acceptable status codes, ready to be asked for every response: a set that is one
+/// run of codes (the default `200...299`) is answered by two comparisons instead of a hash lookup.
+@usableFromInline
+struct StatusCodeFilter: Sendable {
+    /// The codes, when they form one unbroken run.
+    private let run: ClosedRange<Int>?
+    private let codes: Set<Int>
+
+    init(_ codes: Set<Int>) {
+        self.codes = codes
+        if let lowest = codes.min(), let highest = codes.max(), highest - lowest + 1 == codes.count {
+            run = lowest...highest
+        } else {
+            run = nil
+        }
+    }
+
+    /// Whether a status code is acceptable.
+    @usableFromInline
+    func accepts(_ code: Int) -> Bool {
+        guard let run else { return codes.contains(code) }
+        return run.contains(code)
+    }
+}
