@@ -21,6 +21,7 @@ enum PathBytes {
         }
     }
 
+    /// The same, for the bytes of a raw (percent-encoded) path.
     private static func withSegments<Result>(
         ofRawPath raw: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) -> Result
     ) -> Result {
