@@ -88,13 +88,17 @@ enum PathBytes {
         return kept
     }
 
-    /// The segments percent-decoded one by one, joined, with their new ranges.
+    /// The segments percent-decoded one by one (a segment that does not decode kept as written),
+    /// joined, with their new ranges.
     private static func decoded(_ raw: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8], ranges: [Range<Int>]) {
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.count)
         var ranges: [Range<Int>] = []
-        for segment in PathSegments.split(Substring(decoding: raw, as: UTF8.self)) {
+        for segment in raw.split(separator: UInt8(ascii: "/")) {
             let start = bytes.count
-            bytes.append(contentsOf: segment.utf8)
+            if !PathSegments.appendDecoded(segment, to: &bytes) {
+                bytes.append(contentsOf: segment)
+            }
             ranges.append(start..<bytes.count)
         }
         return (bytes, ranges)

@@ -18,7 +18,63 @@ enum PathSegments {
     /// `segment` with its percent escapes decoded, or `nil` if they do not decode to UTF-8.
     static func decodeStrictly(_ segment: Substring) -> Substring? {
         guard segment.utf8.contains(UInt8(ascii: "%")) else { return segment }
-        return segment.removingPercentEncoding.map { $0[...] }
+        var bytes: [UInt8] = []
+        guard appendDecoded(segment.utf8, to: &bytes) else { return nil }
+        return Substring(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `segment` with its percent escapes decoded to `bytes` and returns `true`; appends
+    /// nothing and returns `false` when an escape is malformed (`%zz`, a `%` near the end) or the
+    /// decoded bytes are not UTF-8 (`%E9`), the cases in which Foundation's
+    /// `removingPercentEncoding` gives `nil`. Works on bytes, with no string or bridging: this runs
+    /// for every segment of every percent-encoded path matched.
+    static func appendDecoded(_ segment: some Collection<UInt8>, to bytes: inout [UInt8]) -> Bool {
+        let start = bytes.count
+        var index = segment.startIndex
+        while index != segment.endIndex {
+            let byte = segment[index]
+            segment.formIndex(after: &index)
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = hexDigit(in: segment, at: &index), let low = hexDigit(in: segment, at: &index) else {
+                bytes.removeSubrange(start...)
+                return false
+            }
+            bytes.append(high << 4 | low)
+        }
+        guard isUTF8(bytes[start...]) else {
+            bytes.removeSubrange(start...)
+            return false
+        }
+        return true
+    }
+
+    /// The value of the hex digit at `index`, moving past it; `nil` at the end or at another byte.
+    private static func hexDigit<Bytes: Collection<UInt8>>(in bytes: Bytes, at index: inout Bytes.Index) -> UInt8? {
+        guard index != bytes.endIndex else { return nil }
+        let value: UInt8
+        switch bytes[index] {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): value = bytes[index] - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): value = bytes[index] - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): value = bytes[index] - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+        bytes.formIndex(after: &index)
+        return value
+    }
+
+    private static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     /// Whether a decoded segment is `.` or `..`, which a server resolves away (RFC 3986, 5.2.4).
