@@ -132,18 +132,21 @@ struct DiscriminatorScanner {
     }
 
     /// The body's encoding when it is UTF-16 or UTF-32 (by byte order mark, or by the zero bytes
-    /// an ASCII first character leaves), as `JSONDecoder` detects it; `nil` for UTF-8.
+    /// ASCII characters leave), exactly as `JSONDecoder` detects it; `nil` for UTF-8.
     private static func encoding(of bytes: UnsafeBufferPointer<UInt8>) -> String.Encoding? {
-        guard bytes.count >= 2 else { return nil }
-        let head: (UInt8, UInt8, UInt8, UInt8) =
-            bytes.count >= 4 ? (bytes[0], bytes[1], bytes[2], bytes[3]) : (bytes[0], bytes[1], 0x20, 0x20)
-        switch head {
-        case (0x00, 0x00, 0xFE, 0xFF), (0x00, 0x00, 0x00, _): return .utf32BigEndian
-        case (0xFF, 0xFE, 0x00, 0x00), (_, 0x00, 0x00, 0x00): return .utf32LittleEndian
-        case (0xFE, 0xFF, _, _), (0x00, _, _, _): return .utf16BigEndian
-        case (0xFF, 0xFE, _, _), (_, 0x00, _, _): return .utf16LittleEndian
-        default: return nil
+        if bytes.count >= 4 {
+            switch (bytes[0], bytes[1], bytes[2], bytes[3]) {
+            case (0x00, 0x00, 0xFE, 0xFF), (0x00, 0x00, 0x00, _): return .utf32BigEndian
+            case (0xFF, 0xFE, 0x00, 0x00), (_, 0x00, 0x00, 0x00): return .utf32LittleEndian
+            case (0xFE, 0xFF, _, _), (0x00, _, 0x00, _): return .utf16BigEndian
+            case (0xFF, 0xFE, _, _), (_, 0x00, _, 0x00): return .utf16LittleEndian
+            default: return nil
+            }
         }
+        guard bytes.count >= 2 else { return nil }
+        if bytes[0] == 0x00 { return .utf16BigEndian }
+        if bytes[1] == 0x00 { return .utf16LittleEndian }
+        return nil
     }
 
     /// A UTF-16 or UTF-32 body as UTF-8, without its byte order mark; `nil` when it does not decode.

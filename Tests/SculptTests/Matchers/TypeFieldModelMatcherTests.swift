@@ -200,6 +200,17 @@ struct TypeFieldModelMatcherTests {
         #expect(throws: SculptError.self) { try questionsAndAnswers().modelType(for: response(), data: data) }
     }
 
+    @Test("zero bytes outside JSONDecoder's UTF-16 and UTF-32 patterns leave a body UTF-8 (found by FuzzDiscriminator)")
+    func zeroBytesInUTF8() throws {
+        // JSONDecoder reads this as UTF-8: its zeros are not at bytes 0 and 2 or 1 and 3.
+        let data = Data([0x22, 0x00, 0x00, 0x79, 0x22])
+        do {
+            _ = try questionsAndAnswers().modelType(for: response(), data: data)
+        } catch {
+            #expect(!String(describing: error).contains("UTF-16"), "\(error)")
+        }
+    }
+
     @Test("an empty body answers nil", arguments: ["", "  \n"])
     func emptyBody(_ body: String) throws {
         #expect(try matched(body) == nil)
