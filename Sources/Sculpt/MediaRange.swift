@@ -12,7 +12,7 @@ struct ContentTypeFilter: Sendable {
     init(_ patterns: Set<String>) {
         let rank = { (pattern: String) in pattern == "application/json" ? 0 : pattern.contains("*") ? 2 : 1 }
         ranges = patterns.sorted { (rank($0), $0) < (rank($1), $1) }.map(MediaRange.init)
-        commonValues = ranges.compactMap(\.exactType).flatMap { [Array($0.utf8), Array(($0 + "; charset=utf-8").utf8)] }
+        commonValues = ranges.compactMap(\.exactType).flatMap { [$0, $0 + Array("; charset=utf-8".utf8)] }
     }
 
     /// Whether a `Content-Type` value is acceptable.
@@ -59,9 +59,9 @@ struct MediaRange: Sendable {
         }
     }
 
-    /// `type/subtype` for a range with no wildcard, as lowercase text.
-    var exactType: String? {
-        type.isEmpty || subtype.isEmpty ? nil : String(decoding: type + [UInt8(ascii: "/")] + subtype, as: UTF8.self)
+    /// `type/subtype` for a range with no wildcard, in lowercase bytes.
+    var exactType: [UInt8]? {
+        type.isEmpty || subtype.isEmpty ? nil : type + [UInt8(ascii: "/")] + subtype
     }
 
     /// Whether a `Content-Type` value (its UTF-8 bytes) falls in any of `ranges`; the value is

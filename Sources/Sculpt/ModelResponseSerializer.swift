@@ -46,7 +46,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     public var errorMatcher: (any ModelMatcher)?
 
     /// The statuses whose bodies are models; others are errors. Default: 200...299.
-    public var acceptableStatusCodes: Set<Int> = Set(200...299) {
+    public var acceptableStatusCodes: Set<Int> = Self.successStatusCodes {
         didSet { statusCodeFilter = StatusCodeFilter(acceptableStatusCodes) }
     }
 
@@ -77,7 +77,10 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     public var maximumNestingDepth: Int?
 
     /// ``acceptableStatusCodes``, made ready once for every response.
-    @usableFromInline var statusCodeFilter = StatusCodeFilter(Set(200...299))
+    @usableFromInline var statusCodeFilter = StatusCodeFilter(Self.successStatusCodes)
+
+    /// The default ``acceptableStatusCodes``: 200...299.
+    static var successStatusCodes: Set<Int> { Set(200...299) }
 
     /// ``acceptableContentTypes``, parsed once for every response; `nil` accepts any.
     @usableFromInline var contentTypeFilter: ContentTypeFilter? = ContentTypeFilter(Self.defaultContentTypes)

@@ -24,7 +24,7 @@ enum PathSegments {
     }
 
     /// Appends `segment` with its percent escapes decoded to `bytes` and returns `true`; appends
-    /// nothing and returns `false` when an escape is malformed (`%zz`, a `%` near the end) or the
+    /// nothing and returns `false` when an escape is malformed (`%zz`, a `%` without two hex digits after it) or the
     /// decoded bytes are not UTF-8 (`%E9`), the cases in which Foundation's
     /// `removingPercentEncoding` gives `nil`. Works on bytes, with no string or bridging: this runs
     /// for every segment of every percent-encoded path matched.

@@ -61,7 +61,7 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
             case "**": tokens.append(.remainder)
             default:
                 guard let literal = PathSegments.decodeStrictly(raw) else {
-                    throw ParseError(pattern: pattern, reason: "segment '\(raw)' has a percent escape that is not UTF-8")
+                    throw ParseError(pattern: pattern, reason: "segment '\(raw)' has a percent escape that is malformed or not UTF-8")
                 }
                 if PathSegments.isDotSegment(literal.utf8) {
                     throw ParseError(pattern: pattern, reason: "segment '\(raw)' can never match: paths are matched with '.' and '..' resolved")
