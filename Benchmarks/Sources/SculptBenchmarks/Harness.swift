@@ -7,6 +7,13 @@ struct Case {
     var baselineName: String
     /// The highest acceptable ratio (Sculpt time / baseline time), when the case has a target.
     var target: Double?
+    /// Builds the case's payloads, serializers and tables, when it runs: a filtered or profiled
+    /// run builds only what it measures.
+    var prepare: () throws -> Sides
+}
+
+/// The work a case times, one operation of each side.
+struct Sides {
     var sculpt: () throws -> Void
     var baseline: () throws -> Void
 }
@@ -31,10 +38,11 @@ struct Harness {
     var batchSeconds = 0.03
 
     func measure(_ item: Case) throws -> Measurement {
-        let iterations = try calibrate(item.baseline)
+        let sides = try item.prepare()
+        let iterations = try calibrate(sides.baseline)
         for _ in 0..<3 {  // warm-up: caches, lazy metadata, allocator
-            _ = try time(item.sculpt, iterations)
-            _ = try time(item.baseline, iterations)
+            _ = try time(sides.sculpt, iterations)
+            _ = try time(sides.baseline, iterations)
         }
         var sculptTimes: [Double] = []
         var baselineTimes: [Double] = []
@@ -43,11 +51,11 @@ struct Harness {
             let sculpt: Double
             let baseline: Double
             if round.isMultiple(of: 2) {
-                baseline = try time(item.baseline, iterations)
-                sculpt = try time(item.sculpt, iterations)
+                baseline = try time(sides.baseline, iterations)
+                sculpt = try time(sides.sculpt, iterations)
             } else {
-                sculpt = try time(item.sculpt, iterations)
-                baseline = try time(item.baseline, iterations)
+                sculpt = try time(sides.sculpt, iterations)
+                baseline = try time(sides.baseline, iterations)
             }
             sculptTimes.append(sculpt)
             baselineTimes.append(baseline)

@@ -12,7 +12,8 @@ if arguments.count == 4, arguments[1] == "--memory-child", let mode = Memory.Mod
 if let index = arguments.firstIndex(of: "--profile"), arguments.count > index + 2, let count = Int(arguments[index + 2]),
     let item = try Cases.all().first(where: { $0.name.localizedCaseInsensitiveContains(arguments[index + 1]) })
 {
-    let body = arguments.contains("--baseline") ? item.baseline : item.sculpt
+    let sides = try item.prepare()
+    let body = arguments.contains("--baseline") ? sides.baseline : sides.sculpt
     for _ in 0..<count { try body() }
     exit(0)
 }
