@@ -109,12 +109,15 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     ///   documentation).
     @inlinable
     public func serialize(_ data: Data, for response: ResponseContext) throws -> Output {
-        let context = SculptError.Context(response: response, body: data)
-        guard let modelType = try resolvedType(context, expecting: nil) else {
-            return try bodilessValue(context)
+        guard let modelType = try resolvedType(response, data, expecting: nil) else {
+            return try bodilessValue(response, data)
         }
-        try checkIsModel(modelType, expected: nil, context)
-        return try decoding(modelType, context) { try modelType.decode(data, using: decoder) }
+        try checkIsModel(modelType, expected: nil, response, data)
+        do {
+            return try modelType.decode(data, using: decoder)
+        } catch {
+            throw Self.decodingFailure(error, modelType, response, data)
+        }
     }
 
     /// Serializes a response into a model of type `M`, checking that the matcher agrees.
@@ -130,104 +133,53 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
     @inlinable
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws -> M {
-        let context = SculptError.Context(response: response, body: data)
-        guard let modelType = try resolvedType(context, expecting: M.self) else {
-            return try bodilessValue(context, as: M.self)
+        guard let modelType = try resolvedType(response, data, expecting: M.self) else {
+            return try bodilessValue(response, data, as: M.self)
         }
-        try checkIsModel(modelType, expected: M.self, context)
-        return try decoding(modelType, context) { try modelType.decode(M.self, from: data, using: decoder) }
+        try checkIsModel(modelType, expected: M.self, response, data)
+        do {
+            return try modelType.decode(M.self, from: data, using: decoder)
+        } catch {
+            throw Self.decodingFailure(error, modelType, response, data)
+        }
     }
 
     // MARK: - Steps
+    //
+    // The steps are inlined into `serialize` and do only the checks; each failure is built by a
+    // function of its own (below), out of line, so that the code a response runs through stays
+    // small and the error's context (a copy of the response and body) is made only on failure.
 
-    /// Steps 1 to 4: the model type to decode, or `nil` for a response that may be and is bodiless.
+    /// Steps 1 to 5: the model type to decode, or `nil` for a response that may be and is bodiless.
     /// `expected` is the model the caller wants, named in the message of an unexpected empty body.
     @inlinable
-    func resolvedType(_ context: SculptError.Context, expecting expected: Any.Type?) throws -> ModelType? {
-        try checkStatus(context)
-        try checkLimits(context)
-        if context.body.isBlank {
-            guard Self.allowsEmptyBody(context.response) else {
-                let named = expected.map { String(describing: $0) } ?? (try? matchedType(context, by: matcher)).flatMap { $0?.description }
-                throw SculptError.emptyBody(expected: named, context)
-            }
+    func resolvedType(_ response: ResponseContext, _ data: Data, expecting expected: Any.Type?) throws -> ModelType? {
+        guard statusCodeFilter.accepts(response.status.code) else {
+            throw statusFailure(response, data)
+        }
+        if maximumBodySize != nil || maximumNestingDepth != nil {
+            try checkLimits(response, data)
+        }
+        guard !data.isBlank else {
+            guard Self.allowsEmptyBody(response) else { throw emptyBodyFailure(expecting: expected, response, data) }
             return nil
         }
-        try checkContentType(context)
-        guard let modelType = try matchedType(context, by: matcher) else {
-            throw SculptError.noModelMatched(candidates: matcher.nearestCandidates(for: context.response), context)
+        guard acceptsContentType(of: response) else {
+            throw contentTypeFailure(response, data)
+        }
+        guard let modelType = try matchedType(response, data, by: matcher) else {
+            throw noModelFailure(response, data)
         }
         return modelType
-    }
-
-    /// What a bodiless 204, 205 or `HEAD` response yields: the matched type's empty value, else
-    /// ``NoContent``.
-    @inlinable
-    func bodilessValue(_ context: SculptError.Context) throws -> Output {
-        try matchedType(context, by: matcher)?.emptyValue ?? NoContent()
-    }
-
-    /// What a bodiless response yields as `M`: its empty value, when it has one.
-    @inlinable
-    func bodilessValue<M>(_ context: SculptError.Context, as type: M.Type) throws -> M {
-        guard let value = ModelType.emptyBodyValue(of: M.self) else {
-            throw SculptError.emptyBody(expected: String(describing: M.self), context)
-        }
-        return value
     }
 
     /// Throws when the matched type is not a model to return: an ``ErrorResponseModel`` (decoded
     /// and thrown as ``SculptError/errorResponse(model:_:)``), or not the `expected` type.
     @inlinable
-    func checkIsModel(_ modelType: ModelType, expected: (any (Decodable & Sendable).Type)?, _ context: SculptError.Context) throws {
-        if modelType.isErrorResponse {
-            let model = try decoding(modelType, context) { try modelType.decode(context.body, using: decoder) }
-            throw SculptError.errorResponse(model: model, context)
+    func checkIsModel(_ modelType: ModelType, expected: (any (Decodable & Sendable).Type)?, _ response: ResponseContext, _ data: Data) throws {
+        if modelType.isErrorResponse || expected.map({ modelType.type != $0 }) ?? false {
+            throw rejectedModelFailure(modelType, expected: expected, response, data)
         }
-        if let expected, modelType.type != expected {
-            throw SculptError.typeMismatch(expected: expected, matched: modelType, context)
-        }
-    }
-
-    @inlinable
-    func checkStatus(_ context: SculptError.Context) throws {
-        guard !statusCodeFilter.accepts(context.response.status.code) else { return }
-        let model: (any Decodable & Sendable)?
-        do {
-            model = try errorModel(context)
-        } catch {
-            throw SculptError.unacceptableStatusCode(underlying: error, context)
-        }
-        guard let model else { throw SculptError.unacceptableStatusCode(underlying: nil, context) }
-        throw SculptError.errorResponse(model: model, context)
-    }
-
-    /// Throws when the body is over ``maximumBodySize`` or nests deeper than ``maximumNestingDepth``.
-    @inlinable
-    func checkLimits(_ context: SculptError.Context) throws {
-        if let maximumBodySize, context.body.count > maximumBodySize {
-            throw SculptError.bodyTooLarge(maximum: maximumBodySize, context)
-        }
-        if let maximumNestingDepth, let offset = NestingDepth.firstOffset(exceeding: maximumNestingDepth, in: context.body) {
-            throw SculptError.nestingTooDeep(maximum: maximumNestingDepth, offset: offset, context)
-        }
-    }
-
-    /// The error body decoded as the model ``errorMatcher`` picks; `nil` when there is no error
-    /// matcher, no body, a content type that is not acceptable, or no model type for it. A body
-    /// over the limits throws (and is reported as the reason the error model is missing).
-    @inlinable
-    func errorModel(_ context: SculptError.Context) throws -> (any Decodable & Sendable)? {
-        guard let errorMatcher, !context.body.isBlank, acceptsContentType(of: context.response) else { return nil }
-        try checkLimits(context)
-        guard let errorType = try matchedType(context, by: errorMatcher) else { return nil }
-        return try decoding(errorType, context) { try errorType.decode(context.body, using: decoder) }
-    }
-
-    @inlinable
-    func checkContentType(_ context: SculptError.Context) throws {
-        guard !acceptsContentType(of: context.response) else { return }
-        throw SculptError.unacceptableContentType(acceptable: (acceptableContentTypes ?? []).sorted(), context)
     }
 
     @inlinable
@@ -240,33 +192,126 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         return contentTypeFilter.accepts(contentType)
     }
 
+    /// The model type `matcher` picks; an error it throws that is not a ``SculptError`` becomes
+    /// ``SculptError/matcherFailed(underlying:_:)``.
     @inlinable
-    func matchedType(_ context: SculptError.Context, by matcher: some ModelMatcher) throws -> ModelType? {
+    func matchedType(_ response: ResponseContext, _ data: Data, by matcher: some ModelMatcher) throws -> ModelType? {
         do {
-            return try matcher.modelType(for: context.response, data: context.body)
-        } catch let error as SculptError {
-            throw error
+            return try matcher.modelType(for: response, data: data)
         } catch {
-            throw SculptError.matcherFailed(underlying: error, context)
+            throw Self.matcherFailure(error, response, data)
         }
     }
 
+    /// What a bodiless 204, 205 or `HEAD` response yields: the matched type's empty value, else
+    /// ``NoContent``.
     @usableFromInline
-    func decoding<T>(_ modelType: ModelType, _ context: SculptError.Context, _ decode: () throws -> T) throws -> T {
+    func bodilessValue(_ response: ResponseContext, _ data: Data) throws -> Output {
+        try matchedType(response, data, by: matcher)?.emptyValue ?? NoContent()
+    }
+
+    /// What a bodiless response yields as `M`: its empty value, when it has one.
+    @usableFromInline
+    func bodilessValue<M>(_ response: ResponseContext, _ data: Data, as type: M.Type) throws -> M {
+        guard let value = ModelType.emptyBodyValue(of: M.self) else {
+            throw SculptError.emptyBody(expected: String(describing: M.self), .init(response: response, body: data))
+        }
+        return value
+    }
+
+    /// Throws when the body is over ``maximumBodySize`` or nests deeper than ``maximumNestingDepth``.
+    @usableFromInline
+    func checkLimits(_ response: ResponseContext, _ data: Data) throws {
+        if let maximumBodySize, data.count > maximumBodySize {
+            throw SculptError.bodyTooLarge(maximum: maximumBodySize, .init(response: response, body: data))
+        }
+        if let maximumNestingDepth, let offset = NestingDepth.firstOffset(exceeding: maximumNestingDepth, in: data) {
+            throw SculptError.nestingTooDeep(maximum: maximumNestingDepth, offset: offset, .init(response: response, body: data))
+        }
+    }
+
+    /// The error body decoded as the model ``errorMatcher`` picks; `nil` when there is no error
+    /// matcher, no body, a content type that is not acceptable, or no model type for it. A body
+    /// over the limits throws (and is reported as the reason the error model is missing).
+    func errorModel(_ response: ResponseContext, _ data: Data) throws -> (any Decodable & Sendable)? {
+        guard let errorMatcher, !data.isBlank, acceptsContentType(of: response) else { return nil }
+        try checkLimits(response, data)
+        guard let errorType = try matchedType(response, data, by: errorMatcher) else { return nil }
         do {
-            return try decode()
-        } catch let miss as KeyPathWalk.Miss {
-            throw SculptError.keyPathNotFound(miss.report, context)
-        } catch let error as ModelKeyPath.SyntaxError {
-            throw SculptError.invalidKeyPath(error, context)
+            return try errorType.decode(data, using: decoder)
         } catch {
-            throw SculptError.decodingFailed(modelType, underlying: error, context)
+            throw Self.decodingFailure(error, errorType, response, data)
         }
     }
 
     @inlinable
     static func allowsEmptyBody(_ response: ResponseContext) -> Bool {
         response.status == .noContent || response.status == .resetContent || response.method == .head
+    }
+
+    // MARK: - Failures
+
+    /// Step 1's error: the decoded error model, else the unacceptable status (with the reason the
+    /// error model is missing, if one was expected and failed).
+    @usableFromInline @inline(never)
+    func statusFailure(_ response: ResponseContext, _ data: Data) -> SculptError {
+        let context = SculptError.Context(response: response, body: data)
+        do {
+            guard let model = try errorModel(response, data) else { return .unacceptableStatusCode(underlying: nil, context) }
+            return .errorResponse(model: model, context)
+        } catch {
+            return .unacceptableStatusCode(underlying: error, context)
+        }
+    }
+
+    /// Step 3's error: an empty body where a model was due, naming the model when it is known.
+    @usableFromInline @inline(never)
+    func emptyBodyFailure(expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
+        let named = expected.map { String(describing: $0) } ?? (try? matchedType(response, data, by: matcher)).flatMap { $0?.description }
+        return .emptyBody(expected: named, .init(response: response, body: data))
+    }
+
+    @usableFromInline @inline(never)
+    func contentTypeFailure(_ response: ResponseContext, _ data: Data) -> SculptError {
+        .unacceptableContentType(acceptable: (acceptableContentTypes ?? []).sorted(), .init(response: response, body: data))
+    }
+
+    @usableFromInline @inline(never)
+    func noModelFailure(_ response: ResponseContext, _ data: Data) -> SculptError {
+        .noModelMatched(candidates: matcher.nearestCandidates(for: response), .init(response: response, body: data))
+    }
+
+    @usableFromInline @inline(never)
+    static func matcherFailure(_ error: any Error, _ response: ResponseContext, _ data: Data) -> SculptError {
+        error as? SculptError ?? .matcherFailed(underlying: error, .init(response: response, body: data))
+    }
+
+    /// The error for a matched type that is not the model to return: the decoded error model of
+    /// an ``ErrorResponseModel``, else the type mismatch.
+    @usableFromInline @inline(never)
+    func rejectedModelFailure(_ modelType: ModelType, expected: (any (Decodable & Sendable).Type)?, _ response: ResponseContext, _ data: Data)
+        -> SculptError
+    {
+        let context = SculptError.Context(response: response, body: data)
+        guard modelType.isErrorResponse else {
+            return .typeMismatch(expected: expected ?? modelType.type, matched: modelType, context)
+        }
+        do {
+            return .errorResponse(model: try modelType.decode(data, using: decoder), context)
+        } catch {
+            return Self.decodingFailure(error, modelType, response, data)
+        }
+    }
+
+    /// Step 6's error: a key path that does not resolve or parse, or a body that does not decode.
+    @usableFromInline @inline(never)
+    static func decodingFailure(_ error: any Error, _ modelType: ModelType, _ response: ResponseContext, _ data: Data) -> SculptError {
+        let context = SculptError.Context(response: response, body: data)
+        switch error {
+        case let miss as KeyPathWalk.Miss: return .keyPathNotFound(miss.report, context)
+        case let error as ModelKeyPath.SyntaxError: return .invalidKeyPath(error, context)
+        default: return .decodingFailed(modelType, underlying: error, context)
+        }
     }
 }
 

@@ -12,14 +12,14 @@ import Foundation
 public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     /// Everything a model type holds, immutable and shared: a model type is copied several times
     /// per response, and a copy is then one reference.
-    private final class Storage: Sendable {
-        let type: any (Decodable & Sendable).Type
+    @usableFromInline final class Storage: Sendable {
+        @usableFromInline let type: any (Decodable & Sendable).Type
         let keyPath: String?
-        let parsedKeyPath: Result<ModelKeyPath, ModelKeyPath.SyntaxError>?
+        @usableFromInline let parsedKeyPath: Result<ModelKeyPath, ModelKeyPath.SyntaxError>?
         let decodeBody: @Sendable (Data, any ModelDecoder, ModelKeyPath?) throws -> any Decodable & Sendable
         let decodeFromDecoder: @Sendable (any Decoder, ModelKeyPath?) throws -> any Decodable & Sendable
         let emptyValue: (any Decodable & Sendable)?
-        let isErrorResponse: Bool
+        @usableFromInline let isErrorResponse: Bool
 
         init<M: Decodable & Sendable>(_ type: M.Type, keyPath: String?) {
             self.type = type
@@ -32,10 +32,10 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    private let storage: Storage
+    @usableFromInline let storage: Storage
 
     /// The Swift type to decode.
-    public var type: any (Decodable & Sendable).Type { storage.type }
+    @inlinable public var type: any (Decodable & Sendable).Type { storage.type }
 
     /// Where the model sits in the body (see ``ModelKeyPath`` for the syntax), or `nil` for the
     /// whole body.
@@ -45,7 +45,7 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     var parsedKeyPath: Result<ModelKeyPath, ModelKeyPath.SyntaxError>? { storage.parsedKeyPath }
 
     /// Whether the type is an ``ErrorResponseModel``: a model the serializer throws.
-    @usableFromInline var isErrorResponse: Bool { storage.isErrorResponse }
+    @inlinable var isErrorResponse: Bool { storage.isErrorResponse }
 
     /// The value a bodiless response (204, 205, `HEAD`) stands for, when the type has one
     /// (``EmptyBodyRepresentable``: ``NoContent``, any `Optional`).
@@ -88,9 +88,11 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Decodes the body as `M` (which the caller has checked is ``type``), following the key path.
-    @usableFromInline
+    /// Inlined into the caller: a body without a key path goes straight to the decoder.
+    @inlinable
     func decode<M: Decodable & Sendable>(_ model: M.Type, from data: Data, using decoder: any ModelDecoder) throws -> M {
-        try Self.decode(M.self, at: try parsedKeyPath?.get(), from: data, using: decoder)
+        guard let parsedKeyPath = storage.parsedKeyPath else { return try decoder.decode(M.self, from: data) }
+        return try Self.decode(M.self, at: parsedKeyPath.get(), from: data, using: decoder)
     }
 
     /// Decodes the model from a `Decoder` already inside a decode (an envelope, an array
@@ -104,7 +106,8 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
         try Self.decode(M.self, at: try parsedKeyPath?.get(), from: decoder)
     }
 
-    fileprivate static func decode<M: Decodable & Sendable>(
+    @usableFromInline
+    static func decode<M: Decodable & Sendable>(
         _ model: M.Type, at keyPath: ModelKeyPath?, from data: Data, using decoder: any ModelDecoder
     ) throws -> M {
         guard let keyPath else { return try decoder.decode(M.self, from: data) }

@@ -40,11 +40,11 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     ///   `Meta`. A bodiless response has no metadata: it is
     ///   ``SculptError/emptyBody(expected:_:)`` unless `Meta` is ``EmptyBodyRepresentable``.
     public func serialize(_ data: Data, for response: ResponseContext) throws -> Output {
-        let context = SculptError.Context(response: response, body: data)
-        guard let modelType = try base.resolvedType(context, expecting: nil) else {
-            return Envelope(meta: try base.bodilessValue(context, as: Meta.self), result: try base.bodilessValue(context))
+        guard let modelType = try base.resolvedType(response, data, expecting: nil) else {
+            return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), result: try base.bodilessValue(response, data))
         }
-        return try decodingEnvelope(modelType, context) { try modelType.decode(from: $0) }
+        try base.checkIsModel(modelType, expected: nil, response, data)
+        return try decodingEnvelope(modelType, response, data) { try modelType.decode(from: $0) }
     }
 
     /// Serializes the body into the metadata and a model of type `M`, checking that the matcher
@@ -55,33 +55,32 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     /// ```
     /// - Throws: ``SculptError``, as ``ModelResponseSerializer/serialize(_:for:as:)`` does.
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws -> Envelope<Meta, M> {
-        let context = SculptError.Context(response: response, body: data)
-        guard let modelType = try base.resolvedType(context, expecting: Envelope<Meta, M>.self) else {
-            return Envelope(meta: try base.bodilessValue(context, as: Meta.self), result: try base.bodilessValue(context, as: M.self))
+        guard let modelType = try base.resolvedType(response, data, expecting: Envelope<Meta, M>.self) else {
+            return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), result: try base.bodilessValue(response, data, as: M.self))
         }
-        try base.checkIsModel(modelType, expected: M.self, context)
-        return try decodingEnvelope(modelType, context) { try modelType.decode(M.self, from: $0) }
+        try base.checkIsModel(modelType, expected: M.self, response, data)
+        return try decodingEnvelope(modelType, response, data) { try modelType.decode(M.self, from: $0) }
     }
 
     /// Decodes `Meta` and the result from one root decoder, attributing a failure to whichever
     /// of the two failed.
     private func decodingEnvelope<Result: Sendable>(
-        _ modelType: ModelType, _ context: SculptError.Context, _ result: @escaping @Sendable (any Decoder) throws -> Result
+        _ modelType: ModelType, _ response: ResponseContext, _ data: Data, _ result: @escaping @Sendable (any Decoder) throws -> Result
     ) throws -> Envelope<Meta, Result> {
         do {
-            return try base.decoding(modelType, context) {
-                try RootDecoding.decode(context.body, using: base.decoder) { decoder in
-                    let meta: Meta
-                    do {
-                        meta = try Meta(from: decoder)
-                    } catch {
-                        throw MetaFailure(underlying: error)
-                    }
-                    return Envelope(meta: meta, result: try result(decoder))
+            return try RootDecoding.decode(data, using: base.decoder) { decoder in
+                let meta: Meta
+                do {
+                    meta = try Meta(from: decoder)
+                } catch {
+                    throw MetaFailure(underlying: error)
                 }
+                return Envelope(meta: meta, result: try result(decoder))
             }
-        } catch SculptError.decodingFailed(_, let failure as MetaFailure, let context) {
-            throw SculptError.decodingFailed(ModelType(Meta.self), underlying: failure.underlying, context)
+        } catch let failure as MetaFailure {
+            throw SculptError.decodingFailed(ModelType(Meta.self), underlying: failure.underlying, .init(response: response, body: data))
+        } catch {
+            throw ModelResponseSerializer<Matcher>.decodingFailure(error, modelType, response, data)
         }
     }
 

@@ -9,12 +9,19 @@ private struct Page: Decodable, Sendable, Equatable {
     struct Meta: Decodable, Sendable, Equatable { let page: Int; let total: Int }
 }
 
+/// A body that says the request failed, whatever the status.
+private struct Refusal: ErrorResponseModel, Equatable {
+    let status: String
+    let message: String
+}
+
 private let body = Data.json(#"{"status":"ok","meta":{"page":2,"total":40},"data":{"items":[{"name":"bug","color":"f00"}]}}"#)
 
 private func serializer() throws -> EnvelopeResponseSerializer<Page, URLModelMatcher> {
     var routes = URLModelMatcher()
     try routes.add("/labels", [Label].self, at: "data.items")
     try routes.add("/missing", [Label].self, at: "data.rows")
+    try routes.add("/refused", Refusal.self)
     return ModelResponseSerializer(matcher: routes).enveloped(in: Page.self)
 }
 
@@ -76,5 +83,19 @@ struct EnvelopeTests {
         let envelope = try optionalMeta.serialize(Data(), for: context)
         #expect(envelope.meta == nil)
         #expect(envelope.result is NoContent)
+    }
+
+    @Test("a body matched to an error model is thrown as the error, not returned as the result")
+    func errorModel() throws {
+        let refusal = Data.json(#"{"status":"refused","message":"quota exceeded"}"#)
+        for error in [thrownError { try serializer().serialize(refusal, for: response("https://x/refused")) },
+                      thrownError { try serializer().serialize(refusal, for: response("https://x/refused"), as: Refusal.self) }] {
+            guard case .errorResponse(let model, let context) = error as? SculptError else {
+                Issue.record("expected errorResponse, got \(String(describing: error))")
+                continue
+            }
+            #expect(model as? Refusal == Refusal(status: "refused", message: "quota exceeded"))
+            #expect(context.body == refusal)
+        }
     }
 }
