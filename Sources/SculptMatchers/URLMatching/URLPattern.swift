@@ -119,15 +119,17 @@ extension Collection<UInt8> {
 
 extension String {
     /// `%` and `/` percent-encoded, so a decoded literal can be written back into a pattern.
+    /// Works on UTF-8 bytes: a `/` followed by a combining mark is one `Character`, not `"/"`.
     fileprivate var replacingPercentAndSlash: String {
-        var text = ""
-        for character in self {
-            switch character {
-            case "%": text += "%25"
-            case "/": text += "%2F"
-            default: text.append(character)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "%"): bytes += "%25".utf8
+            case UInt8(ascii: "/"): bytes += "%2F".utf8
+            default: bytes.append(byte)
             }
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

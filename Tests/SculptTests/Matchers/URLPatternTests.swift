@@ -22,6 +22,10 @@ struct URLPatternTests {
         ("", "/"),
         ("/%2A/a%2Fb/100%25", "/%2A/a%2Fb/100%25"),
         ("/search/**", "/search/**"),
+        // A combining mark after an encoded `/` or `%` joins it into one Character; the escaping
+        // must still see the `/` and the `%`.
+        ("/a%2F\u{359}b", "/a%2F\u{359}b"),
+        ("/%25\u{301}", "/%25\u{301}"),
     ])
     func normalForm(_ text: String, _ normal: String) throws {
         let pattern = try URLPattern(text)
