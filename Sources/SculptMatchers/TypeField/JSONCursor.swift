@@ -18,8 +18,16 @@ struct Cursor {
         index < bytes.count ? bytes[index] : nil
     }
 
+    // The errors are built out of line: the scan's hot loops stay small.
+    @inline(never)
     func malformed(_ reason: String) -> DiscriminatorScanner.Malformed {
         DiscriminatorScanner.Malformed(reason: reason, offset: base + index)
+    }
+
+    /// "expected `what`, found" what is here.
+    @inline(never)
+    func malformed(expected what: String) -> DiscriminatorScanner.Malformed {
+        malformed("expected \(what), found \(describeNext())")
     }
 
     mutating func skipByteOrderMark() {
@@ -46,7 +54,7 @@ struct Cursor {
                 index += 1
                 return false
             }
-            guard peek() == UInt8(ascii: "\"") else { throw malformed("expected a key in quotes, found \(describeNext())") }
+            guard peek() == UInt8(ascii: "\"") else { throw malformed(expected: "a key in quotes") }
             let matches = try readKey(equalTo: key)
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
@@ -59,7 +67,7 @@ struct Cursor {
             case UInt8(ascii: "}"):
                 index += 1
                 return false
-            default: throw malformed("expected ',' or '}' after a value, found \(describeNext())")
+            default: throw malformed(expected: "',' or '}' after a value")
             }
         }
     }
@@ -81,7 +89,7 @@ struct Cursor {
             try expectLiteral("null")
             return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try readNumber())
-        default: throw malformed("expected a JSON value, found \(describeNext())")
+        default: throw malformed(expected: "a JSON value")
         }
     }
 
@@ -98,7 +106,7 @@ struct Cursor {
         default:
             let start = index
             while index < bytes.count, !Self.endsScalar(bytes[index]) { index += 1 }
-            if index == start { throw malformed("expected a JSON value, found \(describeNext())") }
+            if index == start { throw malformed(expected: "a JSON value") }
         }
     }
 
@@ -202,23 +210,44 @@ struct Cursor {
     private mutating func readString() throws(DiscriminatorScanner.Malformed) -> String {
         index += 1
         let start = index
+        moveToQuoteOrBackslash()
+        let hasEscapes = index < bytes.count && bytes[index] == UInt8(ascii: "\\")
         try skipStringBody()
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
         var unescaper = Cursor(bytes: raw, base: base + start)
-        let utf8 = try unescaper.unescaped(until: raw.count)
+        let text: String?
+        if hasEscapes {
+            text = try unescaper.unescaped(until: raw.count).withUnsafeBufferPointer(Self.string(validating:))
+        } else {
+            // The common case: the bytes are the string, read in place once checked.
+            try unescaper.checkNoControlCharacters()
+            text = Self.string(validating: raw)
+        }
+        guard let text else { throw malformed("the string value is not valid UTF-8") }
+        return text
+    }
+
+    /// Throws at the first control character from here on, which JSON requires to be escaped.
+    private mutating func checkNoControlCharacters() throws(DiscriminatorScanner.Malformed) {
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if byte < 0x20 { throw malformed("a control character must be escaped in a string") }
+        }
+    }
+
+    /// `utf8` as a string, or `nil` when it is not valid UTF-8.
+    private static func string(validating utf8: UnsafeBufferPointer<UInt8>) -> String? {
         // Decoding repairs invalid UTF-8 with U+FFFD; a repair changes the bytes, which is the check.
         // (Foundation's generic `String(bytes:encoding:)` costs a metadata lookup per call.)
         var text = String(decoding: utf8, as: UTF8.self)
         let unchanged = text.withUTF8 { decoded in
-            utf8.withUnsafeBufferPointer { original in
-                guard decoded.count == original.count, let left = decoded.baseAddress, let right = original.baseAddress else {
-                    return decoded.count == original.count
-                }
-                return memcmp(left, right, decoded.count) == 0
+            guard decoded.count == utf8.count, let left = decoded.baseAddress, let right = utf8.baseAddress else {
+                return decoded.count == utf8.count
             }
+            return memcmp(left, right, decoded.count) == 0
         }
-        guard unchanged else { throw malformed("the string value is not valid UTF-8") }
-        return text
+        return unchanged ? text : nil
     }
 
     /// The bytes from here to `end` with JSON escapes decoded (surrogate pairs joined).
@@ -272,7 +301,7 @@ struct Cursor {
 
     @inline(__always)
     private mutating func expect(_ byte: UInt8) throws(DiscriminatorScanner.Malformed) {
-        guard peek() == byte else { throw malformed("expected '\(Character(Unicode.Scalar(byte)))', found \(describeNext())") }
+        guard peek() == byte else { throw malformed(expected: Self.describe(byte)) }
         index += 1
     }
 
@@ -280,7 +309,7 @@ struct Cursor {
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
         guard index + expected.count <= bytes.count,
             UnsafeBufferPointer(rebasing: bytes[index..<(index + expected.count)]).elementsEqual(expected)
-        else { throw malformed("expected \(literal), found \(describeNext())") }
+        else { throw malformed(expected: literal.description) }
         index += expected.count
         if let next = peek(), !Self.endsScalar(next) { throw malformed("unexpected \(describeNext()) after \(literal)") }
     }

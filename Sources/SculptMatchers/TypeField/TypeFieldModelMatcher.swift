@@ -125,11 +125,19 @@ public struct TypeFieldModelMatcher: ModelMatcher {
         } catch {
             throw SculptError.invalidJSON(reason: error.reason, offset: error.offset, .init(response: response, body: data))
         }
+        if case .found(.string(let value)) = outcome, let modelType = types[value] {
+            return modelType
+        }
+        return try modelType(for: outcome, response, data)
+    }
+
+    /// Any outcome but a registered string: a number or boolean registered as text, else the
+    /// fallback, nothing, or the error. Out of line, so the common case stays small.
+    @inline(never)
+    private func modelType(for outcome: DiscriminatorScanner.Outcome, _ response: ResponseContext, _ data: Data) throws -> ModelType? {
         let found: String?
         switch outcome {
-        case .found(.string(let value)):
-            if let modelType = types[value] { return modelType }
-            found = "\"\(value)\""
+        case .found(.string(let value)): found = "\"\(value)\""
         case .found(.number(let text)):
             if let modelType = types[text] { return modelType }
             found = text
