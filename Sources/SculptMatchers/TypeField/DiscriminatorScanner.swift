@@ -63,8 +63,8 @@ struct DiscriminatorScanner {
 
     /// A UTF-16 or UTF-32 body, scanned after transcoding to UTF-8.
     private func scanTranscoded(_ data: Data) throws(Malformed) -> Outcome {
-        guard let encoding = data.withUnsafeBytes({ Self.encoding(of: $0.bindMemory(to: UInt8.self)) }),
-            let transcoded = Self.transcoded(data, from: encoding)
+        guard let (encoding, orderMark) = data.withUnsafeBytes({ Self.encoding(of: $0.bindMemory(to: UInt8.self)) }),
+            let transcoded = String(data: data.dropFirst(orderMark), encoding: encoding).map({ Data($0.utf8) })
         else {
             throw Malformed(reason: "the body looks like UTF-16 or UTF-32 but does not decode as it", offset: 0)
         }
@@ -80,21 +80,18 @@ struct DiscriminatorScanner {
             return try scanned.get()
         } catch {
             // The offset the caller sees is into the body as it arrived, not into our UTF-8 copy.
-            throw Malformed(reason: error.reason, offset: Self.offset(error.offset, in: transcoded, of: data, encodedAs: encoding))
+            throw Malformed(
+                reason: error.reason, offset: Self.offset(error.offset, in: transcoded, of: data, encodedAs: encoding, after: orderMark))
         }
     }
 
     /// The offset in the UTF-16 or UTF-32 `original` of the character at `offset` in its UTF-8
-    /// `transcoded` form (which has no byte order mark).
-    private static func offset(_ offset: Int, in transcoded: Data, of original: Data, encodedAs encoding: String.Encoding) -> Int {
+    /// `transcoded` form, which starts after the byte order mark's `orderMark` bytes.
+    private static func offset(
+        _ offset: Int, in transcoded: Data, of original: Data, encodedAs encoding: String.Encoding, after orderMark: Int
+    ) -> Int {
         let isUTF32 = encoding == .utf32BigEndian || encoding == .utf32LittleEndian
-        let orderMark: [UInt8] = switch encoding {
-        case .utf32BigEndian: [0x00, 0x00, 0xFE, 0xFF]
-        case .utf32LittleEndian: [0xFF, 0xFE, 0x00, 0x00]
-        case .utf16BigEndian: [0xFE, 0xFF]
-        default: [0xFF, 0xFE]
-        }
-        var result = original.starts(with: orderMark) ? orderMark.count : 0
+        var result = orderMark
         var consumed = 0
         for scalar in String(decoding: transcoded, as: UTF8.self).unicodeScalars {
             guard consumed < offset else { break }
@@ -131,28 +128,30 @@ struct DiscriminatorScanner {
         }
     }
 
-    /// The body's encoding when it is UTF-16 or UTF-32 (by byte order mark, or by the zero bytes
-    /// ASCII characters leave), exactly as `JSONDecoder` detects it; `nil` for UTF-8.
-    private static func encoding(of bytes: UnsafeBufferPointer<UInt8>) -> String.Encoding? {
+    /// The body's encoding when it is UTF-16 or UTF-32, and the length of the byte order mark
+    /// before the text (0 when the encoding is told by the zero bytes ASCII characters leave);
+    /// `nil` for UTF-8. Exactly as `JSONDecoder` detects it, quirks included: it takes a body
+    /// starting `FE FF 00 00` for UTF-32LE after a 4-byte mark (the UTF-32LE mark, `FF FE 00 00`,
+    /// with its first two bytes swapped), and one starting `FF FE 00 00` for UTF-16LE after a
+    /// 2-byte mark, followed by a NUL. It looks for marks and zeros only in a body of 4 bytes or
+    /// more, and at zeros alone in one of 2 or 3.
+    private static func encoding(of bytes: UnsafeBufferPointer<UInt8>) -> (String.Encoding, orderMark: Int)? {
         if bytes.count >= 4 {
             switch (bytes[0], bytes[1], bytes[2], bytes[3]) {
-            case (0x00, 0x00, 0xFE, 0xFF), (0x00, 0x00, 0x00, _): return .utf32BigEndian
-            case (0xFF, 0xFE, 0x00, 0x00), (_, 0x00, 0x00, 0x00): return .utf32LittleEndian
-            case (0xFE, 0xFF, _, _), (0x00, _, 0x00, _): return .utf16BigEndian
-            case (0xFF, 0xFE, _, _), (_, 0x00, _, 0x00): return .utf16LittleEndian
+            case (0x00, 0x00, 0xFE, 0xFF): return (.utf32BigEndian, 4)
+            case (0xFE, 0xFF, 0x00, 0x00): return (.utf32LittleEndian, 4)
+            case (0xFF, 0xFE, _, _): return (.utf16LittleEndian, 2)
+            case (0xFE, 0xFF, _, _): return (.utf16BigEndian, 2)
+            case (0x00, 0x00, 0x00, _): return (.utf32BigEndian, 0)
+            case (_, 0x00, 0x00, 0x00): return (.utf32LittleEndian, 0)
+            case (0x00, _, 0x00, _): return (.utf16BigEndian, 0)
+            case (_, 0x00, _, 0x00): return (.utf16LittleEndian, 0)
             default: return nil
             }
         }
         guard bytes.count >= 2 else { return nil }
-        if bytes[0] == 0x00 { return .utf16BigEndian }
-        if bytes[1] == 0x00 { return .utf16LittleEndian }
+        if bytes[0] == 0x00 { return (.utf16BigEndian, 0) }
+        if bytes[1] == 0x00 { return (.utf16LittleEndian, 0) }
         return nil
-    }
-
-    /// A UTF-16 or UTF-32 body as UTF-8, without its byte order mark; `nil` when it does not decode.
-    private static func transcoded(_ data: Data, from encoding: String.Encoding) -> Data? {
-        guard var text = String(data: data, encoding: encoding) else { return nil }
-        if text.first == "\u{FEFF}" { text.removeFirst() }
-        return Data(text.utf8)
     }
 }

@@ -190,6 +190,31 @@ struct TypeFieldModelMatcherTests {
         #expect(try questionsAndAnswers().modelType(for: response(), data: data)?.type == ModelA.self)
     }
 
+    /// `JSONDecoder`'s reading of a byte order mark, quirks included: it takes `FE FF 00 00` for
+    /// UTF-32LE's mark and `FF FE 00 00` for UTF-16LE's, then a NUL. The peek agrees either way.
+    @Test("a byte order mark means what it means to JSONDecoder (found by FuzzDiscriminator)", arguments: [
+        ([0xFE, 0xFF, 0x00, 0x00], String.Encoding.utf32LittleEndian),
+        ([0xFF, 0xFE, 0x00, 0x00], .utf32LittleEndian),
+        ([0x00, 0x00, 0xFE, 0xFF], .utf32BigEndian),
+        ([0x00, 0x00, 0xFF, 0xFE], .utf32BigEndian),
+        ([0xFF, 0xFE], .utf16LittleEndian),
+        ([0xFE, 0xFF], .utf16BigEndian),
+        ([0xFE, 0xFF, 0xFE, 0xFF], .utf16BigEndian),
+    ] as [([UInt8], String.Encoding)])
+    func orderMarks(_ mark: [UInt8], _ encoding: String.Encoding) throws {
+        let data = try Data(mark) + #require(#"{"type":"question"}"#.data(using: encoding))
+        struct Tagged: Decodable { let type: String }
+        if (try? JSONDecoder().decode(Tagged.self, from: data))?.type == "question" {
+            #expect(try questionsAndAnswers().modelType(for: response(), data: data)?.type == ModelA.self)
+        } else {
+            let error = thrownError { try questionsAndAnswers().modelType(for: response(), data: data) }
+            guard case .invalidJSON = error as? SculptError else {
+                Issue.record("JSONDecoder refuses \(mark) + \(encoding), but the peek gave \(String(describing: error))")
+                return
+            }
+        }
+    }
+
     @Test("UTF-16 that does not decode, or decodes to a leading NUL, is invalidJSON, once", arguments: [
         Data([0x00, 0x7B, 0xD8, 0x00]),
         "\u{0}{}".data(using: .utf16BigEndian),
