@@ -146,7 +146,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     // MARK: - Steps
     //
-    // The steps are inlined into `serialize` and do only the checks; each failure is built by a
+    // The steps do only the checks, specialized into the caller; each failure is built by a
     // function of its own (below), out of line, so that the code a response runs through stays
     // small and the error's context (a copy of the response and body) is made only on failure.
 
