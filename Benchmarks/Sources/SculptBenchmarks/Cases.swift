@@ -11,7 +11,7 @@ enum Cases {
     }
 
     /// Serializers against `JSONDecoder` decoding the same type from the same bytes.
-    static func decoding() throws -> [Case] {
+    static func decoding() -> [Case] {
         let decoder = JSONDecoder()
         let json: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         func context(_ path: String) -> ResponseContext {
