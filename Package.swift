@@ -13,8 +13,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        // Used only by SculptTesting (the loopback fixture server), never by the core modules.
-        .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
     ],
     targets: [
         .target(
@@ -37,7 +35,6 @@ let package = Package(
                 "Sculpt",
                 "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
         // zlib, for SculptTesting only: gunzip of recorded bodies.

@@ -1,9 +1,7 @@
-internal import FlyingFox
 public import Foundation
-import HTTPTypes
 
-/// An HTTP server on 127.0.0.1 that answers requests from a ``FixtureReplay``, for clients that
-/// must talk to a real socket: `URLSession` itself, AsyncHTTPClient, curl, another process.
+/// An HTTP/1.1 server on 127.0.0.1 that answers requests from a ``FixtureReplay``, for clients
+/// that must talk to a real socket: `URLSession` itself, AsyncHTTPClient, curl, another process.
 ///
 /// ```swift
 /// let server = FixtureServer(fixtures: [userFixture, issuesFixture])
@@ -12,16 +10,63 @@ import HTTPTypes
 /// await server.stop()
 /// ```
 ///
-/// Requests are matched as ``FixtureReplay`` matches them (scheme, host and port are never
-/// compared, so recorded `https://api.github.com/...` requests match here). A request that matches
-/// nothing gets `404` with a `text/plain` body that is the ``FixtureReplay/Miss`` description, and
-/// the header `X-Sculpt-Replay: miss`. A recorded `Location` on the fixture's own host is rewritten
-/// to this server, so redirects are followed here rather than to the recorded host.
+/// Requests are matched as ``FixtureReplay`` matches them, on this server's own address plus the
+/// request's path and query: scheme, host and port are never compared, so recorded
+/// `https://api.github.com/...` requests match here, and the request's `Host` field never takes
+/// part. A request that matches nothing gets `404` with a `text/plain` body that is the
+/// ``FixtureReplay/Miss`` description (secrets redacted), and the header `X-Sculpt-Replay: miss`.
+/// A recorded absolute `http`/`https` `Location` is moved to this server, path and query kept as
+/// recorded, so redirects are followed here and never to the recorded host.
+///
+/// The server frames every response itself (`Content-Length`, `Connection`); responses to HEAD
+/// and recorded 204 and 304 responses carry no body, and a recorded 1xx or status 0, which cannot
+/// be a final answer, is served as `502` with `X-Sculpt-Replay: unreplayable`. A recorded
+/// `Content-Encoding` is dropped unless the recorded body really is gzip: fixtures hold the body
+/// a client sees. Keep-alive and pipelined requests are answered in order. What a client may send
+/// is bounded by ``Limits``: an oversized head is answered `414` or `431`, an oversized body
+/// `413`, a stalled one `408`, and the connection closed; other clients are served meanwhile,
+/// each connection on its own thread.
 public actor FixtureServer {
+    /// What one client may send and how long it may take; past a limit, the server answers with
+    /// an error status and closes that connection.
+    public struct Limits: Sendable {
+        /// The most bytes of request line and header fields. Default: 64 KiB (`414` or `431`).
+        public var maximumHeadSize: Int
+        /// The most bytes of a request body, by `Content-Length` or chunked. Default: 16 MiB
+        /// (`413`, answered before the body is read). Bodies are kept only when the replay
+        /// matches bodies; otherwise they are read and dropped.
+        public var maximumBodySize: Int
+        /// How long a request's head may take to arrive once it has begun. Default: 10 seconds
+        /// (`408`).
+        public var headTimeout: Duration
+        /// How long a connection may wait for the next request, or a body for its next bytes, or a
+        /// client to take the response. Default: 5 seconds.
+        public var idleTimeout: Duration
+        /// The most connections open at once; a client past it is answered `503`. Default: 512.
+        public var maximumConnections: Int
+
+        /// Creates limits; every parameter has the default documented on its property.
+        ///
+        /// ```swift
+        /// let server = FixtureServer(fixtures: fixtures, limits: .init(maximumBodySize: 1 << 30))
+        /// ```
+        public init(
+            maximumHeadSize: Int = 64 << 10, maximumBodySize: Int = 16 << 20, headTimeout: Duration = .seconds(10),
+            idleTimeout: Duration = .seconds(5), maximumConnections: Int = 512
+        ) {
+            self.maximumHeadSize = max(maximumHeadSize, 64)
+            self.maximumBodySize = max(maximumBodySize, 0)
+            self.headTimeout = headTimeout
+            self.idleTimeout = idleTimeout
+            self.maximumConnections = max(maximumConnections, 1)
+        }
+    }
+
     /// The interactions this server answers with.
     public nonisolated let replay: FixtureReplay
-    private var server: HTTPServer?
-    private var task: Task<Void, any Error>?
+    /// What a client may send.
+    public nonisolated let limits: Limits
+    private var listener: HTTPListener?
 
     /// The server's base URL, `http://127.0.0.1:<port>`, once started.
     public private(set) var baseURL: URL?
@@ -31,51 +76,53 @@ public actor FixtureServer {
     /// ```swift
     /// let server = FixtureServer(replay: FixtureReplay(fixtures, options: .init(repeatsLastResponse: true)))
     /// ```
-    public init(replay: FixtureReplay) {
+    public init(replay: FixtureReplay, limits: Limits = Limits()) {
         self.replay = replay
+        self.limits = limits
     }
 
     /// Creates a server that answers with `fixtures`, each used once, in order.
-    ///
-    /// ```swift
-    /// let server = FixtureServer(fixtures: try folder.fixtures())
-    /// ```
-    public init(fixtures: [Fixture]) {
-        self.init(replay: FixtureReplay(fixtures))
+    public init(fixtures: [Fixture], limits: Limits = Limits()) {
+        self.init(replay: FixtureReplay(fixtures), limits: limits)
     }
 
-    /// Starts listening on 127.0.0.1 at an ephemeral port and returns the base URL.
+    deinit {
+        listener?.stop()
+    }
+
+    /// Starts listening on 127.0.0.1 and returns the base URL; starting a started server returns
+    /// its URL.
     ///
-    /// ```swift
-    /// let baseURL = try await server.start()
-    /// ```
-    /// - Throws: the socket error when the server cannot listen.
+    /// - Parameter port: the port to listen on; 0 (the default) takes a free one.
+    /// - Throws: `Socket.Failure` (its description names the call and the system's reason) when
+    ///   the server cannot listen, such as a port already in use.
     @discardableResult
-    public func start() async throws -> URL {
+    public func start(port: UInt16 = 0) async throws -> URL {
         if let baseURL { return baseURL }
-        let responder = FixtureResponder(replay: replay)
-        let server = HTTPServer(
-            address: try .inet(ip4: "127.0.0.1", port: 0), logger: .disabled,
-            handler: ClosureHTTPHandler { request in try await responder.response(to: request) })
-        let task = Task { try await server.run() }
-        try await server.waitUntilListening()
-        guard case .ip4(_, let port) = await server.listeningAddress, let url = URL(string: "http://127.0.0.1:\(port)") else {
-            task.cancel()
-            throw URLError(.cannotConnectToHost)
+        let listener = HTTPListener(limits: limits, keepsBodies: replay.options.matchesBody)
+        let replay = self.replay
+        let base = try listener.start(port: port) { FixtureResponder(replay: replay, baseURL: $0) }
+        guard let url = URL(string: base) else {
+            listener.stop()
+            throw URLError(.badURL)
         }
-        self.server = server
-        self.task = task
-        self.baseURL = url
+        self.listener = listener
+        baseURL = url
         return url
     }
 
-    /// Stops the server and closes its connections.
+    /// Stops the server: no new connections, open ones closed (a response being written is cut).
     public func stop() async {
-        await server?.stop(timeout: 0)
-        task?.cancel()
-        server = nil
-        task = nil
+        guard let listener else { return }
+        self.listener = nil
         baseURL = nil
+        // The listener waits for its threads; that wait is kept off Swift's cooperative pool.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread {
+                listener.stop()
+                done.resume()
+            }.start()
+        }
     }
 
     /// The URL on this server for a path and query, such as `/users/octocat?per_page=3`.
@@ -83,61 +130,17 @@ public actor FixtureServer {
     /// ```swift
     /// let url = try await server.url(for: "/users/octocat")
     /// ```
-    /// - Throws: `URLError(.badURL)` before ``start()`` or for text that is not a path.
+    /// - Throws: `URLError(.badURL)` before ``start(port:)`` or for text that is not a path.
     public func url(for pathAndQuery: String) throws -> URL {
         guard let baseURL, let url = URL(string: pathAndQuery, relativeTo: baseURL) else { throw URLError(.badURL) }
         return url.absoluteURL
     }
 
-    /// The URL on this server that the fixture's recorded request maps to.
+    /// The URL on this server that the fixture's recorded request maps to: its path and query as
+    /// recorded (secrets and all, so that the request matches).
     ///
-    /// ```swift
-    /// let url = try await server.url(for: fixture)
-    /// ```
-    /// - Throws: `URLError(.badURL)` before ``start()``.
+    /// - Throws: `URLError(.badURL)` before ``start(port:)``.
     public func url(for fixture: Fixture) throws -> URL {
-        try url(for: FixtureReplay.Miss.target(of: fixture.request.url))
-    }
-}
-
-/// Turns FlyingFox's requests into replay requests, and recorded responses into FlyingFox's.
-private struct FixtureResponder: Sendable {
-    let replay: FixtureReplay
-
-    func response(to request: FlyingFox.HTTPRequest) async throws -> FlyingFox.HTTPResponse {
-        let host = request.headers[.host] ?? "127.0.0.1"
-        var fields = HTTPFields()
-        for (name, value) in request.headers {
-            if let name = HTTPField.Name(name.rawValue) { fields.append(HTTPField(name: name, value: value)) }
-        }
-        let asked = Fixture.Request(
-            method: HTTPRequest.Method(request.method.rawValue) ?? .get,
-            url: URL(string: "http://\(host)\(request.target.rawValue)") ?? URL(filePath: "/"),
-            headerFields: fields, body: try await request.bodyData)
-        let fixture: Fixture
-        do {
-            fixture = try replay.response(for: asked)
-        } catch {
-            return .init(
-                statusCode: .notFound, headers: [.contentType: "text/plain; charset=utf-8", FlyingFox.HTTPHeader("X-Sculpt-Replay"): "miss"],
-                body: Data((error.description + "\n").utf8))
-        }
-        var headers = HTTPHeaders()
-        for field in fixture.response.headerFields where field.name != .contentLength && field.name != .transferEncoding {
-            var value = field.value
-            if field.name == .location {
-                value = Self.location(value, recordedHost: fixture.request.url.host(), servedHost: host)
-            }
-            headers.addValue(value, for: FlyingFox.HTTPHeader(field.name.rawName))
-        }
-        let status = HTTPStatusCode(fixture.response.status.code, phrase: fixture.response.status.reasonPhrase)
-        let body = request.method == .HEAD ? Data() : fixture.response.body
-        return .init(statusCode: status, headers: headers, body: body)
-    }
-
-    /// A recorded `Location` pointing at the recorded host, moved to this server.
-    static func location(_ value: String, recordedHost: String?, servedHost: String) -> String {
-        guard let target = URL(string: value), let host = target.host(), host == recordedHost else { return value }
-        return "http://\(servedHost)\(FixtureReplay.Miss.target(of: target))"
+        try url(for: FixtureResponder.target(of: fixture.request.url))
     }
 }

@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+
+/// Answers one request from a ``FixtureReplay``, as ``FixtureServer`` serves it.
+///
+/// The URL matched is the server's own base URL and the request's path and query: the request's
+/// `Host` field, and the authority of an absolute-form target, never take part, so no client can
+/// steer matching or redirects by what it claims the host is.
+struct FixtureResponder: Sendable {
+    /// The interactions answered from.
+    let replay: FixtureReplay
+    /// `http://127.0.0.1:<port>`, without a trailing slash.
+    let baseURL: String
+
+    /// The response to `head` and its body (`nil` when the body was not kept).
+    func respond(to head: HTTPRequestHead, body: [UInt8]?) -> ServerResponse {
+        guard let url = URL(string: baseURL + head.target) else {
+            return .text(400, "Bad Request", "The request target \(head.target.prefix(256)) is not a URL this server can match.")
+        }
+        let asked = Fixture.Request(method: head.method, url: url, headerFields: head.fields, body: body.map { Data($0) })
+        let fixture: Fixture
+        do {
+            fixture = try replay.response(for: asked)
+        } catch {
+            return .text(404, "Not Found", error.description, replay: "miss")
+        }
+        return response(replaying: fixture)
+    }
+
+    /// The recorded response as this server sends it.
+    func response(replaying fixture: Fixture) -> ServerResponse {
+        let recorded = fixture.response
+        let code = recorded.status.code
+        guard code >= 200 else {
+            // A 1xx is not a final answer, and status 0 (no status) is not one at all: sent as
+            // recorded, either would leave the client waiting or confused.
+            let what = code == 0 ? "status 0 (the recorded request never got a status)" : "status \(code), an interim response"
+            let source = fixture.source.map { " (\($0))" } ?? ""
+            return .text(502, "Bad Gateway", "The recorded response\(source) has \(what), which cannot be replayed as a final response.", replay: "unreplayable")
+        }
+        var fields = HTTPFields()
+        for field in recorded.headerFields where !ServerResponse.connectionFields.contains(field.name) {
+            switch field.name {
+            case .location:
+                fields.append(HTTPField(name: .location, value: location(field.value)))
+            case .contentEncoding where !(Gzip.isCompressed(recorded.body) && field.value.lowercased() == "gzip"):
+                // Fixtures hold the body a client sees, already decoded; announcing the recorded
+                // coding would make a client decode it again.
+                continue
+            default:
+                fields.append(field)
+            }
+        }
+        let reason = String(recorded.status.reasonPhrase.unicodeScalars.filter { $0 == "\t" || (" "..."~").contains($0) }.map(Character.init))
+        return ServerResponse(status: code, reason: reason, fields: fields, body: Array(recorded.body))
+    }
+
+    /// An absolute `http` or `https` `Location` moved to this server (path, query and fragment
+    /// kept as recorded, secrets and all, so the client's next request matches the recording);
+    /// a relative one is left as it is.
+    func location(_ value: String) -> String {
+        guard let target = URL(string: value), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return value
+        }
+        let path = target.path(percentEncoded: true)
+        let query = target.query(percentEncoded: true).map { "?\($0)" } ?? ""
+        let fragment = target.fragment(percentEncoded: true).map { "#\($0)" } ?? ""
+        return baseURL + (path.isEmpty ? "/" : path) + query + fragment
+    }
+
+    /// The path and query of `url` as a request to this server sends them, unredacted.
+    static func target(of url: URL) -> String {
+        let path = url.path(percentEncoded: true)
+        return (path.isEmpty ? "/" : path) + (url.query(percentEncoded: true).map { "?\($0)" } ?? "")
+    }
+}

@@ -1,0 +1,201 @@
+import HTTPTypes
+
+/// One client connection of a ``FixtureServer``: requests read and answered in order (pipelined
+/// ones too) until the client closes, asks to close, goes idle, or sends something refused.
+///
+/// Every wait has a deadline and every buffer a bound: a head is at most
+/// ``FixtureServer/Limits/maximumHeadSize`` bytes and must arrive within
+/// ``FixtureServer/Limits/headTimeout``; a body is at most
+/// ``FixtureServer/Limits/maximumBodySize`` and is kept only when the replay matches bodies.
+struct HTTPConnection {
+    let socket: Socket
+    let limits: FixtureServer.Limits
+    let responder: FixtureResponder
+    /// Whether bodies are kept for matching; otherwise they are read and dropped.
+    let keepsBodies: Bool
+
+    /// Bytes received and not yet consumed start at `start`.
+    private var buffer: [UInt8] = []
+    private var start = 0
+
+    init(socket: Socket, limits: FixtureServer.Limits, responder: FixtureResponder, keepsBodies: Bool) {
+        self.socket = socket
+        self.limits = limits
+        self.responder = responder
+        self.keepsBodies = keepsBodies
+    }
+
+    /// Serves requests until the connection ends; the caller closes the socket.
+    mutating func serve(isStopping: () -> Bool) {
+        while !isStopping() {
+            do throws(HTTPRequestHead.Rejection) {
+                guard let head = try nextHead() else { return }
+                guard let body = try self.body(of: head) else { return }
+                let response = responder.respond(to: head, body: body)
+                let closing = !head.keepsAlive || isStopping()
+                guard send(response, answering: head.method, closing: closing), !closing else { break }
+            } catch {
+                refuse(error)
+                return
+            }
+        }
+        closeGracefully()
+    }
+
+    // MARK: - Reading
+
+    /// The next request's head; `nil` when the client closed or stayed idle past
+    /// ``FixtureServer/Limits/idleTimeout`` before starting one.
+    private mutating func nextHead() throws(HTTPRequestHead.Rejection) -> HTTPRequestHead? {
+        let idleDeadline = ContinuousClock.now + limits.idleTimeout
+        var headDeadline: ContinuousClock.Instant?
+        var scanned = 0
+        while true {
+            // Empty lines before a request line are ignored (RFC 9112, section 2.2).
+            while start < buffer.count, buffer[start] == HTTPRequestHead.lineFeed || buffer[start] == HTTPRequestHead.carriageReturn {
+                start += 1
+            }
+            scanned = Swift.max(scanned, start)
+            if let (lines, next) = headEnd(scanning: &scanned) {
+                let head = try HTTPRequestHead(parsing: buffer[start..<lines], maximumBodySize: limits.maximumBodySize)
+                start = next
+                return head
+            }
+            let pending = buffer.count - start
+            guard pending < limits.maximumHeadSize else {
+                let lineEnded = buffer[start..<(start + limits.maximumHeadSize)].contains(HTTPRequestHead.lineFeed)
+                throw lineEnded
+                    ? .init(status: 431, reason: "the request's header fields are over \(limits.maximumHeadSize) bytes")
+                    : .init(status: 414, reason: "the request line is over \(limits.maximumHeadSize) bytes")
+            }
+            if pending > 0, headDeadline == nil { headDeadline = .now + limits.headTimeout }
+            scanned -= start
+            compact()
+            switch socket.read(into: &buffer, limit: limits.maximumHeadSize - pending, until: headDeadline ?? idleDeadline) {
+            case .bytes: continue
+            case .closed: return nil
+            case .timedOut:
+                guard headDeadline == nil else {
+                    throw .init(status: 408, reason: "the request's head did not arrive within \(limits.headTimeout)")
+                }
+                return nil
+            }
+        }
+    }
+
+    /// Where the head ends: the end of its last line (the lines to parse) and the index after the
+    /// blank line, searching from `scanned`, which moves past what was searched.
+    private func headEnd(scanning scanned: inout Int) -> (Int, Int)? {
+        var index = scanned
+        defer { scanned = buffer.count }
+        while let feed = buffer[index...].firstIndex(of: HTTPRequestHead.lineFeed) {
+            if feed - 1 > start, buffer[feed - 1] == HTTPRequestHead.lineFeed {
+                return (feed - 1, feed + 1)
+            }
+            if feed - 2 > start, buffer[feed - 1] == HTTPRequestHead.carriageReturn, buffer[feed - 2] == HTTPRequestHead.lineFeed {
+                return (feed - 2, feed + 1)
+            }
+            index = feed + 1
+        }
+        return nil
+    }
+
+    /// The request's body: its bytes when kept, `[]` when dropped or empty, `nil` when the
+    /// client went away or stalled.
+    private mutating func body(of head: HTTPRequestHead) throws(HTTPRequestHead.Rejection) -> [UInt8]?? {
+        var kept: [UInt8]? = keepsBodies ? [] : nil
+        switch head.framing {
+        case .none:
+            return .some(kept)
+        case .length(var remaining):
+            kept?.reserveCapacity(remaining)
+            if head.expectsContinue, start == buffer.count, !sendContinue() { return nil }
+            while true {
+                let available = buffer[start..<Swift.min(buffer.count, start + remaining)]
+                kept?.append(contentsOf: available)
+                start = available.endIndex
+                remaining -= available.count
+                if remaining == 0 { return .some(kept) }
+                guard try readMore(limit: remaining) else { return nil }
+            }
+        case .chunked:
+            if head.expectsContinue, start == buffer.count, !sendContinue() { return nil }
+            var chunked = ChunkedBody(maximumSize: limits.maximumBodySize)
+            while true {
+                try chunked.consume(buffer, from: &start) { kept?.append(contentsOf: $0) }
+                if chunked.isComplete { return .some(kept) }
+                guard try readMore(limit: 64 << 10) else { return nil }
+            }
+        }
+    }
+
+    /// Reads more of a body; `false` when the client closed. A client that sends nothing for
+    /// ``FixtureServer/Limits/idleTimeout`` is answered 408.
+    private mutating func readMore(limit: Int) throws(HTTPRequestHead.Rejection) -> Bool {
+        compact()
+        switch socket.read(into: &buffer, limit: limit, until: .now + limits.idleTimeout) {
+        case .bytes: return true
+        case .closed: return false
+        case .timedOut: throw .init(status: 408, reason: "the request's body stopped arriving for \(limits.idleTimeout)")
+        }
+    }
+
+    /// Drops consumed bytes, so the buffer holds only what is still to be read.
+    private mutating func compact() {
+        guard start > 0 else { return }
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 256 << 10)
+        } else {
+            buffer.removeFirst(start)
+        }
+        start = 0
+    }
+
+    // MARK: - Writing
+
+    private func sendContinue() -> Bool {
+        socket.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), idle: limits.idleTimeout)
+    }
+
+    private func send(_ response: ServerResponse, answering method: HTTPRequest.Method, closing: Bool) -> Bool {
+        let head = response.head(answering: method, closing: closing)
+        return response.hasBody(answering: method)
+            ? socket.write(head, response.body, idle: limits.idleTimeout)
+            : socket.write(head, idle: limits.idleTimeout)
+    }
+
+    /// Answers a refused request and closes.
+    private func refuse(_ rejection: HTTPRequestHead.Rejection) {
+        let response = ServerResponse.text(rejection.status, Self.reason(rejection.status), "Refused: \(rejection.reason).")
+        _ = send(response, answering: .get, closing: true)
+        closeGracefully()
+    }
+
+    /// Ends the connection so that the client reads the last response before it sees the close:
+    /// this side stops sending, then what the client still sends is read and dropped for a
+    /// moment (a close with unread bytes would reset the connection and could lose the answer).
+    private func closeGracefully() {
+        socket.shutdownWriting()
+        var sink: [UInt8] = []
+        let deadline = ContinuousClock.now + .milliseconds(50)
+        var drained = 0
+        while drained < 4 << 20, case .bytes(let count) = socket.read(into: &sink, limit: 64 << 10, until: deadline) {
+            drained += count
+            sink.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 417: "Expectation Failed"
+        case 431: "Request Header Fields Too Large"
+        case 501: "Not Implemented"
+        case 505: "HTTP Version Not Supported"
+        default: "Error"
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import HTTPTypes
+
+/// A response as the server writes it: the status line, the fields, and the body, framed by the
+/// server alone (RFC 9112, section 6.3).
+struct ServerResponse: Sendable {
+    /// The status code, 200 to 999.
+    var status: Int
+    /// The reason phrase (may be empty).
+    var reason: String
+    /// The fields, without any framing field: the server adds `Content-Length` and `Connection`.
+    var fields: HTTPFields
+    /// The body, sent unless the status or the request's method forbids one.
+    var body: [UInt8]
+
+    /// A plain-text answer made by the server itself (a miss, a refused request).
+    static func text(_ status: Int, _ reason: String, _ text: String, replay: String? = nil) -> ServerResponse {
+        var fields: HTTPFields = [.contentType: "text/plain; charset=utf-8"]
+        if let replay { fields[ServerResponse.replayField] = replay }
+        return ServerResponse(status: status, reason: reason, fields: fields, body: Array((text + "\n").utf8))
+    }
+
+    /// `X-Sculpt-Replay`: `miss` or `unreplayable` on the server's own answers.
+    static let replayField = HTTPField.Name("X-Sculpt-Replay")!
+
+    /// Framing fields a recorded response carries for its own wire, which this server replaces,
+    /// and the hop-by-hop fields that describe that connection, not this one.
+    static let connectionFields: Set<HTTPField.Name> = [
+        .contentLength, .transferEncoding, .connection, HTTPField.Name("Keep-Alive")!, .te, .trailer, .upgrade,
+        HTTPField.Name("Proxy-Connection")!,
+    ]
+
+    /// Whether a response to `method` with this status has a body: never for HEAD, 1xx, 204 or
+    /// 304 (RFC 9110, sections 6.4.1 and 9.3.2).
+    func hasBody(answering method: HTTPRequest.Method) -> Bool {
+        method != .head && status >= 200 && status != 204 && status != 304
+    }
+
+    /// The bytes of the status line and fields; `closing` adds `Connection: close`.
+    func head(answering method: HTTPRequest.Method, closing: Bool) -> [UInt8] {
+        var text = "HTTP/1.1 \(status) \(reason)\r\n"
+        for field in fields {
+            text += "\(field.name.rawName): \(field.value)\r\n"
+        }
+        // A HEAD answer states the length a GET would get; 204 and 304 state none.
+        if status >= 200, status != 204, status != 304 {
+            text += "Content-Length: \(body.count)\r\n"
+        }
+        if closing { text += "Connection: close\r\n" }
+        return Array((text + "\r\n").utf8)
+    }
+}
