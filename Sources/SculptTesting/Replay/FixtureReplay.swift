@@ -58,6 +58,10 @@ public final class FixtureReplay: @unchecked Sendable {
     /// How requests are matched.
     public let options: Options
 
+    /// The interactions' indices by method and raw path, in recorded order: a request is
+    /// compared only with the interactions that can match it, so its cost does not grow with the
+    /// cassette.
+    private let index: [RouteKey: [Int]]
     private let lock = NSLock()
     private var used: [Bool]
     private var protocolSlot: ReplayURLProtocol.Type?
@@ -71,6 +75,7 @@ public final class FixtureReplay: @unchecked Sendable {
         self.interactions = interactions
         self.options = options
         self.used = Array(repeating: false, count: interactions.count)
+        self.index = Dictionary(grouping: interactions.indices) { RouteKey(interactions[$0].request) }
     }
 
     /// The recorded interaction that answers `request`, marked as used.
@@ -98,7 +103,18 @@ public final class FixtureReplay: @unchecked Sendable {
     }
 
     private func matches(for request: Fixture.Request) -> [Int] {
-        interactions.indices.filter { RequestComparison(request, interactions[$0].request, options).differences.isEmpty }
+        (index[RouteKey(request)] ?? []).filter { RequestComparison(request, interactions[$0].request, options).differences.isEmpty }
+    }
+
+    /// What a request must share exactly with a recorded one to match: method and raw path.
+    private struct RouteKey: Hashable {
+        var method: String
+        var path: String
+
+        init(_ request: Fixture.Request) {
+            method = request.method.rawValue
+            path = RequestComparison.path(of: request.url)
+        }
     }
 
     /// The recorded interactions no request has used yet.

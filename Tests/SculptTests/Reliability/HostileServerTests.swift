@@ -1,0 +1,305 @@
+import Foundation
+import HTTPTypes
+import SculptTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `FixtureServer` against clients no one would write on purpose: raw bytes on a socket, next to
+/// a real `URLSession`. The server must answer every one as RFC 9112 says, keep every other
+/// client served, and never let a request choose what it is matched against.
+@Suite("Hostile clients of FixtureServer")
+struct HostileServerTests {
+    static let user = Fixture(
+        request: .init(url: URL(string: "https://api.example.com/v3/users/user5")!),
+        response: .init(status: .ok, headerFields: [.contentType: "application/json"], body: Data(#"{"login":"user5"}"#.utf8)))
+
+    /// A recorded response for `path` on the recorded host.
+    static func fixture(_ path: String, _ status: Int, fields: HTTPFields = [:], body: String = "", method: HTTPRequest.Method = .get) -> Fixture {
+        Fixture(
+            request: .init(method: method, url: URL(string: "https://api.example.com\(path)")!),
+            response: .init(status: .init(code: status), headerFields: fields, body: Data(body.utf8)))
+    }
+
+    /// Runs `body` against a started server, and stops it whatever happens.
+    func withServer(
+        _ fixtures: [Fixture] = [user], options: FixtureReplay.Options = .init(repeatsLastResponse: true),
+        limits: FixtureServer.Limits = .init(), _ body: (FixtureServer, URL) async throws -> Void
+    ) async throws {
+        let server = FixtureServer(replay: FixtureReplay(fixtures, options: options), limits: limits)
+        let baseURL = try await server.start()
+        do {
+            try await body(server, baseURL)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// Sends `request` on a new connection and reads every response until the server closes.
+    func exchange(_ baseURL: URL, _ request: String, headRequests: Set<Int> = [], timeout: Duration = .seconds(5)) throws -> [RawHTTP.Response] {
+        let connection = try RawHTTP(baseURL)
+        defer { connection.close() }
+        connection.send(request)
+        return RawHTTP.responses(in: connection.readAll(timeout: timeout), headRequests: headRequests)
+    }
+
+    let get = "GET /v3/users/user5 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+
+    // MARK: - Finding 1: the server froze on a long request line
+
+    @Test("a 1 MB request line, twice at once, is refused with 414 while a URLSession client is served", .timeLimit(.minutes(1)))
+    func hugeRequestLines() async throws {
+        try await withServer { server, baseURL in
+            let line = "GET /?q=\(String(repeating: "a", count: 1 << 20)) HTTP/1.1\r\nHost: x\r\n\r\n"
+            let attackers = try (0..<2).map { _ in try RawHTTP(baseURL) }
+            defer { attackers.forEach { $0.close() } }
+            let started = ContinuousClock.now
+            let answers = attackers.map { attacker in
+                Task.detached {
+                    attacker.send(line)
+                    return RawHTTP.responses(in: attacker.readAll(timeout: .seconds(5)))
+                }
+            }
+            let (data, response) = try await URLSession(configuration: .ephemeral).data(from: try await server.url(for: Self.user))
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(data == Self.user.response.body)
+            for answer in answers {
+                #expect(await answer.value.map(\.status) == [414])
+            }
+            #expect(started.duration(to: .now) < .seconds(5))
+        }
+    }
+
+    @Test("header fields over the limit are 431; a request line over it is 414", arguments: [
+        ("GET /\(String(repeating: "a", count: 70_000)) HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+        ("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 70_000))\r\n\r\n", 431),
+        ("GET / HTTP/1.1\r\nHost: x\r\n\(String(repeating: "X-A: 1\r\n", count: 10_000))\r\n", 431),
+    ])
+    func headLimits(request: String, status: Int) async throws {
+        try await withServer { _, baseURL in
+            let statuses = try exchange(baseURL, request).map(\.status)
+            #expect(statuses == [status])
+        }
+    }
+
+    // MARK: - Finding 2: bodies on 304 and 204 broke the connection
+
+    @Test("recorded 304 and 204 with bodies, and a HEAD, are sent bodiless: the keep-alive connection stays in step")
+    func bodilessStatuses() async throws {
+        let fixtures = [
+            Self.fixture("/cached", 304, fields: [.eTag: "\"v1\"", .contentLength: "10"], body: "stale body"),
+            Self.fixture("/deleted", 204, body: "oops"),
+            Self.user,
+        ]
+        try await withServer(fixtures) { _, baseURL in
+            let responses = try exchange(
+                baseURL,
+                "GET /cached HTTP/1.1\r\nHost: x\r\n\r\nGET /deleted HTTP/1.1\r\nHost: x\r\n\r\nHEAD /v3/users/user5 HTTP/1.1\r\nHost: x\r\n\r\n" + get,
+                headRequests: [2])
+            #expect(responses.map(\.status) == [304, 204, 200, 200])
+            #expect(responses.map(\.body) == ["", "", "", #"{"login":"user5"}"#])
+            #expect(responses[0].value("Content-Length") == nil)
+            #expect(responses[2].value("Content-Length") == "17")
+        }
+    }
+
+    @Test("a 304 with a recorded body does not corrupt URLSession's next response on the same connection")
+    func bodiless304ThroughURLSession() async throws {
+        let fixtures = [Self.fixture("/cached", 304, body: "stale body"), Self.user]
+        try await withServer(fixtures) { server, baseURL in
+            let session = URLSession(configuration: .ephemeral)
+            let (_, notModified) = try await session.data(from: baseURL.appending(path: "cached"))
+            #expect((notModified as? HTTPURLResponse)?.statusCode == 304)
+            let (data, _) = try await session.data(from: try await server.url(for: Self.user))
+            #expect(data == Self.user.response.body)
+        }
+    }
+
+    @Test("a recorded 1xx or status 0 is a 502 that says why, never a hang", arguments: [100, 101, 103, 0])
+    func interimStatuses(code: Int) async throws {
+        try await withServer([Self.fixture("/early", code)]) { _, baseURL in
+            let responses = try exchange(baseURL, "GET /early HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout: .seconds(2))
+            #expect(responses.map(\.status) == [502])
+            #expect(responses.first?.value("X-Sculpt-Replay") == "unreplayable")
+            #expect(responses.first?.body.contains("status \(code)") == true)
+        }
+    }
+
+    // MARK: - Finding 3: the Host field steered matching and redirects
+
+    @Test("the Host field never reaches matching", arguments: ["a@b/v3/users/user5#", "api.example.com/v3/users/user5?", "x/v3/users/user5"])
+    func hostDoesNotSteer(host: String) async throws {
+        try await withServer { _, baseURL in
+            let responses = try exchange(baseURL, "GET /nothing HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+            #expect(responses.map(\.status) == [404])
+        }
+    }
+
+    @Test("a recorded redirect points at the server's own address whatever Host says; an absolute-form target's authority is ignored")
+    func redirectsFromTheListeningAddress() async throws {
+        let fixtures = [Self.fixture("/go", 302, fields: [.location: "https://api.example.com/v3/users/user5"]), Self.user]
+        try await withServer(fixtures) { _, baseURL in
+            let redirect = try exchange(baseURL, "GET /go HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+            #expect(redirect.first?.value("Location") == baseURL.absoluteString + "/v3/users/user5")
+            let absolute = try exchange(baseURL, "GET http://evil.example/v3/users/user5 HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+            #expect(absolute.map(\.status) == [200])
+        }
+    }
+
+    // MARK: - Finding 4: secret-bearing redirects did not replay over HTTP
+
+    @Test("a recorded redirect whose Location holds a token replays over HTTP as it does through URLSession")
+    func secretBearingRedirect() async throws {
+        let fixtures = [
+            Self.fixture("/authorize", 302, fields: [.location: "https://api.example.com/cb?code=1&access_token=abc123"]),
+            Self.fixture("/cb?code=1&access_token=abc123", 200, body: "landed"),
+        ]
+        try await withServer(fixtures) { _, baseURL in
+            let (data, response) = try await URLSession(configuration: .ephemeral).data(from: baseURL.appending(path: "authorize"))
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(String(decoding: data, as: UTF8.self) == "landed")
+        }
+    }
+
+    // MARK: - Framing: what a strict server refuses
+
+    @Test("ambiguous or unsupported requests are refused with the status RFC 9112 gives, then closed", arguments: [
+        ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc", 400),
+        ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd", 400),
+        ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999999\r\n\r\n", 413),
+        ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501),
+        ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n folded\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost : x\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+        ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
+        ("GET / HTTP/1.1 extra\r\nHost: x\r\n\r\n", 400),
+        ("GET /a#frag HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        ("GET a/b HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: x\r\nExpect: something\r\n\r\n", 417),
+        ("\u{1}\u{2}garbage\r\n\r\n", 400),
+    ])
+    func refusals(request: String, status: Int) async throws {
+        try await withServer { _, baseURL in
+            let responses = try exchange(baseURL, request)
+            #expect(responses.map(\.status) == [status])
+            #expect(responses.first?.value("Connection") == "close")
+        }
+    }
+
+    @Test("a body over the limit is refused before it is read, and the server keeps its memory", .timeLimit(.minutes(1)))
+    func bodyOverLimit() async throws {
+        try await withServer(limits: .init(maximumBodySize: 1 << 20)) { _, baseURL in
+            let connection = try RawHTTP(baseURL)
+            defer { connection.close() }
+            connection.send("POST /v3/users/user5 HTTP/1.1\r\nHost: x\r\nContent-Length: 536870912\r\n\r\n")
+            connection.send([UInt8](repeating: 0x61, count: 64 << 10))
+            #expect(RawHTTP.responses(in: connection.readAll(timeout: .seconds(2))).map(\.status) == [413])
+            let chunked = "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n200000\r\n"
+            let statuses = try exchange(baseURL, chunked + String(repeating: "a", count: 1 << 20)).map(\.status)
+            #expect(statuses == [413])
+        }
+    }
+
+    // MARK: - Keep-alive, pipelining, bodies
+
+    @Test("pipelined requests, with Content-Length, chunked and 100-continue bodies, are answered in order")
+    func pipelining() async throws {
+        let post = Self.fixture("/v3/users", 201, body: "created", method: .post)
+        let fixtures = [post, Self.user]
+        try await withServer(fixtures, options: .init(matchesBody: true, repeatsLastResponse: true)) { _, baseURL in
+            let requests = [
+                "POST /v3/users HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
+                "GET /v3/users/user5 HTTP/1.1\r\nHost: x\r\n\r\n",
+                "POST /v3/users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nTrailer: t\r\n\r\n",
+                "\r\nGET /v3/users/user5 HTTP/1.1\nHost: x\n\n",
+                "GET /v3/users/user5 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            ]
+            let responses = try exchange(baseURL, requests.joined())
+            // The chunked POST's body, "abc", is not the recorded (empty) one: a miss, in its place.
+            #expect(responses.map(\.status) == [201, 200, 404, 200, 200])
+        }
+    }
+
+    @Test("Expect: 100-continue gets 100 Continue before the body is sent, then the answer")
+    func expectContinue() async throws {
+        try await withServer { _, baseURL in
+            let connection = try RawHTTP(baseURL)
+            defer { connection.close() }
+            connection.send("PUT /v3/users/user5 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+            let interim = String(decoding: connection.readAll(timeout: .milliseconds(500)), as: UTF8.self)
+            #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
+            connection.send("hello")
+            #expect(RawHTTP.responses(in: connection.readAll(timeout: .milliseconds(500))).map(\.status) == [404])
+        }
+    }
+
+    // MARK: - Slow and idle clients
+
+    @Test("a head held half-sent is answered 408 and closed; an idle keep-alive connection is closed", .timeLimit(.minutes(1)))
+    func slowClients() async throws {
+        try await withServer(limits: .init(headTimeout: .milliseconds(300), idleTimeout: .milliseconds(300))) { _, baseURL in
+            let slow = try RawHTTP(baseURL)
+            defer { slow.close() }
+            slow.send("GET / HTTP/1.1\r\nHo")
+            #expect(RawHTTP.responses(in: slow.readAll(timeout: .seconds(3))).map(\.status) == [408])
+            let idle = try RawHTTP(baseURL)
+            defer { idle.close() }
+            #expect(idle.isClosed(within: .seconds(3)))
+        }
+    }
+
+    @Test("past the connection limit a newcomer is answered 503; the others are still served")
+    func connectionLimit() async throws {
+        try await withServer(limits: .init(maximumConnections: 2)) { server, baseURL in
+            let holders = try (0..<2).map { _ in try RawHTTP(baseURL) }
+            defer { holders.forEach { $0.close() } }
+            holders.forEach { $0.send("GET /v3/users/user5 HTTP/1.1\r\nHost: x\r\n\r\n") }
+            for holder in holders {
+                #expect(RawHTTP.responses(in: holder.readAll(timeout: .milliseconds(300))).map(\.status) == [200])
+            }
+            let turnedAway = try exchange(baseURL, get).map(\.status)
+            #expect(turnedAway == [503])
+            holders.forEach { $0.close() }
+            try await Task.sleep(for: .milliseconds(100))
+            let statuses = try exchange(baseURL, get).map(\.status)
+            #expect(statuses == [200])
+        }
+    }
+
+    @Test("stop closes open connections, and the server starts again on a new port")
+    func stopAndRestart() async throws {
+        let server = FixtureServer(replay: FixtureReplay([Self.user], options: .init(repeatsLastResponse: true)))
+        let first = try await server.start()
+        let held = try RawHTTP(first)
+        defer { held.close() }
+        await server.stop()
+        #expect(held.isClosed(within: .seconds(2)))
+        #expect(throws: (any Error).self) { try RawHTTP(first) }
+        let second = try await server.start()
+        let statuses = try exchange(second, get).map(\.status)
+            #expect(statuses == [200])
+        await server.stop()
+    }
+
+    @Test("200 URLSession requests at once are all answered", .timeLimit(.minutes(1)))
+    func concurrentClients() async throws {
+        try await withServer { server, _ in
+            let url = try await server.url(for: Self.user)
+            let session = URLSession(configuration: .ephemeral)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<200 {
+                    group.addTask { (try await session.data(from: url).1 as? HTTPURLResponse)?.statusCode ?? 0 }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 200))
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A client that sends exact bytes to a loopback server and reads what comes back: for the
+/// requests no friendly client would make (a 1 MB request line, two lengths, a held-open head).
+struct RawHTTP {
+    /// One response read off the wire.
+    struct Response: Equatable {
+        var status: Int
+        var fields: [(name: String, value: String)]
+        var body: String
+
+        static func == (lhs: Response, rhs: Response) -> Bool {
+            lhs.status == rhs.status && lhs.body == rhs.body && lhs.fields.map { "\($0.name): \($0.value)" } == rhs.fields.map { "\($0.name): \($0.value)" }
+        }
+
+        /// The first value of a field, by case-insensitive name.
+        func value(_ name: String) -> String? {
+            fields.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    let descriptor: Int32
+
+    /// Connects to 127.0.0.1 at the port of `baseURL`.
+    init(_ baseURL: URL) throws {
+        let descriptor = socket(AF_INET, Self.streamType, 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(baseURL.port ?? 80).bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            _ = closeDescriptor(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        self.descriptor = descriptor
+    }
+
+    /// Sends `bytes`; `false` when the server closed before taking them all.
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { sendWithoutSignal(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Sends `text` as UTF-8.
+    @discardableResult
+    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+    /// Everything the server sends until it closes, or until `timeout` passes.
+    func readAll(timeout: Duration = .seconds(5)) -> [UInt8] {
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now + timeout
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while ContinuousClock.now < deadline {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let left = ContinuousClock.now.duration(to: deadline).components
+            guard poll(&ready, 1, Int32(left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000) + 1) > 0 else { break }
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            received += chunk[..<count]
+        }
+        return received
+    }
+
+    /// Whether the server ended the connection (closed or reset it) within `timeout`, sending
+    /// nothing more.
+    func isClosed(within timeout: Duration) -> Bool {
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let (seconds, attoseconds) = timeout.components
+        guard poll(&ready, 1, Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000)) > 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, 0) <= 0
+    }
+
+    func close() {
+        _ = closeDescriptor(descriptor)
+    }
+
+    /// The responses in `bytes`, in order, framed as a client frames them: no body for the
+    /// requests listed as `HEAD` (by position), for 1xx, 204 and 304; else `Content-Length`.
+    static func responses(in bytes: [UInt8], headRequests: Set<Int> = []) -> [Response] {
+        var responses: [Response] = []
+        var rest = bytes[...]
+        while let end = rest.firstRange(of: Array("\r\n\r\n".utf8)) {
+            let lines = String(decoding: rest[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+            let status = Int(lines[0].split(separator: " ").dropFirst().first ?? "") ?? -1
+            let fields = lines.dropFirst().map { line in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                return (name: String(parts[0]), value: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+            }
+            rest = rest[end.upperBound...]
+            if (100..<200).contains(status) { continue }
+            var response = Response(status: status, fields: fields, body: "")
+            let bodiless = headRequests.contains(responses.count) || status == 204 || status == 304
+            let length = bodiless ? 0 : Int(response.value("Content-Length") ?? "") ?? rest.count
+            response.body = String(decoding: rest.prefix(length), as: UTF8.self)
+            rest = rest.dropFirst(length)
+            responses.append(response)
+        }
+        return responses
+    }
+
+    #if canImport(Glibc)
+    private static let streamType = Int32(SOCK_STREAM.rawValue)
+    #else
+    private static let streamType = SOCK_STREAM
+    #endif
+}
+
+private func sendWithoutSignal(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
+    #else
+    send(descriptor, bytes, count, 0)
+    #endif
+}
+
+private func closeDescriptor(_ descriptor: Int32) -> Int32 { close(descriptor) }
