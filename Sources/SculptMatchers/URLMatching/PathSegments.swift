@@ -15,6 +15,33 @@ enum PathSegments {
         rawPath.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
     }
 
+    /// How many segments `rawPath` has: its non-empty runs between `/` bytes.
+    static func count(_ rawPath: Substring) -> Int {
+        var count = 0
+        var previous = UInt8(ascii: "/")
+        for byte in rawPath.utf8 {
+            if previous == UInt8(ascii: "/"), byte != UInt8(ascii: "/") { count += 1 }
+            previous = byte
+        }
+        return count
+    }
+
+    /// `segments` (decoded) with `.` and `..` resolved as a server resolves them (RFC 3986,
+    /// section 5.2.4): `.` is dropped and `..` drops the segment before it, never climbing above
+    /// the root.
+    static func removingDotSegments(_ segments: [Substring]) -> [Substring] {
+        var kept: [Substring] = []
+        kept.reserveCapacity(segments.count)
+        for segment in segments {
+            guard isDotSegment(segment.utf8) else {
+                kept.append(segment)
+                continue
+            }
+            if segment.utf8.count == 2, !kept.isEmpty { kept.removeLast() }
+        }
+        return kept
+    }
+
     /// `segment` with its percent escapes decoded, or `nil` if they do not decode to UTF-8.
     static func decodeStrictly(_ segment: Substring) -> Substring? {
         guard segment.utf8.contains(UInt8(ascii: "%")) else { return segment }

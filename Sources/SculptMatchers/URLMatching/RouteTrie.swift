@@ -89,6 +89,10 @@ struct RouteTrie: Sendable {
     }
 
     /// One lookup's inputs, so the recursion passes two integers.
+    ///
+    /// The recursion goes one level deeper only into a child node, so its depth is at most the
+    /// trie's, which is at most ``URLPattern/maximumSegmentCount``: a few hundred small frames,
+    /// within even a task's stack, whatever the table and however long the path.
     private struct Lookup {
         let nodes: UnsafeBufferPointer<Node>
         let bytes: UnsafeBufferPointer<UInt8>

@@ -24,7 +24,9 @@ public import Sculpt
 ///
 /// The URL is the response's (after redirects). Its raw path is split on `/`, empty segments are
 /// dropped and each segment is percent-decoded on its own (`%2F` stays in its segment); query and
-/// fragment are ignored; `.` and `..` are ordinary segments, never resolved.
+/// fragment are ignored; `.` and `..` (also written `%2E`) are resolved as a server resolves them
+/// (RFC 3986, section 5.2.4), never above the root: `/users/../orgs/x` is `/orgs/x`, the path a
+/// client sends for that URL.
 public struct URLModelMatcher: ModelMatcher {
     /// A registered pattern with its refinements and the model type it resolves to.
     public struct Route: Sendable, Hashable, CustomStringConvertible {
@@ -67,9 +69,11 @@ public struct URLModelMatcher: ModelMatcher {
     ///
     /// The prefix is compared segment by segment: `v3`, `/v3` and `/v3/` are the same prefix,
     /// `api/v3` is two segments, and `/v1` never matches `/v10/...`. A URL that does not begin with
-    /// every segment of the prefix matches nothing.
+    /// every segment of the prefix matches nothing. `.` and `..` in the prefix are resolved as they
+    /// are in a URL's path: `/v3/../v3`, `/./v3` and `/v2/%2E%2E/v3` are the prefix `/v3`, and
+    /// `/v3/..` is no prefix at all.
     public init(pathPrefix: String? = nil) {
-        self.prefix = PathSegments.split((pathPrefix ?? "")[...])
+        self.prefix = PathSegments.removingDotSegments(PathSegments.split((pathPrefix ?? "")[...]))
         self.prefixBytes = prefix.map { Array($0.utf8) }
     }
 
@@ -96,7 +100,8 @@ public struct URLModelMatcher: ModelMatcher {
     /// try matcher.add("/user/repos", Repository.self, method: .post, status: .created)
     /// ```
     /// - Throws: ``URLPattern/ParseError`` for an invalid pattern (`**` before the end, a bad
-    ///   percent escape), ``ModelKeyPath/SyntaxError`` for an invalid key path. Never traps.
+    ///   percent escape, more than ``URLPattern/maximumSegmentCount`` segments),
+    ///   ``ModelKeyPath/SyntaxError`` for an invalid key path. Never traps.
     public mutating func add<M: Decodable & Sendable>(
         _ pattern: String,
         _ type: M.Type,

@@ -13,7 +13,8 @@
 /// - anything else is a literal, compared case-sensitively after decoding. `id#` and `a*b` are
 ///   literals; write `%2A` for a literal `*` segment and `%23` for a literal `#`.
 ///
-/// `/` and the empty pattern are the root path.
+/// `/` and the empty pattern are the root path. A pattern has at most ``maximumSegmentCount``
+/// segments.
 public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     /// One segment of a pattern.
     public enum Token: Sendable, Hashable {
@@ -34,9 +35,18 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
         /// What is wrong with it.
         public var reason: String
 
-        /// E.g. `invalid URL pattern "/a/**/b": '**' must be the last segment`.
-        public var description: String { "invalid URL pattern \"\(pattern)\": \(reason)" }
+        /// E.g. `invalid URL pattern "/a/**/b": '**' must be the last segment`. A pattern over
+        /// 80 characters is shown by its start and end, with its length in bytes.
+        public var description: String {
+            guard pattern.count > 80 else { return "invalid URL pattern \"\(pattern)\": \(reason)" }
+            return "invalid URL pattern \"\(pattern.prefix(56))…\(pattern.suffix(16))\" (\(pattern.utf8.count) bytes): \(reason)"
+        }
     }
+
+    /// The most segments a pattern may have: 256. Real APIs stay far below it (GitHub's longest
+    /// route template has 11), and it bounds the depth of the route trie, and so the depth of a
+    /// lookup's backtracking, whatever the table and the path.
+    public static let maximumSegmentCount = 256
 
     /// The tokens, one per segment.
     public let tokens: [Token]
@@ -46,11 +56,18 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// let search = try URLPattern("/search/**")
     /// ```
-    /// - Throws: ``ParseError`` when `**` is not the last segment, a segment is `.` or `..` (paths
-    ///   are matched with those resolved, so such a pattern could never match), or a segment has a
-    ///   percent escape that does not decode to UTF-8.
+    /// - Throws: ``ParseError`` when the pattern has more than ``maximumSegmentCount`` segments,
+    ///   `**` is not the last segment, a segment is `.` or `..` (paths are matched with those
+    ///   resolved, so such a pattern could never match), or a segment has a percent escape that does
+    ///   not decode to UTF-8.
     public init(_ pattern: String) throws(ParseError) {
+        // Counted before splitting, so an oversized pattern costs one pass and no allocation.
+        let count = PathSegments.count(pattern[...])
+        guard count <= Self.maximumSegmentCount else {
+            throw ParseError(pattern: pattern, reason: "a pattern may have at most \(Self.maximumSegmentCount) segments; this one has \(count)")
+        }
         var tokens: [Token] = []
+        tokens.reserveCapacity(count)
         for raw in PathSegments.splitRaw(pattern[...]) {
             if tokens.last == .remainder {
                 throw ParseError(pattern: pattern, reason: "'**' must be the last segment")
