@@ -1,5 +1,5 @@
 // URL matching: random URLs against a fixed table shaped like GitHub's (literals, `#`, `*`, `**`,
-// shared prefixes, a `/v3` path prefix).
+// shared prefixes, a `/v3` path prefix, and the same prefix spelled with dot segments).
 import Foundation
 import FuzzSupport
 import SculptMatchers
@@ -11,8 +11,9 @@ let patterns = [
     "/repos/*/*/git/refs/**", "/repos/*/*/git/refs/heads/*", "/search/**", "/search/code",
     "/gists/*/*", "/gists/starred", "/*/*/*/#", "/*/*/*/*/raw", "/a/*/b/*/c/**", "/#/#/#", "/*/#/*/#/*/#/*/#",
 ]
-let oracle: RoutingOracle = {
-    var matcher = URLModelMatcher(pathPrefix: "/v3")
+/// The fixed table under a path prefix.
+func table(prefix: String) -> URLModelMatcher {
+    var matcher = URLModelMatcher(pathPrefix: prefix)
     for (index, pattern) in patterns.enumerated() {
         do {
             try matcher.add(pattern, Marker.self, at: "route\(index)")
@@ -20,8 +21,12 @@ let oracle: RoutingOracle = {
             require(false, "the fixed table does not compile: \(error)")
         }
     }
-    return RoutingOracle(matcher, prefix: "/v3")
-}()
+    return matcher
+}
+let oracle = RoutingOracle(table(prefix: "/v3"), prefix: "/v3")
+let plain = table(prefix: "/v3")
+/// The same prefix spelled with dot segments, which are resolved as in a path.
+let dotted = table(prefix: "/./x/%2E%2E/v3/.")
 
 /// Where the input's path goes: as the whole URL, after the host, or after the host and prefix.
 let bases = ["", "https://api.example.com", "https://api.example.com/v3/"]
@@ -32,4 +37,5 @@ runFuzzer { input in
     let text = String(decoding: input.dropFirst(), as: UTF8.self)
     guard let url = URL(string: bases[Int(first) % bases.count] + text) else { return }
     oracle.check(url)
+    require(dotted.route(for: url) == plain.route(for: url), "the prefix /./x/%2E%2E/v3/. and /v3 route \(url) differently")
 }
