@@ -19,6 +19,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Sculpt", package: "Sculpt"),
                 .product(name: "SculptMatchers", package: "Sculpt"),
+                .product(name: "SculptTesting", package: "Sculpt"),
                 .product(name: "RoutingKit", package: "routing-kit"),
             ],
             path: "Sources/SculptBenchmarks"

@@ -1,0 +1,33 @@
+import Foundation
+import HTTPTypes
+import SculptTesting
+
+extension Cases {
+    /// Replay against replay: what a request costs in a large cassette beside a small one.
+    static func replay() -> [Case] {
+        [
+            Case(name: "replay, 4,000 recorded interactions with queries", baselineName: "replay of 10", target: 1.5) {
+                let small = cassette(10), large = cassette(4_000)
+                // Ten recorded paths, found in both cassettes, each with its query in another
+                // order (queries compare as multisets).
+                let requests = (0..<10).compactMap { index in
+                    URL(string: "https://api.example.com/repos/o/r\(index)/issues?state=open&page=\(index)&per_page=100").map { Fixture.Request(url: $0) }
+                }
+                return Sides(
+                    sculpt: { for request in requests { consume(try large.response(for: request)) } },
+                    baseline: { for request in requests { consume(try small.response(for: request)) } })
+            }
+        ]
+    }
+
+    /// A replay of `count` GET interactions on distinct paths, each with a query string, that
+    /// serves its last response again (so timing never uses it up).
+    private static func cassette(_ count: Int) -> FixtureReplay {
+        let fixtures = (0..<count).compactMap { index in
+            URL(string: "https://api.example.com/repos/o/r\(index)/issues?per_page=100&page=\(index % 10)&state=open").map { url in
+                Fixture(request: .init(url: url), response: .init(status: .ok, headerFields: [.contentType: "application/json"], body: Data("[]".utf8)))
+            }
+        }
+        return FixtureReplay(fixtures, options: .init(repeatsLastResponse: true))
+    }
+}
