@@ -55,10 +55,25 @@ func exchange(_ bytes: Data) -> [UInt8]? {
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    require(connected == 0, "the server refused a connection")
+    if connected != 0, errno == EINTR {
+        // libFuzzer's timer signal interrupted the call; the connection goes on being made.
+        var writable = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        while poll(&writable, 1, 3000) < 0, errno == EINTR {}
+        var failure: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length)
+        require(failure == 0, "the server refused a connection: \(String(cString: strerror(failure)))")
+    } else {
+        require(connected == 0, "the server refused a connection: \(String(cString: strerror(errno)))")
+    }
+    // Closed with a reset once read to the end, so that tens of thousands of connections a
+    // minute leave no TIME_WAIT behind to exhaust the ephemeral ports.
+    var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     var offset = 0
     while offset < bytes.count {
         let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+        if sent < 0, errno == EINTR { continue }
         guard sent > 0 else { break }  // the server may close early, after refusing the request
         offset += sent
     }
