@@ -110,13 +110,11 @@ struct Socket: Sendable {
             let ready = poll(&descriptors, 1, milliseconds)
             if ready < 0, errno == EINTR { continue }
             guard ready > 0 else { return ready == 0 ? .timedOut : .closed }
-            let start = buffer.count
-            let wanted = Swift.min(limit, 64 << 10)
-            buffer.append(contentsOf: repeatElement(0, count: wanted))
-            let count = buffer.withUnsafeMutableBytes { raw in
-                recv(descriptor, raw.baseAddress.map { $0 + start }, wanted, 0)
+            let count = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.min(limit, 64 << 10)) { scratch in
+                let count = recv(descriptor, scratch.baseAddress, scratch.count, 0)
+                if count > 0 { buffer.append(contentsOf: scratch[..<count]) }
+                return count
             }
-            buffer.removeLast(wanted - Swift.max(count, 0))
             if count > 0 { return .bytes(count) }
             if count < 0, errno == EINTR || errno == EAGAIN { continue }
             return .closed
