@@ -94,8 +94,8 @@ public actor FixtureServer {
     /// its URL.
     ///
     /// - Parameter port: the port to listen on; 0 (the default) takes a free one.
-    /// - Throws: `Socket.Failure` (its description names the call and the system's reason) when
-    ///   the server cannot listen, such as a port already in use.
+    /// - Throws: an error whose description names the system call that failed and why, when the
+    ///   server cannot listen (a port already in use, no descriptors left).
     @discardableResult
     public func start(port: UInt16 = 0) async throws -> URL {
         if let baseURL { return baseURL }
