@@ -85,19 +85,27 @@ public struct ResponseContext: Sendable {
 
 extension ResponseContext: CustomStringConvertible {
     /// The method, URL and status on one line, e.g. `GET https://api.github.com/users/x -> 404 Not Found`.
-    /// Secret query parameters and a password in the URL show as `REDACTED` (see ``Secrets``), and
-    /// a URL longer than 1,024 bytes is cut there.
+    /// The URL is shown in its absolute form with its user name, password and secret query and
+    /// fragment parameters as `REDACTED` (see ``Secrets``), and cut after 1,024 bytes; the method and
+    /// reason phrase after 64. At most about 1.2 KB, whatever the context holds.
     public var description: String {
-        let method = self.method?.rawValue ?? "(method unknown)"
-        let url = self.url.map { Self.shown(Secrets.redacting($0).absoluteString) } ?? "(no URL)"
-        let reason = status.reasonPhrase.isEmpty ? "" : " \(status.reasonPhrase)"
+        let method = self.method.map { ClippedText.value($0.rawValue, limit: 64) } ?? "(method unknown)"
+        let url = self.url.map(Self.shown) ?? "(no URL)"
+        let reason = status.reasonPhrase.isEmpty ? "" : " \(ClippedText.value(status.reasonPhrase, limit: 64))"
         return "\(method) \(url) -> \(status.code)\(reason)"
     }
 
-    /// At most the first 1,024 bytes of `url`, and how many more there were.
-    private static func shown(_ url: String) -> String {
-        let limit = 1024
-        guard url.utf8.count > limit else { return url }
-        return "\(String(decoding: url.utf8.prefix(limit), as: UTF8.self))… (\(url.utf8.count - limit) more bytes)"
+    /// The longest URL a description shows, in bytes.
+    static let shownURLLimit = 1024
+
+    /// `url`'s absolute form, redacted, and at most its first 1,024 bytes with how many more there
+    /// were (after redaction). Only the first 64 KB are read: a longer URL's tail is never shown.
+    private static func shown(_ url: URL) -> String {
+        let absolute = url.absoluteString
+        let window = absolute.utf8.count > 64 << 10 ? ClippedText.prefix(absolute, bytes: 64 << 10) : absolute
+        let redacted = SecretPolicy.default.redacting(urlText: window)
+        let (text, cut) = ClippedText.prefix(ofBytes: redacted.utf8, bytes: shownURLLimit)
+        let more = cut + absolute.utf8.count - window.utf8.count
+        return more > 0 ? "\(text)… (\(more) more bytes)" : text
     }
 }

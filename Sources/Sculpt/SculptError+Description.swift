@@ -4,13 +4,26 @@ extension SculptError {
     /// How many bytes of the body a description shows.
     static let bodyExcerptLimit = 512
 
+    /// The most a description holds, in UTF-8 bytes, whatever the response.
+    static let descriptionLimit = 4_096
+
+    /// The most one value (a discriminator, a type name, a content type, a key) shows.
+    static let valueLimit = 256
+
+    /// The most a list (candidates, registered values, keys) or another error's text shows.
+    static let listLimit = 1_024
+
     /// A report in lines: what happened, to which request, what was expected and what arrived, and
-    /// the start of the body.
+    /// the start of the body, at most 4,096 bytes in all. Long values are cut with their size
+    /// stated (`… (1,048,576 bytes)`), long lists with a count (`and 99,990 more`); the URL and
+    /// the body excerpt show no secret (see ``Secrets``). The error itself keeps every value whole.
     public var description: String {
-        (report + [bodyExcerpt]).joined(separator: "\n")
+        let excerpt = bodyExcerpt
+        let room = Self.descriptionLimit - excerpt.utf8.count - 1
+        return ClippedText.value(report.joined(separator: "\n"), limit: room) + "\n" + excerpt
     }
 
-    /// The report without the body excerpt.
+    /// The report without the body excerpt, each part bounded.
     private var report: [String] {
         var lines: [String] = []
         let request = context.response.description
@@ -18,7 +31,7 @@ extension SculptError {
         case .noModelMatched(let candidates, _):
             lines.append("No model type matched \(request).")
             if !candidates.isEmpty {
-                lines.append("Nearest registered: \(candidates.joined(separator: ", ")).")
+                lines.append("Nearest registered: \(ClippedText.list(candidates, limit: Self.listLimit)).")
             }
         case .unacceptableStatusCode(let underlying, _):
             lines.append("Unacceptable status code for \(request).")
@@ -26,33 +39,33 @@ extension SculptError {
                 lines.append("The error body did not decode as the error model: \(Self.describe(underlying))")
             }
         case .unacceptableContentType(let acceptable, _):
-            let found = context.response.headerFields[.contentType] ?? "none"
+            let found = context.response.headerFields[.contentType].map { Self.value($0) } ?? "none"
             lines.append("Unacceptable content type for \(request).")
-            lines.append("Expected one of \(acceptable.joined(separator: ", ")); found \(found).")
+            lines.append("Expected one of \(ClippedText.list(acceptable, limit: Self.listLimit)); found \(found).")
         case .emptyBody(let expected, _):
             lines.append("Empty body for \(request).")
-            lines.append("Expected \(expected.map { "a body to decode as \($0)" } ?? "a body"); only 204, 205 and HEAD responses may be empty.")
+            lines.append("Expected \(expected.map { "a body to decode as \(Self.value($0))" } ?? "a body"); only 204, 205 and HEAD responses may be empty.")
         case .keyPathNotFound(let miss, _):
-            lines.append("Key path \(miss.keyPath) not found in the body of \(request).")
+            lines.append("Key path \(Self.value(miss.keyPath)) not found in the body of \(request).")
             lines.append(Self.describe(miss))
         case .invalidKeyPath(let error, _):
-            lines.append("Cannot decode \(request): \(error).")
+            lines.append("Cannot decode \(request): \(Self.text(error, limit: Self.listLimit)).")
         case .decodingFailed(let modelType, let underlying, _):
-            lines.append("Could not decode \(modelType) from \(request).")
+            lines.append("Could not decode \(Self.text(modelType)) from \(request).")
             lines.append(Self.describe(underlying))
         case .typeMismatch(let expected, let matched, _):
             lines.append("Type mismatch for \(request).")
-            lines.append("Expected \(expected); the matcher resolved \(matched).")
+            lines.append("Expected \(Self.text(expected)); the matcher resolved \(Self.text(matched)).")
         case .errorResponse(let model, _):
-            lines.append("Error response for \(request): \(model)")
+            lines.append("Error response for \(request): \(Self.text(model, limit: Self.listLimit))")
         case .matcherFailed(let underlying, _):
-            lines.append("The matcher could not read the body of \(request): \(underlying)")
+            lines.append("The matcher could not read the body of \(request): \(Self.text(underlying, limit: Self.listLimit))")
         case .unknownDiscriminator(let field, let found, let registered, _):
-            lines.append("Unknown discriminator \"\(field)\" in the body of \(request).")
-            let values = registered.isEmpty ? "none" : registered.map { "\"\($0)\"" }.joined(separator: ", ")
-            lines.append("Found \(found ?? "missing"); registered: \(values).")
+            lines.append("Unknown discriminator \"\(Self.value(field))\" in the body of \(request).")
+            let values = registered.isEmpty ? "none" : ClippedText.list(registered.lazy.map { "\"\($0)\"" }, limit: Self.listLimit)
+            lines.append("Found \(found.map { Self.value($0) } ?? "missing"); registered: \(values).")
         case .invalidJSON(let reason, let offset, _):
-            lines.append("The body of \(request) is not valid JSON at byte \(offset): \(reason).")
+            lines.append("The body of \(request) is not valid JSON at byte \(offset): \(Self.value(reason)).")
         case .bodyTooLarge(let maximum, _):
             lines.append("The body of \(request) is \(context.body.count) bytes; the serializer reads at most \(maximum).")
         case .nestingTooDeep(let maximum, let offset, _):
@@ -61,24 +74,25 @@ extension SculptError {
         return lines
     }
 
-    /// The first bytes of the body as text, with its size: `Body (1,204 bytes): {"login":...`.
+    /// The first bytes of the body as text, with its size, secret JSON members' values replaced:
+    /// `Body (1,204 bytes): {"login":...`.
     private var bodyExcerpt: String {
         let body = context.body
         guard !body.isEmpty else { return "Body: empty." }
-        let shown = body.prefix(Self.bodyExcerptLimit)
-        let text = String(decoding: shown, as: UTF8.self)
-        let more = body.count > shown.count ? "… (\(body.count - shown.count) more bytes)" : ""
+        let (text, remaining) = SecretPolicy.default.excerpt(of: body, bytes: Self.bodyExcerptLimit)
+        let more = remaining > 0 ? "… (\(remaining) more bytes)" : ""
         return "Body (\(body.count) bytes): \(text)\(more)"
     }
 
     private static func describe(_ miss: KeyPathMiss) -> String {
+        let failedAt = value(miss.failedAt)
         if let found = miss.found {
-            return "At \(miss.failedAt): nothing to descend into (\(found))."
+            return "At \(failedAt): nothing to descend into (\(value(found)))."
         }
         if miss.availableKeys.isEmpty {
-            return "At \(miss.failedAt): not found; the enclosing value is empty."
+            return "At \(failedAt): not found; the enclosing value is empty."
         }
-        return "At \(miss.failedAt): not found; available: \(miss.availableKeys.joined(separator: ", "))."
+        return "At \(failedAt): not found; available: \(ClippedText.list(miss.availableKeys, limit: listLimit))."
     }
 
     /// A decoding failure as `At items[3].user.login: expected String, found a number.`
@@ -89,32 +103,43 @@ extension SculptError {
             let report = error.report
             return (report.count > 1 ? report.dropFirst() : report[...]).joined(separator: " ")
         }
-        guard let error = error as? DecodingError else { return "\(error)" }
+        guard let error = error as? DecodingError else { return text(error, limit: listLimit) }
         switch error {
         case .typeMismatch(let type, let context):
-            return "At \(codingPath(context.codingPath)): expected \(type). \(context.debugDescription)"
+            return "At \(codingPath(context.codingPath)): expected \(text(type)). \(value(context.debugDescription, limit: listLimit))"
         case .valueNotFound(let type, let context):
-            return "At \(codingPath(context.codingPath)): expected \(type), found null or nothing. \(context.debugDescription)"
+            return "At \(codingPath(context.codingPath)): expected \(text(type)), found null or nothing. \(value(context.debugDescription, limit: listLimit))"
         case .keyNotFound(let key, let context):
-            return "At \(codingPath(context.codingPath + [key])): missing key \"\(key.stringValue)\"."
+            return "At \(codingPath(context.codingPath + [key])): missing key \"\(value(key.stringValue))\"."
         case .dataCorrupted(let context):
-            let underlying = context.underlyingError.map { " (\($0))" } ?? ""
-            return "At \(codingPath(context.codingPath)): the data is not valid. \(context.debugDescription)\(underlying)"
+            let underlying = context.underlyingError.map { " (\(text($0, limit: valueLimit)))" } ?? ""
+            return "At \(codingPath(context.codingPath)): the data is not valid. \(value(context.debugDescription, limit: listLimit))\(underlying)"
         @unknown default:
-            return "\(error)"
+            return text(error, limit: listLimit)
         }
     }
 
     /// A coding path written as a key path: `items[3].user.login`; the top level is `(top level)`.
+    /// Each key is cut at 256 bytes and the path at 1,024, the keys left out counted.
     static func codingPath(_ path: [any CodingKey]) -> String {
         var text = ""
-        for key in path {
-            if let index = key.intValue {
-                text += "[\(index)]"
-            } else {
-                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+        for (position, key) in path.enumerated() {
+            let step = key.intValue.map { "[\($0)]" } ?? (text.isEmpty ? "" : ".") + value(key.stringValue)
+            guard text.utf8.count + step.utf8.count <= listLimit else {
+                return text + "… and \(ClippedText.count(path.count - position)) more keys"
             }
+            text += step
         }
         return text.isEmpty ? "(top level)" : text
+    }
+
+    /// A value cut to `limit` bytes with its size stated.
+    private static func value(_ text: String, limit: Int = valueLimit) -> String {
+        ClippedText.value(text, limit: limit)
+    }
+
+    /// What `print` shows for `subject`, cut to `limit` bytes with its size stated.
+    private static func text(_ subject: Any, limit: Int = valueLimit) -> String {
+        ClippedText.value(String(describing: subject), limit: limit)
     }
 }

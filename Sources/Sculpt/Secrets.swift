@@ -1,42 +1,71 @@
 public import Foundation
 public import HTTPTypes
 
-/// The headers and query parameters whose values are secrets. SculptTesting's recorder never
-/// writes them, and a ``SculptError``'s description never shows them.
+/// What Sculpt treats as a secret, wherever text leaves the process: SculptTesting's recorder and
+/// HAR import never keep these values, and no description (``SculptError``, ``ResponseContext``, a
+/// replay miss) shows them.
 ///
 /// ```swift
-/// let shown = Secrets.redacting(URL(string: "https://api.example.com/user?access_token=abc")!)
-/// // https://api.example.com/user?access_token=REDACTED
+/// let shown = Secrets.redacting(URL(string: "https://u:pw@api.example.com/cb?Access_Token=abc#id_token=x&state=1")!)
+/// // https://REDACTED:REDACTED@api.example.com/cb?Access_Token=REDACTED#id_token=REDACTED&state=1
 /// ```
+///
+/// The rules, the same everywhere:
+/// - **Headers** in ``headers``, compared case-insensitively, have their whole value replaced.
+///   URLs in the values of ``urlHeaders`` (`Location`, `Content-Location`, `Referer`, and each
+///   `<...>` of `Link`) are redacted as URLs.
+/// - **URLs**: the user name and the password; parameters in the query and in the fragment
+///   (`#access_token=...&state=1`, the OAuth implicit flow) whose name is in ``queryParameters``.
+///   Names compare case-insensitively and percent-decoded; `&`, `;` and `?` all separate
+///   parameters (so a URL inside a value is looked into); `name[]=` and `outer[name]=` count as
+///   `name`; every repeat is redacted. A URL with a base is redacted in its absolute form, so the
+///   base's user, password and query never show.
+/// - **`code`** is redacted in a query or fragment that also has `state`, `redirect_uri`,
+///   `grant_type`, `code_verifier` or `client_id`: there it is an OAuth 2.0 authorization code
+///   (RFC 6749 4.1.2), which buys tokens. Elsewhere `code` is an ordinary name (a country, an
+///   error, a currency), and redacting it would make distinct recorded requests match any value on
+///   replay; add it to a `Redaction` to redact it everywhere.
+/// - **JSON bodies**: the value of any member named in ``bodyFields`` (case-insensitively, at any
+///   depth) becomes `"REDACTED"`; every other byte is kept. `null`, `true` and `false` are kept. A
+///   body that does not start (after white space) with `{` or `[` is not JSON text and is kept as
+///   it is: form-encoded bodies are not redacted.
 public enum Secrets {
     /// What stands in for a secret value.
     public static let marker = "REDACTED"
 
-    /// Headers that carry credentials.
-    public static let headers: [HTTPField.Name] = [.authorization, .proxyAuthorization, .cookie, .setCookie]
+    /// Headers whose whole value is a credential: `Authorization`, `Proxy-Authorization`, `Cookie`,
+    /// `Set-Cookie`, `X-Api-Key`, `X-Auth-Token`.
+    public static let headers: [HTTPField.Name] = [
+        .authorization, .proxyAuthorization, .cookie, .setCookie, apiKeyHeader, authTokenHeader,
+    ]
 
-    /// Query parameters that carry credentials (compared case-insensitively).
-    public static let queryParameters = ["access_token", "api_key", "client_secret"]
+    /// Headers whose value is a URL (or, for `Link`, URLs in `<...>`), redacted as URLs:
+    /// `Location`, `Content-Location`, `Link`, `Referer`.
+    public static let urlHeaders: [HTTPField.Name] = [.location, .contentLocation, linkHeader, .referer]
 
-    /// `url` with the values of the secret query parameters and any password replaced by
-    /// ``marker``; `url` itself when it has neither. `parameters` are lowercased names.
+    /// Query and fragment parameters that carry credentials (compared case-insensitively and
+    /// percent-decoded): `access_token`, `refresh_token`, `id_token`, `api_key`, `apikey`,
+    /// `client_secret`, `token`, `password`. `code` beside an OAuth parameter too (see above).
+    public static let queryParameters = [
+        "access_token", "refresh_token", "id_token", "api_key", "apikey", "client_secret", "token", "password",
+    ]
+
+    /// JSON members whose values are credentials (compared case-insensitively): the same names as
+    /// ``queryParameters``, so a token endpoint's `{"access_token": ..., "refresh_token": ...}` and
+    /// GitHub's `{"token": ...}` are never recorded.
+    public static let bodyFields = queryParameters
+
+    /// `url` in its absolute form with its user name, password and secret query and fragment
+    /// parameters replaced by ``marker``. `parameters` are lowercased names.
+    ///
+    /// ```swift
+    /// Secrets.redacting(URL(string: "https://h/a?access_token=abc&page=2")!)   // https://h/a?access_token=REDACTED&page=2
+    /// ```
     public static func redacting(_ url: URL, queryParameters parameters: Set<String> = Set(queryParameters)) -> URL {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        var changed = false
-        if components.percentEncodedPassword != nil {
-            components.percentEncodedPassword = marker
-            changed = true
-        }
-        if let items = components.percentEncodedQueryItems {
-            let redacted = items.map { item in
-                parameters.contains((item.name.removingPercentEncoding ?? item.name).lowercased()) && item.value != nil
-                    ? URLQueryItem(name: item.name, value: marker) : item
-            }
-            if redacted != items {
-                components.percentEncodedQueryItems = redacted
-                changed = true
-            }
-        }
-        return changed ? (components.url ?? url) : url
+        SecretPolicy(parameters: parameters).redacting(url)
     }
+
+    private static let apiKeyHeader = HTTPField.Name("X-Api-Key") ?? .authorization
+    private static let authTokenHeader = HTTPField.Name("X-Auth-Token") ?? .authorization
+    private static let linkHeader = HTTPField.Name("Link") ?? .location
 }

@@ -40,15 +40,17 @@ extension Fixture {
         /// The serializer's error, usually a ``SculptError``.
         public var error: any Error
 
-        /// The fixture (source, request, status), the matcher's decision, and the error.
+        /// The fixture (source, request, status), the matcher's decision, and the error: at most
+        /// 4,096 bytes, the URL shown as ``Sculpt/ResponseContext`` shows it (secrets redacted), long
+        /// parts cut with their size stated. The properties keep everything whole.
         public var description: String {
-            let source = fixture.source.map { "Fixture \($0): " } ?? "Fixture: "
-            return """
-                \(source)\(fixture.request.method.rawValue) \(fixture.request.url.absoluteString) -> \(fixture.response.status.code)
-                Matcher decision: \(decision)
-                \(error)
-                """
+            let source = fixture.source.map { "Fixture \(ClippedText.value($0, limit: 256)): " } ?? "Fixture: "
+            let head = "\(source)\(fixture.context.description)\nMatcher decision: \(ClippedText.value(decision, limit: 512))\n"
+            return head + ClippedText.value(String(describing: error), limit: Self.descriptionLimit - head.utf8.count)
         }
+
+        /// The most a description holds, in UTF-8 bytes.
+        static let descriptionLimit = 4_096
     }
 
     private static func decision(of matcher: some ModelMatcher, for fixture: Fixture) -> String {

@@ -74,9 +74,11 @@ public struct Fixture: Sendable {
         /// What was wrong with it.
         public var reason: String
 
-        /// E.g. `fixture user.json: response.status must be a number`.
+        /// E.g. `fixture user.json: response.status must be a number`; at most 4,096 bytes, a long
+        /// file name or reason cut with its size stated (``reason`` keeps it whole).
         public var description: String {
-            "fixture \(file?.lastPathComponent ?? "(data)"): \(reason)"
+            let head = "fixture \(ClippedText.value(file?.lastPathComponent ?? "(data)", limit: 256)): "
+            return head + ClippedText.value(reason, limit: 4_096 - head.utf8.count)
         }
 
         /// `parse` applied to the contents of `file`, with the file named in any format error.

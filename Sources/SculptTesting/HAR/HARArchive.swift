@@ -18,6 +18,10 @@ import HTTPTypes
 ///   which describe the wire bytes, are dropped: fixtures hold the body a client sees.
 /// - `redirectURL` becomes a `Location` header when the response has none.
 /// - Headers keep their order and repeats; HTTP/2 pseudo-headers (`:status`) are left out.
+/// - Secrets are redacted as ``FixtureRecorder`` redacts them (``Redaction``, on by default):
+///   credentials in headers (`Authorization`, `Cookie`, `Set-Cookie`, ...), in URLs (user,
+///   password, `access_token` and the other secret parameters, in the query and the fragment) and
+///   in JSON bodies; a skipped entry's URL too. Pass `redaction: .disabled` to keep them.
 public struct HARArchive: Sendable {
     /// An entry that was not imported, and why.
     public struct Skipped: Sendable, CustomStringConvertible {
@@ -40,12 +44,12 @@ public struct HARArchive: Sendable {
     /// Imports an archive file.
     ///
     /// ```swift
-    /// let archive = try HARArchive(contentsOf: harFile)
+    /// let archive = try HARArchive(contentsOf: harFile)   // secrets redacted
     /// ```
     /// - Throws: the file system's error, or ``Fixture/FormatError`` when the file is not a HAR
     ///   archive (entries that are malformed are skipped, not thrown).
-    public init(contentsOf file: URL) throws {
-        self = try Fixture.FormatError.reading(file) { try HARArchive(json: $0, source: file.lastPathComponent) }
+    public init(contentsOf file: URL, redaction: Redaction = Redaction()) throws {
+        self = try Fixture.FormatError.reading(file) { try HARArchive(json: $0, source: file.lastPathComponent, redaction: redaction) }
     }
 
     /// Imports an archive from its bytes.
@@ -54,7 +58,7 @@ public struct HARArchive: Sendable {
     /// let archive = try HARArchive(json: data)
     /// ```
     /// - Throws: ``Fixture/FormatError`` when the bytes are not a HAR archive.
-    public init(json data: Data, source: String? = nil) throws {
+    public init(json data: Data, source: String? = nil, redaction: Redaction = Redaction()) throws {
         let root: JSONValue
         do {
             root = try JSONValue(parsing: data)
@@ -68,11 +72,12 @@ public struct HARArchive: Sendable {
         skipped = []
         for (index, entry) in entries.enumerated() {
             do {
-                var fixture = try Self.fixture(from: entry)
+                var fixture = redaction.redacting(try Self.fixture(from: entry))
                 fixture.source = "\(source ?? "HAR") entry \(index)"
                 fixtures.append(fixture)
             } catch {
-                skipped.append(Skipped(index: index, url: entry["request"]?["url"]?.string, reason: error.reason))
+                let url = entry["request"]?["url"]?.string.map { redaction.redacting(urlText: $0) }
+                skipped.append(Skipped(index: index, url: url, reason: error.reason))
             }
         }
     }

@@ -18,8 +18,10 @@ public import Foundation
 ///
 /// The recorder makes its own session from the configuration given (headers, timeouts, protocol
 /// classes and all), because only a session's delegate sees redirects: they are recorded hop by
-/// hop (each 3xx, then the final response), so a replay follows them as the server did. Header
-/// values and query parameters that ``Redaction`` names are replaced before anything is kept.
+/// hop (each 3xx, then the final response), so a replay follows them as the server did. Everything
+/// ``Redaction`` names is replaced before anything is kept: credentials in headers, in the URL (user,
+/// password, query and fragment), in redirect `Location`s and `Link`s, and in JSON request and
+/// response bodies (an OAuth token endpoint's `access_token` and `refresh_token` among them).
 /// Foundation joins repeated response headers with commas; that is how they are recorded.
 public final class FixtureRecorder: @unchecked Sendable {
     /// The session that sends the requests.
@@ -105,12 +107,13 @@ public final class FixtureRecorder: @unchecked Sendable {
             if let name = HTTPField.Name(name) { requestFields.append(HTTPField(name: name, value: value)) }
         }
         let status = (0...999).contains(response.statusCode) ? response.statusCode : 0
-        return Fixture(
+        // One place redacts: the URL (user, password, query, fragment), both sides' headers (URLs
+        // in Location, Content-Location, Link and Referer too) and both bodies' JSON members.
+        return redaction.redacting(Fixture(
             request: .init(
                 method: HTTPRequest.Method(request.httpMethod ?? "GET") ?? .get,
-                url: redaction.redacting(request.url ?? URL(filePath: "/")),
-                headerFields: redaction.redacting(requestFields), body: request.httpBody),
-            response: .init(status: .init(code: status), headerFields: redaction.redacting(ResponseContext(response).headerFields), body: body))
+                url: request.url ?? URL(filePath: "/"), headerFields: requestFields, body: request.httpBody),
+            response: .init(status: .init(code: status), headerFields: ResponseContext(response).headerFields, body: body)))
     }
 
     /// The identifier of a task, set once the task exists (its completion handler is made first).

@@ -1,4 +1,5 @@
 import Foundation
+import Sculpt
 
 extension FixtureReplay {
     /// A request that no recorded interaction answers, with the closest recorded ones and how
@@ -9,6 +10,9 @@ extension FixtureReplay {
     /// Closest recorded:
     /// - GET /repos/a/b/issues?state=closed (session.json #2): query: has state=open, lacks state=closed
     /// ```
+    ///
+    /// The description shows no secret (``Secrets``' rules, plus any name the recording redacted)
+    /// and is at most 4,096 bytes: ``FixtureServer`` sends it as a miss's body.
     public struct Miss: Error, Sendable, CustomStringConvertible {
         /// A recorded interaction and how the request differs from it.
         public struct Candidate: Sendable {
@@ -25,31 +29,53 @@ extension FixtureReplay {
         /// The closest recorded interactions, fewest differences first (at most three).
         public var nearest: [Candidate]
 
-        /// What was asked, what is recorded, and how they differ.
+        /// The most a description holds, in UTF-8 bytes.
+        static let descriptionLimit = 4_096
+        /// The most one candidate's line holds, in UTF-8 bytes.
+        static let candidateLimit = 900
+        /// The most candidates a description lists.
+        static let shownCandidates = 3
+
+        /// What was asked, what is recorded, and how they differ; secrets redacted, at most 4,096
+        /// bytes.
         public var description: String {
-            let asked = "\(request.method.rawValue) \(Self.target(of: request.url))"
+            let policy = RequestComparison.policy(nearest.prefix(Self.shownCandidates).map(\.fixture.request))
+            let asked = Self.line(request, policy)
             if usedUp > 0 {
-                return "No unused recorded interaction matches \(asked): its \(usedUp) recorded response\(usedUp == 1 ? " was" : "s were") already used. Set repeatsLastResponse to serve the last one again."
+                return ClippedText.value(
+                    "No unused recorded interaction matches \(asked): its \(ClippedText.count(usedUp)) recorded response\(usedUp == 1 ? " was" : "s were") already used. Set repeatsLastResponse to serve the last one again.",
+                    limit: Self.descriptionLimit)
             }
             var lines = ["No recorded interaction matches \(asked)."]
             if nearest.isEmpty {
                 lines.append("Nothing is recorded.")
             } else {
                 lines.append("Closest recorded:")
-                for candidate in nearest {
-                    let recorded = "\(candidate.fixture.request.method.rawValue) \(Self.target(of: candidate.fixture.request.url))"
-                    let source = candidate.fixture.source.map { " (\($0))" } ?? ""
-                    lines.append("- \(recorded)\(source): \(candidate.differences.joined(separator: "; "))")
+                for candidate in nearest.prefix(Self.shownCandidates) {
+                    let source = candidate.fixture.source.map { " (\(ClippedText.value($0, limit: 128)))" } ?? ""
+                    let differences = ClippedText.list(candidate.differences, separator: "; ", limit: Self.candidateLimit)
+                    let line = "- \(Self.line(candidate.fixture.request, policy))\(source): \(differences)"
+                    lines.append(ClippedText.value(line, limit: Self.candidateLimit))
+                }
+                if nearest.count > Self.shownCandidates {
+                    lines.append("and \(ClippedText.count(nearest.count - Self.shownCandidates)) more")
                 }
             }
-            return lines.joined(separator: "\n")
+            return ClippedText.value(lines.joined(separator: "\n"), limit: Self.descriptionLimit)
         }
 
-        /// The path and query, with secret query parameters redacted (``Redaction``'s defaults):
-        /// descriptions end up in logs and, from ``FixtureServer``, in response bodies.
-        static func target(of url: URL) -> String {
-            let url = Redaction().redacting(url)
-            return RequestComparison.path(of: url) + (url.query(percentEncoded: true).map { "?\($0)" } ?? "")
+        /// `GET /path?query`, redacted and bounded.
+        static func line(_ request: Fixture.Request, _ policy: SecretPolicy) -> String {
+            "\(ClippedText.value(request.method.rawValue, limit: 64)) \(target(of: request.url, policy))"
+        }
+
+        /// The path and query, redacted (``Secrets``' rules and `policy`'s names; the user name,
+        /// password and fragment are not shown) and cut at 1,024 bytes: descriptions end up in
+        /// logs and, from ``FixtureServer``, in response bodies.
+        static func target(of url: URL, _ policy: SecretPolicy = .default) -> String {
+            let url = policy.redacting(url)
+            let target = RequestComparison.path(of: url) + (url.query(percentEncoded: true).map { "?\($0)" } ?? "")
+            return ClippedText.value(target, limit: 1_024)
         }
     }
 
@@ -58,10 +84,16 @@ extension FixtureReplay {
         /// The interactions left unused, in recorded order.
         public var interactions: [Fixture]
 
-        /// E.g. `2 recorded interactions were not used: GET /a (a.json), POST /b (b.json)`.
+        /// E.g. `2 recorded interactions were not used: GET /a (a.json), POST /b (b.json)`; secrets
+        /// redacted, at most 4,096 bytes (`… and 9,990 more`).
         public var description: String {
-            let list = interactions.map { "\($0.request.method.rawValue) \(Miss.target(of: $0.request.url))\($0.source.map { " (\($0))" } ?? "")" }
-            return "\(interactions.count) recorded interaction\(interactions.count == 1 ? " was" : "s were") not used: \(list.joined(separator: ", "))"
+            let list = interactions.lazy.map { fixture in
+                let source = fixture.source.map { " (\(ClippedText.value($0, limit: 128)))" } ?? ""
+                return "\(Miss.line(fixture.request, RequestComparison.policy([fixture.request])))\(source)"
+            }
+            let count = ClippedText.count(interactions.count)
+            let head = "\(count) recorded interaction\(interactions.count == 1 ? " was" : "s were") not used: "
+            return head + ClippedText.list(list, limit: Miss.descriptionLimit - head.utf8.count)
         }
     }
 }

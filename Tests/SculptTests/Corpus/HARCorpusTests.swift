@@ -42,7 +42,7 @@ struct HARImportTests {
     func headers() throws {
         let headers = #"[{"name":"Set-Cookie","value":"a=1"},{"name":":status","value":"301"},{"name":"Set-Cookie","value":"b=2"},{"name":"Content-Encoding","value":"gzip"},{"name":"Content-Length","value":"99"}]"#
         let fixture = try #require(try archive(entry(status: 301, headers: headers, redirect: "https://x/b")).fixtures.first)
-        #expect(fixture.response.headerFields[values: .setCookie] == ["a=1", "b=2"])
+        #expect(fixture.response.headerFields[values: .setCookie] == [Redaction.marker, Redaction.marker])  // redacted by default
         #expect(fixture.response.headerFields[.location] == "https://x/b")
         #expect(fixture.response.headerFields[.contentEncoding] == nil)
         #expect(fixture.response.headerFields[.contentLength] == nil)

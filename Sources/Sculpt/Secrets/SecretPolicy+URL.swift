@@ -1,0 +1,180 @@
+import Foundation
+package import HTTPTypes
+
+/// URLs, parameter lists and header values, redacted as text: one pass over the bytes, no
+/// `URLComponents` (which gives up on some URLs Foundation accepts, and would then let them through
+/// whole).
+extension SecretPolicy {
+    /// `url` in its absolute form, redacted (see ``Secrets``). Never the original when it has a
+    /// base: a base's query can survive only in `URL.description`, which this drops.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.redacting(URL(string: "users/x", relativeTo: URL(string: "https://u:pw@h/v3/"))!)
+    /// // https://REDACTED:REDACTED@h/v3/users/x
+    /// ```
+    package func redacting(_ url: URL) -> URL {
+        let text = url.absoluteString
+        let redacted = redacting(urlText: text)
+        if redacted == text, url.baseURL == nil { return url }
+        if let shown = URL(string: redacted) { return shown }
+        // The marker is plain letters, so this is not expected; if it happens, drop every part that
+        // can hold a secret rather than keep one.
+        let plain = redacted.prefix { $0 != "?" && $0 != "#" }
+        return URL(string: String(plain)).map { URL(string: redacting(urlText: $0.absoluteString)) ?? $0 } ?? URL(filePath: "/")
+    }
+
+    /// URL text (absolute or a reference like `/final?access_token=x`) with its user name,
+    /// password and secret query and fragment parameters replaced by ``Secrets/marker``.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.redacting(urlText: "/cb#access_token=abc&state=1")   // /cb#access_token=REDACTED&state=1
+    /// ```
+    package func redacting(urlText text: String) -> String {
+        let bytes = Array(text.utf8)
+        var authorityStart: Int?
+        if let colon = Self.schemeEnd(bytes), colon + 2 < bytes.count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") {
+            authorityStart = colon + 3
+        } else if bytes.count >= 2, bytes[0] == UInt8(ascii: "/"), bytes[1] == UInt8(ascii: "/") {
+            authorityStart = 2
+        }
+        let pathStart = authorityStart.map { start in
+            bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        } ?? 0
+        let fragmentStart = bytes[pathStart...].firstIndex(of: UInt8(ascii: "#"))
+        let queryStart = bytes[pathStart..<(fragmentStart ?? bytes.count)].firstIndex(of: UInt8(ascii: "?"))
+
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 16)
+        if let authorityStart {
+            output += bytes[..<authorityStart]
+            output += redactingUserInfo(bytes[authorityStart..<pathStart])
+        }
+        output += bytes[(authorityStart == nil ? 0 : pathStart)..<(queryStart ?? fragmentStart ?? bytes.count)]
+        let query = queryStart.map { Self.text(bytes[($0 + 1)..<(fragmentStart ?? bytes.count)]) }
+        let fragment = fragmentStart.map { Self.text(bytes[($0 + 1)...]) }
+        let besideOAuth = hasOAuthCompanion(Self.names(in: query ?? "") + Self.names(in: fragment ?? ""))
+        if let query {
+            output.append(UInt8(ascii: "?"))
+            output += redacting(parameters: query, besideOAuth: besideOAuth).utf8
+        }
+        if let fragment {
+            output.append(UInt8(ascii: "#"))
+            output += redacting(parameters: fragment, besideOAuth: besideOAuth).utf8
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A parameter list (a query, a fragment, `a=1;b=2`) with the value of each secret parameter
+    /// replaced by ``Secrets/marker``. `&`, `;` and `?` separate parameters.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.redacting(parameters: "a=1;ACCESS_TOKEN=x&access_token[]=y")
+    /// // a=1;ACCESS_TOKEN=REDACTED&access_token[]=REDACTED
+    /// ```
+    package func redacting(parameters text: some StringProtocol, besideOAuth: Bool? = nil) -> String {
+        let bytes = Array(text.utf8)
+        let oauth = besideOAuth ?? hasOAuthCompanion(Self.names(in: text))
+        var output: [UInt8] = []
+        var changed = false
+        var start = 0
+        // Bytes, not Characters: a combining mark after `=` or `&` must not hide it.
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(where: Self.isSeparator) ?? bytes.count
+            let item = bytes[start..<end]
+            if let equals = item.firstIndex(of: UInt8(ascii: "=")), equals + 1 < end,
+                isSecret(parameter: Self.text(item[..<equals]), besideOAuth: oauth)
+            {
+                output += item[...equals]
+                output += Secrets.marker.utf8
+                changed = true
+            } else {
+                output += item
+            }
+            guard end < bytes.count else { break }
+            output.append(bytes[end])
+            start = end + 1
+        }
+        return changed ? String(decoding: output, as: UTF8.self) : String(text)
+    }
+
+    /// `fields` with every secret header's value replaced by ``Secrets/marker`` and the URLs in
+    /// ``Secrets/urlHeaders`` redacted.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.redacting([.authorization: "Bearer x", .location: "/b?token=y"])
+    /// // Authorization: REDACTED, Location: /b?token=REDACTED
+    /// ```
+    package func redacting(_ fields: HTTPFields) -> HTTPFields {
+        HTTPFields(fields.map { field in
+            let value = redacting(value: field.value, of: field.name)
+            return value == field.value ? field : HTTPField(name: field.name, value: value)
+        })
+    }
+
+    /// One header's value, redacted as its name says.
+    package func redacting(value: String, of name: HTTPField.Name) -> String {
+        if headers.contains(name) { return Secrets.marker }
+        guard redactsURLs, Self.urlHeaderNames.contains(name) else { return value }
+        return name.canonicalName == "link" ? redacting(links: value) : redacting(urlText: value)
+    }
+
+    /// A `Link` value: each URL between `<` and `>` redacted (the whole value, when it has no `<`).
+    private func redacting(links value: String) -> String {
+        let bytes = Array(value.utf8)
+        guard bytes.contains(UInt8(ascii: "<")) else { return redacting(urlText: value) }
+        var output: [UInt8] = []
+        var rest = 0
+        while let open = bytes[rest...].firstIndex(of: UInt8(ascii: "<")) {
+            let close = bytes[open...].firstIndex(of: UInt8(ascii: ">")) ?? bytes.count
+            output += bytes[rest...open]
+            output += redacting(urlText: Self.text(bytes[(open + 1)..<close])).utf8
+            rest = close
+            guard rest < bytes.count else { break }
+        }
+        output += bytes[rest...]
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static let urlHeaderNames = Set(Secrets.urlHeaders)
+
+    private static func isSeparator(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "?")
+    }
+
+    /// The names (as written) of a parameter list's items.
+    package static func names(in list: some StringProtocol) -> [String] {
+        Array(list.utf8).split(whereSeparator: isSeparator).map { text(ArraySlice($0.prefix { $0 != UInt8(ascii: "=") })) }
+    }
+
+    /// The user information in an authority (`user:password@host:port`), user and password
+    /// replaced.
+    private func redactingUserInfo(_ authority: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        guard redactsURLs, let at = authority.lastIndex(of: UInt8(ascii: "@")) else { return authority }
+        let userInfo = authority[authority.startIndex..<at]
+        let colon = userInfo.firstIndex(of: UInt8(ascii: ":"))
+        var output = ArraySlice<UInt8>()
+        let user = userInfo[userInfo.startIndex..<(colon ?? at)]
+        output += user.isEmpty ? [] : Array(Secrets.marker.utf8)
+        if let colon {
+            output.append(UInt8(ascii: ":"))
+            output += colon + 1 < at ? Array(Secrets.marker.utf8) : []
+        }
+        return output + authority[at...]
+    }
+
+    /// Where a scheme (`https`) ends: the index of its `:`, when the text starts with one.
+    private static func schemeEnd(_ bytes: [UInt8]) -> Int? {
+        guard let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first | 0x20) else { return nil }
+        for (index, byte) in bytes.enumerated().dropFirst() {
+            if byte == UInt8(ascii: ":") { return index }
+            let letter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            let digit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            guard letter || digit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else { return nil }
+        }
+        return nil
+    }
+
+    private static func text(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+package import HTTPTypes
+
+/// The names that are secret and the rules that find them, as ``Secrets`` states them: the one
+/// policy behind every redaction in Sculpt. ``SecretPolicy/default`` is ``Secrets``' names;
+/// SculptTesting's `Redaction` is the default plus names a user adds.
+///
+/// ```swift
+/// let policy = SecretPolicy(parameters: ["sig"])
+/// policy.redacting(urlText: "https://h/a?sig=x&access_token=y")   // https://h/a?sig=REDACTED&access_token=REDACTED
+/// ```
+package struct SecretPolicy: Sendable {
+    /// Headers whose whole value is replaced.
+    package var headers: Set<HTTPField.Name>
+    /// Query and fragment parameter names, lowercased.
+    package var parameters: Set<String>
+    /// JSON member names, lowercased.
+    package var bodyFields: Set<String>
+    /// Whether a URL's user name and password, `code` beside an OAuth parameter, and URLs in
+    /// ``Secrets/urlHeaders`` are redacted; off only in ``disabled``.
+    package var redactsURLs: Bool
+
+    /// ``Secrets``' names and rules: what descriptions use.
+    package static let `default` = SecretPolicy()
+
+    /// Nothing redacted.
+    package static let disabled = SecretPolicy(headers: [], parameters: [], bodyFields: [], redactsURLs: false)
+
+    /// The defaults plus the names given (any case).
+    ///
+    /// ```swift
+    /// let policy = SecretPolicy(parameters: ["signature"])
+    /// ```
+    package init(headers: [HTTPField.Name] = [], parameters: some Sequence<String> = [String](), bodyFields: [String] = []) {
+        self.headers = Set(Secrets.headers + headers)
+        self.parameters = Set((Secrets.queryParameters + parameters).map { Self.lowercased($0) })
+        self.bodyFields = Set((Secrets.bodyFields + bodyFields).map { Self.lowercased($0) })
+        self.redactsURLs = true
+    }
+
+    private init(headers: Set<HTTPField.Name>, parameters: Set<String>, bodyFields: Set<String>, redactsURLs: Bool) {
+        self.headers = headers
+        self.parameters = parameters
+        self.bodyFields = bodyFields
+        self.redactsURLs = redactsURLs
+    }
+
+    /// The parameters that make a `code` beside them an OAuth 2.0 authorization code.
+    static let oauthCompanions: Set<String> = ["state", "redirect_uri", "grant_type", "code_verifier", "client_id"]
+
+    /// Whether a parameter is secret, given its name as written (percent-encoded, any case,
+    /// perhaps `name[]` or `outer[name]`) and whether an OAuth companion stands beside it.
+    package func isSecret(parameter raw: some StringProtocol, besideOAuth: Bool) -> Bool {
+        let name = Self.normalized(raw)
+        if parameters.contains(name) || (besideOAuth && redactsURLs && name == "code") { return true }
+        guard name.utf8.contains(UInt8(ascii: "[")) else { return false }
+        return name.split(whereSeparator: { $0 == "[" || $0 == "]" }).contains { piece in
+            parameters.contains(String(piece)) || (besideOAuth && redactsURLs && piece == "code")
+        }
+    }
+
+    /// Whether any of the names (as written) is an OAuth companion of `code`.
+    package func hasOAuthCompanion(_ names: some Sequence<String>) -> Bool {
+        redactsURLs && names.contains { Self.oauthCompanions.contains(Self.normalized($0)) }
+    }
+
+    /// A JSON member name, as decoded from the document, is secret.
+    func isSecret(bodyField name: some StringProtocol) -> Bool {
+        bodyFields.contains(Self.lowercased(name))
+    }
+
+    /// A name as compared: percent-decoded, trimmed of white space, ASCII-lowercased. Long names
+    /// are no one's secret name and are not decoded.
+    static func normalized(_ raw: some StringProtocol) -> String {
+        guard raw.utf8.count <= 256 else { return "" }
+        let decoded = raw.utf8.contains(UInt8(ascii: "%")) ? (String(raw).removingPercentEncoding ?? String(raw)) : String(raw)
+        return lowercased(decoded.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// ASCII letters lowercased, everything else as it is (no locale, no Unicode case folding).
+    static func lowercased(_ text: some StringProtocol) -> String {
+        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}
