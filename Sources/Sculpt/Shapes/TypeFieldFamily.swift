@@ -16,7 +16,8 @@
 public protocol TypeFieldFamily {
     /// The discriminator field in each element: a key or a dotted path (`meta.type`). Default `type`.
     static var field: String { get }
-    /// The model type for each discriminator value. String values match as they are; booleans match
+    /// The model type for each discriminator value. String values match as Swift strings compare
+    /// (canonically equivalent spellings are equal, as they are to `JSONDecoder`); booleans match
     /// `"true"` and `"false"`; integers match their decimal text by value (`3`, `3.0` and `3e0` all
     /// match `"3"`, since elements are read through the decoder, not as bytes).
     static var types: [String: any (Decodable & Sendable).Type] { get }

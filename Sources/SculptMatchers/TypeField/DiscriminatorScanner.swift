@@ -4,10 +4,12 @@ import Foundation
 /// compared as they pass, and every other value (nested objects, arrays, long strings) is skipped
 /// by looking only for the bytes that can end it.
 ///
-/// It agrees with `JSONDecoder` on what it reports: the first occurrence of a duplicate key wins,
-/// keys and string values compare after unescaping, a UTF-8 byte order mark is ignored, UTF-16
-/// and UTF-32 bodies are read after transcoding, and a trailing comma before `}` is accepted. It
-/// checks only what it reads; the decode that follows validates the rest.
+/// It agrees with `JSONDecoder` on what it reports: keys compare after unescaping and as Swift
+/// strings compare (canonically equivalent spellings are one key, see ``Key``), the first
+/// occurrence of a duplicate key wins, a UTF-8 byte order mark is ignored, UTF-16 and UTF-32
+/// bodies are read after transcoding, and a trailing comma before `}` is accepted. A string value
+/// is reported as a `String`, so it too compares as Swift compares strings. It checks only what
+/// it reads; the decode that follows validates the rest.
 struct DiscriminatorScanner {
     /// What stands at the field.
     enum Value: Equatable, Sendable {
@@ -37,11 +39,11 @@ struct DiscriminatorScanner {
         var offset: Int
     }
 
-    /// The field's keys, outermost first, as UTF-8.
-    let path: [[UInt8]]
+    /// The field's keys, outermost first.
+    let path: [Key]
 
     init(path: [String]) {
-        self.path = path.map { Array($0.utf8) }
+        self.path = path.map(Key.init)
     }
 
     /// Scans `data` for the field: one access to its bytes, unless it must be transcoded.

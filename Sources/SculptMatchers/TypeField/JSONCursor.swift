@@ -41,7 +41,7 @@ struct Cursor {
 
     /// From the `{` of an object, moves to the value of the first member named `key`; `false`
     /// (positioned after the object) when there is none.
-    mutating func moveToValue(ofKey key: [UInt8]) throws(DiscriminatorScanner.Malformed) -> Bool {
+    mutating func moveToValue(ofKey key: DiscriminatorScanner.Key) throws(DiscriminatorScanner.Malformed) -> Bool {
         try expect(UInt8(ascii: "{"))
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
@@ -165,44 +165,50 @@ struct Cursor {
     /// Moves to the next `"` or `\` (or the end), eight bytes at a time: a word is tested for
     /// either byte with the "has a zero byte" trick, and the first hit's position read from the
     /// mask's trailing zeros, so long strings and short ones both cost little.
-    @inline(__always)
-    private mutating func moveToQuoteOrBackslash() {
+    ///
+    /// Returns whether a byte it moved past is 0x80 or above (not ASCII): the bytes are OR-ed
+    /// together on the way, which a caller that ignores the answer does not pay for once inlined.
+    @inline(__always) @discardableResult
+    private mutating func moveToQuoteOrBackslash() -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)
+        var passed: UInt64 = 0
         while index + 8 <= bytes.count {
-            let mask = Self.quoteOrBackslashMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let mask = Self.quoteOrBackslashMask(word)
             if mask != 0 {
                 index += mask.trailingZeroBitCount / 8
-                return
+                // The bits below the first hit's flag (its bit 7) cover the bytes before it.
+                passed |= word & ((mask & (0 &- mask)) &- 1)
+                return passed & Self.highBits != 0
             }
+            passed |= word
             index += 8
         }
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") { index += 1 }
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+            passed |= UInt64(bytes[index])
+            index += 1
+        }
+        return passed & Self.highBits != 0
     }
 
     // MARK: - Reading
 
-    /// Reads a key and says whether it equals `key` after unescaping.
-    private mutating func readKey(equalTo key: [UInt8]) throws(DiscriminatorScanner.Malformed) -> Bool {
+    /// Reads a key and says whether it names `key` after unescaping.
+    private mutating func readKey(equalTo key: DiscriminatorScanner.Key) throws(DiscriminatorScanner.Malformed) -> Bool {
         let start = index + 1
         index = start
-        moveToQuoteOrBackslash()
+        let passedNonASCII = moveToQuoteOrBackslash()
         guard index < bytes.count else { throw malformed("the body ends inside a key") }
         if bytes[index] == UInt8(ascii: "\"") {
-            let length = index - start
+            let candidate = UnsafeBufferPointer(rebasing: bytes[start..<index])
             index += 1
-            return length == key.count && Self.equal(key, bytes, at: start)
+            return key.matches(candidate, candidateIsASCII: !passedNonASCII)
         }
         try skipStringBody()
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
         var unescaper = Cursor(bytes: raw, base: base + start)
-        return try unescaper.unescaped(until: raw.count).elementsEqual(key)
-    }
-
-    /// Whether `key` stands in `bytes` at `start` (the caller has checked there is room).
-    private static func equal(_ key: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-        key.withUnsafeBufferPointer { key in
-            guard let left = key.baseAddress, let right = bytes.baseAddress else { return key.isEmpty }
-            return memcmp(left, right + start, key.count) == 0
+        return try unescaper.unescaped(until: raw.count).withUnsafeBufferPointer { candidate in
+            key.matches(candidate, candidateIsASCII: candidate.allSatisfy { $0 < 0x80 })
         }
     }
 
@@ -237,7 +243,7 @@ struct Cursor {
     }
 
     /// `utf8` as a string, or `nil` when it is not valid UTF-8.
-    private static func string(validating utf8: UnsafeBufferPointer<UInt8>) -> String? {
+    static func string(validating utf8: UnsafeBufferPointer<UInt8>) -> String? {
         // Decoding repairs invalid UTF-8 with U+FFFD; a repair changes the bytes, which is the check.
         // (Foundation's generic `String(bytes:encoding:)` costs a metadata lookup per call.)
         var text = String(decoding: utf8, as: UTF8.self)
@@ -328,6 +334,10 @@ struct Cursor {
     private static func endsScalar(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || JSONBytes.isWhitespace(byte)
     }
+
+    /// Bit 7 of each of a word's eight bytes: the bit set in every byte that is not ASCII.
+    @inline(__always)
+    private static var highBits: UInt64 { 0x8080_8080_8080_8080 }
 
     /// A mask with the high bit set in (at least) the first byte of `word` that is `"` or `\`: the
     /// classic "has a zero byte" test on the word XOR-ed with each byte repeated. Bytes after the

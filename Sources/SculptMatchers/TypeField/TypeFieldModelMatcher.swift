@@ -15,8 +15,10 @@ public import Sculpt
 /// The field is a key, or a dotted path into nested objects (`"meta.type"`, in ``ModelKeyPath``
 /// syntax; a field that is not a valid key-only path is taken as one literal key). Its value may
 /// be a JSON string, or a number or boolean matched by its literal text (`3`, `true`), so integer
-/// tags work. Keys and values compare after JSON unescaping, and a duplicated key resolves to its
-/// first occurrence, as `JSONDecoder` resolves it, so the peek and the decode always agree.
+/// tags work. Keys and values compare after JSON unescaping and as Swift strings compare
+/// (canonically equivalent spellings are equal: `"cafe\u0301"` is `café`), and a duplicated key
+/// resolves to its first occurrence, as `JSONDecoder` resolves it, so the peek and the decode
+/// always agree.
 ///
 /// The peek is a bounded scan of the bytes, not a parse: other members, nested values and long
 /// strings are skipped by looking only for the bytes that can end them. Only registered types are
