@@ -1,11 +1,15 @@
 // The discriminator peek against JSONDecoder: whenever JSONDecoder accepts a body, the value the
-// peek reports for `type` (top level) and `meta.kind` (nested) is the value JSONDecoder sees there.
+// peek reports for `type` (top level), `meta.kind` (nested), `Kind` (KELVIN SIGN spells its K) and
+// `méta.café` (a precomposed é, decomposed as e + U+0301) is the value JSONDecoder sees there.
+// Seeds/FuzzDiscriminator.dict holds the canonically equivalent spellings.
 import Foundation
 import FuzzSupport
 import Sculpt
 import SculptMatchers
 
-let matchers = [TypeFieldModelMatcher(field: "type"), TypeFieldModelMatcher(field: "meta.kind")]
+let fields = ["type", "meta.kind", "Kind", "m\u{E9}ta.caf\u{E9}"]
+let matchers = fields.map { TypeFieldModelMatcher(field: $0) }
+let fieldKeys = fields.map(ModelKeyPath.fieldKeys)
 let context = ResponseContext(url: URL(string: "https://api.example.com/items"), status: .ok)
 
 /// What the matcher reports, in the words of `SculptError.unknownDiscriminator`'s `found`.
@@ -72,7 +76,7 @@ struct Probe: Decodable {
 }
 
 runFuzzer { data in
-    for (matcher, keys) in zip(matchers, [["type"], ["meta", "kind"]]) {
+    for (matcher, keys) in zip(matchers, fieldKeys) {
         let outcome = peek(matcher, data)
         Probe.keys = keys
         guard !data.isEmpty, let probe = try? JSONDecoder().decode(Probe.self, from: data) else { continue }
