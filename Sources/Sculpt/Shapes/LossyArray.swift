@@ -13,7 +13,7 @@
 public struct LossyArray<Element: Decodable & Sendable>: Decodable, Sendable {
     /// One entry per element of the JSON array: the decoded element, or `nil` where it failed.
     public var values: [Element?]
-    /// Why each failed element failed, in order.
+    /// Why each failed element failed, in order: a bounded record each (see ``ElementFailure``).
     public var failures: [ElementFailure]
 
     /// The elements that decoded, in order.
@@ -35,7 +35,7 @@ public struct LossyArray<Element: Decodable & Sendable>: Decodable, Sendable {
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         var values: [Element?] = []
-        var failures: [ElementFailure] = []
+        var log = FailureLog()
         values.reserveCapacity(container.count ?? 0)
         while !container.isAtEnd {
             let index = container.currentIndex
@@ -44,10 +44,10 @@ public struct LossyArray<Element: Decodable & Sendable>: Decodable, Sendable {
                 values.append(try Element(from: element))
             } catch {
                 values.append(nil)
-                failures.append(ElementFailure(index: index, error: error))
+                log.record(index: index, tag: nil, error: error, element: element)
             }
         }
         self.values = values
-        self.failures = failures
+        self.failures = log.failures
     }
 }

@@ -49,7 +49,8 @@ public struct PolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendable {
 public struct LossyPolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendable {
     /// The elements that decoded, in order.
     public var elements: [any Decodable & Sendable]
-    /// The elements left out, in order, each with its tag and error.
+    /// The elements left out, in order, each with its tag and error: a bounded record each (see
+    /// ``ElementFailure``).
     public var skipped: [ElementFailure]
 
     /// Creates an array from its parts.
@@ -69,17 +70,17 @@ public struct LossyPolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendabl
         let table = TypeFieldTable(Family.self)
         var container = try decoder.unkeyedContainer()
         var elements: [any Decodable & Sendable] = []
-        var skipped: [ElementFailure] = []
+        var log = FailureLog()
         while !container.isAtEnd {
             let index = container.currentIndex
             let element = try container.superDecoder()
             do {
                 elements.append(try table.decode(element).value)
             } catch {
-                skipped.append(ElementFailure(index: index, tag: try? table.tag(of: element), error: error))
+                log.record(index: index, tag: try? table.tag(of: element), error: error, element: element)
             }
         }
         self.elements = elements
-        self.skipped = skipped
+        self.skipped = log.failures
     }
 }
