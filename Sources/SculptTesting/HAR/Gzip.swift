@@ -5,7 +5,11 @@ import Foundation
 enum Gzip {
     /// Why a body could not be decompressed.
     struct Failure: Error, CustomStringConvertible {
+        /// What was wrong, e.g. `the stream is truncated`.
         var reason: String
+        /// Whether the body expanded past the limit it was given (rather than being damaged).
+        var isOverLimit = false
+        /// E.g. `gzip: the stream is truncated`.
         var description: String { "gzip: \(reason)" }
     }
 
@@ -17,10 +21,13 @@ enum Gzip {
         data.count >= 2 && data[data.startIndex] == 0x1F && data[data.startIndex + 1] == 0x8B
     }
 
-    /// The decompressed bytes of a gzip or zlib stream.
+    /// The decompressed bytes of a gzip or zlib stream; the members of a gzip stream that has
+    /// several (RFC 1952 §2.2: gzip files concatenate) are decompressed and joined.
     ///
-    /// - Throws: ``Failure`` for a corrupt or truncated stream, or one larger than ``maximumSize``.
-    static func decompress(_ data: Data) throws(Failure) -> Data {
+    /// - Parameter limit: the most bytes the result may have; past it, decompression stops.
+    /// - Throws: ``Failure`` for a corrupt or truncated member, bytes after the last member that
+    ///   are not a gzip member, or a result larger than `limit` (``Failure/isOverLimit``).
+    static func decompress(_ data: Data, limit: Int = maximumSize) throws(Failure) -> Data {
         var stream = z_stream()
         // 15 window bits, +32: detect gzip or zlib headers.
         guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
@@ -29,12 +36,12 @@ enum Gzip {
         defer { inflateEnd(&stream) }
         var output = Data()
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        let status: Int32 = data.withUnsafeBytes { input in
-            stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
+        let outcome: Outcome = data.withUnsafeBytes { input in
+            guard let start = input.bindMemory(to: Bytef.self).baseAddress else { return .truncated }
+            stream.next_in = UnsafeMutablePointer(mutating: start)
             stream.avail_in = uInt(input.count)
-            var status = Z_OK
-            repeat {
-                status = chunk.withUnsafeMutableBufferPointer { buffer in
+            while true {
+                let status = chunk.withUnsafeMutableBufferPointer { buffer in
                     guard let base = buffer.baseAddress else { return Z_BUF_ERROR }
                     stream.next_out = base
                     stream.avail_out = uInt(buffer.count)
@@ -42,11 +49,37 @@ enum Gzip {
                     output.append(base, count: buffer.count - Int(stream.avail_out))
                     return status
                 }
-            } while status == Z_OK && output.count <= maximumSize && (stream.avail_in > 0 || stream.avail_out == 0)
-            return status
+                guard output.count <= limit else { return .overLimit }
+                switch status {
+                case Z_STREAM_END:
+                    let rest = input[(input.count - Int(stream.avail_in))...]
+                    if rest.isEmpty { return .complete }
+                    // Another member follows, or bytes that are not one.
+                    guard rest.starts(with: [0x1F, 0x8B].prefix(rest.count)) else { return .trailing(rest.count) }
+                    guard inflateReset(&stream) == Z_OK else { return .corrupt(Z_STREAM_ERROR) }
+                case Z_OK where stream.avail_in > 0 || stream.avail_out == 0:
+                    continue
+                case Z_OK, Z_BUF_ERROR:
+                    // All input read and the member not finished.
+                    return .truncated
+                default:
+                    return .corrupt(status)
+                }
+            }
         }
-        guard output.count <= maximumSize else { throw Failure(reason: "the body expands past \(maximumSize) bytes") }
-        guard status == Z_STREAM_END else { throw Failure(reason: status == Z_OK || status == Z_BUF_ERROR ? "the stream is truncated" : "the stream is corrupt (zlib status \(status))") }
-        return output
+        switch outcome {
+        case .complete: return output
+        case .overLimit: throw Failure(reason: "the body expands past \(limit) bytes", isOverLimit: true)
+        case .truncated: throw Failure(reason: "the stream is truncated")
+        case .trailing(let count): throw Failure(reason: "\(count) bytes after the compressed data are not a gzip member")
+        case .corrupt(let status): throw Failure(reason: "the stream is corrupt (zlib status \(status))")
+        }
+    }
+
+    /// How a decompression ended.
+    private enum Outcome {
+        case complete, overLimit, truncated
+        case trailing(Int)
+        case corrupt(Int32)
     }
 }

@@ -14,8 +14,11 @@ import HTTPTypes
 /// - Entries with `status: 0` (blocked, aborted or failed requests) are skipped, with the reason.
 /// - `content.encoding: "base64"` bodies are decoded; a missing `content` or `content.text` is an
 ///   empty body; a body a recorder kept as hex chunks (Polly.JS's `_isBinary`) is joined.
-/// - A body still gzip-compressed is decompressed, and `Content-Encoding` and `Content-Length`,
-///   which describe the wire bytes, are dropped: fixtures hold the body a client sees.
+/// - A body still gzip-compressed is decompressed, every member of it (RFC 1952), and
+///   `Content-Encoding` and `Content-Length`, which describe the wire bytes, are dropped: fixtures
+///   hold the body a client sees. A truncated or corrupt member, bytes after the last member that
+///   are not one, or a body past 64 MB, or past 256 MB with the bodies decompressed before it,
+///   skip the entry with the reason.
 /// - `redirectURL` becomes a `Location` header when the response has none.
 /// - Headers keep their order and repeats; HTTP/2 pseudo-headers (`:status`) are left out.
 /// - Secrets are redacted as ``FixtureRecorder`` redacts them (``Redaction``, on by default):
@@ -70,9 +73,10 @@ public struct HARArchive: Sendable {
         }
         fixtures = []
         skipped = []
+        var budget = DecompressionBudget()
         for (index, entry) in entries.enumerated() {
             do {
-                var fixture = redaction.redacting(try Self.fixture(from: entry))
+                var fixture = redaction.redacting(try Self.fixture(from: entry, budget: &budget))
                 fixture.source = "\(source ?? "HAR") entry \(index)"
                 fixtures.append(fixture)
             } catch {
@@ -87,7 +91,7 @@ public struct HARArchive: Sendable {
         var reason: String
     }
 
-    private static func fixture(from entry: JSONValue) throws(EntryError) -> Fixture {
+    private static func fixture(from entry: JSONValue, budget: inout DecompressionBudget) throws(EntryError) -> Fixture {
         guard let request = entry["request"], let response = entry["response"] else { throw EntryError(reason: "no request or response") }
         guard let urlText = request["url"]?.string, let url = URL(string: urlText) else { throw EntryError(reason: "request.url is not a URL") }
         guard let method = request["method"]?.string.flatMap({ HTTPRequest.Method($0) }) else { throw EntryError(reason: "request.method is not a method") }
@@ -100,7 +104,7 @@ public struct HARArchive: Sendable {
         var body = try self.body(of: response["content"])
         if Gzip.isCompressed(body), ["gzip", "x-gzip"].contains(responseFields[.contentEncoding]?.lowercased()) {
             do {
-                body = try Gzip.decompress(body)
+                body = try budget.decompress(body)
             } catch {
                 throw EntryError(reason: "\(error)")
             }
