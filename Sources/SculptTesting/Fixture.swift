@@ -128,13 +128,11 @@ public struct Fixture: Sendable {
     /// let fixture = try Fixture(named: "get-label", in: .module, subdirectory: "Fixtures/github")
     /// ```
     /// - Throws: ``FormatError`` when the bundle has no such `.json` resource or it is not a
-    ///   fixture.
+    ///   fixture, and when `name` or `subdirectory` would leave the bundle's resource folder: an
+    ///   absolute path, a `..` segment, or a file whose real path (symbolic links resolved) is
+    ///   outside the folder.
     public init(named name: String, in bundle: Bundle, subdirectory: String? = nil) throws {
-        guard let file = bundle.url(forResource: name, withExtension: "json", subdirectory: subdirectory) else {
-            let folder = subdirectory.map { " in \($0)" } ?? ""
-            throw FormatError(reason: "no resource \(name).json\(folder) in bundle \(bundle.bundlePath)")
-        }
-        try self.init(contentsOf: file)
+        try self.init(contentsOf: try BundleResource.file(named: name, extension: "json", in: bundle, subdirectory: subdirectory))
     }
 
     /// Reads a fixture from the bytes of a fixture file.
