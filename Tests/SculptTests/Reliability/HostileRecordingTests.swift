@@ -26,7 +26,7 @@ struct HostileRecordingTests {
         #expect(again.response.headerFields == fixture.response.headerFields)
     }
 
-    @Test("a fixture with a status outside 100...999 is a format error, not a crash", arguments: ["0", "-1", "1000", "99999999999999999999", "\"200\""])
+    @Test("a fixture with a status outside 0...999 is a format error, not a crash", arguments: ["-1", "1000", "99999999999999999999", "\"200\""])
     func oddStatus(_ status: String) {
         let text = #"{"request":{"url":"https://x/a"},"response":{"status":\#(status)}}"#
         #expect(throws: Fixture.FormatError.self) { try Fixture(json: Data(text.utf8)) }
