@@ -86,7 +86,7 @@ extension ElementFailure {
         /// different ones.
         static let notKept = Reason(
             kind: .other,
-            text: "the reason was not kept: this array's failures had more than \(FailureLog.distinctReasonLimit) different reasons, and only the first \(FailureLog.distinctReasonLimit) are kept")
+            text: "the reason was not kept: this array's failures had more than \(ClippedText.count(FailureLog.distinctReasonLimit)) different reasons, and only the first \(ClippedText.count(FailureLog.distinctReasonLimit)) are kept")
 
         /// The error again, for the element at `index`: a `DecodingError` of the same case, type,
         /// key and path (its description holding any underlying error's), or an error that prints
