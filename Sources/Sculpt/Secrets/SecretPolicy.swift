@@ -61,7 +61,8 @@ package struct SecretPolicy: Sendable {
 
     /// Whether any of the names (as written) is an OAuth companion of `code`.
     package func hasOAuthCompanion(_ names: some Sequence<String>) -> Bool {
-        redactsURLs && names.contains { Self.oauthCompanions.contains(Self.normalized($0)) }
+        // The companions' names are short: longer ones are not decoded to be compared.
+        redactsURLs && names.contains { $0.utf8.count <= 64 && Self.oauthCompanions.contains(Self.normalized($0)) }
     }
 
     /// A JSON member name, as decoded from the document, is secret.
@@ -69,12 +70,18 @@ package struct SecretPolicy: Sendable {
         bodyFields.contains(Self.lowercased(name))
     }
 
-    /// A name as compared: percent-decoded, trimmed of white space, ASCII-lowercased. Long names
-    /// are no one's secret name and are not decoded.
+    /// A name as compared: percent-decoded, trimmed of spaces, ASCII-lowercased. Long names are no
+    /// one's secret name and are not decoded. Bytes only: this runs for every parameter a replay
+    /// compares.
     static func normalized(_ raw: some StringProtocol) -> String {
         guard raw.utf8.count <= 256 else { return "" }
-        let decoded = raw.utf8.contains(UInt8(ascii: "%")) ? (String(raw).removingPercentEncoding ?? String(raw)) : String(raw)
-        return lowercased(decoded.trimmingCharacters(in: .whitespaces))
+        var bytes = Array(raw.utf8)
+        if bytes.contains(UInt8(ascii: "%")) {
+            bytes = Array((String(raw).removingPercentEncoding ?? String(raw)).utf8)
+        }
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let trimmed = bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+        return String(decoding: trimmed.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// ASCII letters lowercased, everything else as it is (no locale, no Unicode case folding).

@@ -47,8 +47,10 @@ struct RequestComparison {
             let (values, recordedValues) = (request.headerFields[values: name], recorded.headerFields[values: name])
             guard !Self.headerMatches(values, recordedValues) else { continue }
             let policy = policy()
+            // Each value redacted whole (a cut could split a URL's user information), then cut;
+            // a long value is never copied into a joined one.
             let shown = { (values: [String]) in
-                values.isEmpty ? "(none)" : Self.shown(policy.redacting(value: values.joined(separator: ", "), of: name))
+                values.isEmpty ? "(none)" : ClippedText.list(values.lazy.map { policy.redacting(value: $0, of: name) }, limit: Self.shownLimit)
             }
             differences.append("\(Self.shown(name.rawName)): \(shown(values)), recorded \(shown(recordedValues))")
         }
@@ -70,7 +72,7 @@ struct RequestComparison {
             .split { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") }
             .map { item in
                 let text = String(decoding: item, as: UTF8.self)
-                return text.removingPercentEncoding ?? text
+                return item.contains(UInt8(ascii: "%")) ? (text.removingPercentEncoding ?? text) : text
             }
     }
 
@@ -93,7 +95,8 @@ struct RequestComparison {
         }
         var extra = counts.flatMap { item, count in Array(repeating: item, count: count) }.sorted()
         for pattern in patterns {
-            if let index = extra.firstIndex(where: { Self.fits($0, pattern) }) {
+            let parts = Self.parts(pattern)
+            if let index = extra.firstIndex(where: { Self.fits($0, parts) }) {
                 extra.remove(at: index)
             } else {
                 missing.append(pattern)
@@ -102,27 +105,43 @@ struct RequestComparison {
         return (extra, missing.sorted())
     }
 
-    /// Whether `text` fits `pattern`, each marker in the pattern standing for any text (bytes,
-    /// not Characters, so a combining mark cannot join a literal part to what follows it).
-    static func fits(_ text: String, _ pattern: String) -> Bool {
-        let parts = Array(pattern.utf8).split(separator: Array(Redaction.marker.utf8), omittingEmptySubsequences: false)
+    /// The literal parts of a recorded value around its markers: `a=` and `` for `a=REDACTED`.
+    static func parts(_ pattern: String) -> [[UInt8]] {
+        let bytes = Array(pattern.utf8)
+        let marker = Array(Redaction.marker.utf8)
+        var parts: [[UInt8]] = []
+        var start = 0
+        var index = 0
+        while index + marker.count <= bytes.count {
+            if bytes[index..<(index + marker.count)].elementsEqual(marker) {
+                parts.append(Array(bytes[start..<index]))
+                index += marker.count
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        parts.append(Array(bytes[start...]))
+        return parts
+    }
+
+    /// Whether `text` fits a pattern's `parts`, each marker between them standing for any text
+    /// (bytes, not Characters, so a combining mark cannot join a literal part to what follows it).
+    static func fits(_ text: String, _ parts: [[UInt8]]) -> Bool {
+        guard parts.count > 1, let first = parts.first, let last = parts.last else { return parts.first?.elementsEqual(text.utf8) ?? text.isEmpty }
         let bytes = Array(text.utf8)
-        guard parts.count > 1 else { return bytes.elementsEqual(pattern.utf8) }
-        guard let first = parts.first, let last = parts.last, bytes.count >= first.count + last.count,
-            bytes.starts(with: first), bytes.reversed().starts(with: last.reversed())
-        else { return false }
+        guard bytes.count >= first.count + last.count, bytes.starts(with: first), bytes.suffix(last.count).elementsEqual(last) else { return false }
         var position = first.count
         let end = bytes.count - last.count
         for part in parts.dropFirst().dropLast() where !part.isEmpty {
-            guard let found = Self.firstRange(of: part, in: bytes[position..<end]) else { return false }
+            guard let found = Self.end(of: part, in: bytes[position..<end]) else { return false }
             position = found
         }
         return true
     }
 
     /// Where the first occurrence of `part` in `bytes` ends.
-    private static func firstRange(of part: ArraySlice<UInt8>, in bytes: ArraySlice<UInt8>) -> Int? {
-        guard part.count <= bytes.count else { return nil }
+    private static func end(of part: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
         var start = bytes.startIndex
         while start + part.count <= bytes.endIndex {
             if bytes[start..<(start + part.count)].elementsEqual(part) { return start + part.count }
@@ -137,7 +156,7 @@ struct RequestComparison {
         if values == recorded { return true }
         guard !values.isEmpty, !recorded.isEmpty else { return false }
         if recorded.allSatisfy({ $0 == Redaction.marker }) { return true }
-        return fits(values.joined(separator: ", "), recorded.joined(separator: ", "))
+        return fits(values.joined(separator: ", "), parts(recorded.joined(separator: ", ")))
     }
 
     /// JSON bodies by meaning, a recorded `"REDACTED"` matching any value; anything else byte for
@@ -184,7 +203,7 @@ struct RequestComparison {
 
     /// Whether a query's items hold an OAuth parameter that makes a `code` beside it secret.
     private static func besideOAuth(_ items: [String], _ policy: SecretPolicy) -> Bool {
-        policy.hasOAuthCompanion(SecretPolicy.names(in: items.joined(separator: "&")))
+        policy.hasOAuthCompanion(items.lazy.map { item in String(decoding: item.utf8.prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self) })
     }
 
     /// Query items shown redacted and bounded, joined with `&`; `nil` for none.

@@ -1,0 +1,274 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptMatchers
+import SculptTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A secret planted in one place of an interaction must appear in nothing Sculpt writes or says:
+/// the cassette a real `FixtureRecorder` writes, a HAR import, a replay miss, an unused-interaction
+/// report, a `SculptError` and a fixture-mapping failure. Each row plants a fresh secret.
+@Suite("Secrets never leave")
+struct RedactionPropertyTests {
+    /// Where the secret is planted.
+    enum Position: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case authorizationHeader, authorizationLowercase, authorizationUppercase, cookieHeader, proxyAuthorizationHeader, apiKeyHeader
+        case setCookieResponse
+        case queryAccessToken, queryUppercase, queryPercentEncodedName, queryArrayForm, querySemicolons, queryRepeated
+        case queryRefreshToken, queryIDToken, queryAPIKey, queryApikey, queryClientSecret, queryToken, queryPassword
+        case queryOAuthCode, queryNestedURL
+        case userName, password
+        case fragmentImplicitFlow, fragmentHashRoute
+        case relativeBaseUser, relativeBasePassword
+        case locationHeader, contentLocationHeader, linkHeader
+        case requestJSONBody, responseJSONBody, responseNestedJSONBody, responseJSONNumber
+
+        var testDescription: String { rawValue }
+
+        /// The interaction with `secret` planted here.
+        func interaction(_ secret: String) throws -> Planted {
+            var planted = Planted()
+            let base = "https://api.example.com/v3/rows/\(rawValue)"
+            func url(_ text: String) throws -> URL { try #require(URL(string: text)) }
+            switch self {
+            case .authorizationHeader: planted.requestFields = [("Authorization", "Bearer \(secret)")]
+            case .authorizationLowercase: planted.requestFields = [("authorization", "token \(secret)")]
+            case .authorizationUppercase: planted.requestFields = [("AUTHORIZATION", "Basic \(secret)")]
+            case .cookieHeader: planted.requestFields = [("Cookie", "session=\(secret); theme=dark")]
+            case .proxyAuthorizationHeader: planted.requestFields = [("Proxy-Authorization", "Basic \(secret)")]
+            case .apiKeyHeader: planted.requestFields = [("x-API-key", secret)]
+            case .setCookieResponse: planted.responseFields = [("Set-Cookie", "id=\(secret); HttpOnly")]
+            case .queryAccessToken: planted.url = try url("\(base)?page=2&access_token=\(secret)")
+            case .queryUppercase: planted.url = try url("\(base)?ACCESS_TOKEN=\(secret)")
+            case .queryPercentEncodedName: planted.url = try url("\(base)?access%5Ftoken=\(secret)")
+            case .queryArrayForm: planted.url = try url("\(base)?access_token%5B%5D=\(secret)")
+            case .querySemicolons: planted.url = try url("\(base)?a=1;access_token=\(secret);b=2")
+            case .queryRepeated: planted.url = try url("\(base)?access_token=first&access_token=\(secret)")
+            case .queryRefreshToken: planted.url = try url("\(base)?refresh_token=\(secret)")
+            case .queryIDToken: planted.url = try url("\(base)?id_token=\(secret)")
+            case .queryAPIKey: planted.url = try url("\(base)?api_key=\(secret)")
+            case .queryApikey: planted.url = try url("\(base)?apikey=\(secret)")
+            case .queryClientSecret: planted.url = try url("\(base)?client_id=app&client_secret=\(secret)")
+            case .queryToken: planted.url = try url("\(base)?Token=\(secret)")
+            case .queryPassword: planted.url = try url("\(base)?user=a&password=\(secret)")
+            case .queryOAuthCode: planted.url = try url("\(base)?code=\(secret)&state=xyz")
+            case .queryNestedURL: planted.url = try url("\(base)?next=/cb?access_token=\(secret)")
+            case .userName: planted.url = try url("https://\(secret)@api.example.com/v3/rows/\(rawValue)")
+            case .password: planted.url = try url("https://user:\(secret)@api.example.com/v3/rows/\(rawValue)")
+            case .fragmentImplicitFlow: planted.url = try url("\(base)#access_token=\(secret)&token_type=bearer&state=1")
+            case .fragmentHashRoute: planted.url = try url("\(base)#/callback?id_token=\(secret)")
+            case .relativeBaseUser:
+                planted.url = URL(string: rawValue, relativeTo: try url("https://\(secret)@api.example.com/v3/rows/"))
+            case .relativeBasePassword:
+                planted.url = URL(string: "#top", relativeTo: try url("https://u:\(secret)@api.example.com/v3/rows/\(rawValue)?access_token=\(secret)"))
+            case .locationHeader:
+                planted.status = 302
+                planted.responseFields = [("Location", "/final?access_token=\(secret)")]
+            case .contentLocationHeader: planted.responseFields = [("Content-Location", "https://api.example.com/v3/x?token=\(secret)")]
+            case .linkHeader:
+                planted.responseFields = [("Link", #"<https://api.example.com/v3/x?page=2>; rel="prev", <https://api.example.com/v3/x?page=3&access_token=\#(secret)>; rel="next""#)]
+            case .requestJSONBody:
+                planted.method = "POST"
+                planted.requestFields = [("Content-Type", "application/json")]
+                planted.requestBody = #"{"grant_type":"password","username":"a","password":"\#(secret)"}"#
+            case .responseJSONBody:
+                planted.responseBody = #"{"access_token":"\#(secret)","token_type":"bearer","refresh_token":"\#(secret)R","expires_in":3600}"#
+            case .responseNestedJSONBody:
+                planted.responseBody = #"{"data":[{"id":1},{"credentials":{"ID_TOKEN" : "\#(secret)"}}]}"#
+            case .responseJSONNumber:
+                planted.responseBody = #"{"login":"a","client_secret":{"value":"\#(secret)","kind":["x"]}}"#
+            }
+            if planted.url == nil { planted.url = try url(base) }
+            return planted
+        }
+    }
+
+    /// An interaction as plain parts, so that every pipeline can be fed the same one.
+    struct Planted {
+        var method = "GET"
+        var url: URL?
+        var requestFields: [(String, String)] = [("Accept", "application/json")]
+        var requestBody: String?
+        var status = 200
+        var responseFields: [(String, String)] = []
+        var responseBody = #"{"login":"octocat","id":1}"#
+
+        var fixture: Fixture {
+            get throws {
+                Fixture(
+                    request: .init(
+                        method: try #require(HTTPRequest.Method(method)), url: try #require(url), headerFields: try Self.fields(requestFields),
+                        body: requestBody.map { Data($0.utf8) }),
+                    response: .init(
+                        status: .init(code: status),
+                        headerFields: try Self.fields([("Content-Type", "application/json")] + responseFields), body: Data(responseBody.utf8)))
+            }
+        }
+
+        static func fields(_ pairs: [(String, String)]) throws -> HTTPFields {
+            var fields = HTTPFields()
+            for (name, value) in pairs { fields.append(HTTPField(name: try #require(HTTPField.Name(name)), value: value)) }
+            return fields
+        }
+    }
+
+    /// A fresh secret: letters and digits only, so that no encoding can disguise it.
+    private static func secret() -> String {
+        "zz" + UUID().uuidString.replacingOccurrences(of: "-", with: "") + "zz"
+    }
+
+    @Test("no output of any pipeline shows a secret planted here", arguments: Position.allCases)
+    func neverShown(_ position: Position) async throws {
+        let secret = Self.secret()
+        let planted = try position.interaction(secret)
+        let outputs = [
+            ("recorded cassette", try await recorded(planted)),
+            ("HAR import", try harImport(planted)),
+            ("replay miss", try missDescription(planted)),
+            ("unused interactions", try unusedDescription(planted)),
+            ("SculptError", try errorDescription(planted)),
+            ("mapping failure", try mappingFailure(planted)),
+        ]
+        for (name, output) in outputs {
+            #expect(!output.isEmpty, "\(name) produced nothing")
+            #expect(!output.contains(secret), "\(name) shows the secret planted in \(position.rawValue):\n\(output)")
+        }
+    }
+
+    // MARK: - The pipelines
+
+    /// The cassette a real recorder writes, its session answered by a registered `URLProtocol`.
+    private func recorded(_ planted: Planted) async throws -> String {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [PlantedProtocol.self]
+        let recorder = FixtureRecorder(configuration: configuration)
+        let url = try #require(planted.url)
+        var request = URLRequest(url: url)
+        request.httpMethod = planted.method
+        for (name, value) in planted.requestFields { request.addValue(value, forHTTPHeaderField: name) }
+        request.httpBody = planted.requestBody.map { Data($0.utf8) }
+        PlantedProtocol.answers.set(planted, for: url.absoluteURL.path())
+        _ = try await recorder.data(for: request)
+        #expect(recorder.interactions.count == 1)
+        let file = FileManager.default.temporaryDirectory.appending(path: "sculpt-redaction-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try recorder.cassette.encoded().write(to: file)
+        return try String(contentsOf: file, encoding: .utf8)
+    }
+
+    /// A HAR archive with the interaction as an entry, and again as a failed (skipped) entry.
+    private func harImport(_ planted: Planted) throws -> String {
+        func headers(_ pairs: [(String, String)]) -> Any { pairs.map { ["name": $0.0, "value": $0.1] } }
+        var request: [String: Any] = ["method": planted.method, "url": try #require(planted.url).absoluteString, "headers": headers(planted.requestFields)]
+        if let body = planted.requestBody { request["postData"] = ["mimeType": "application/json", "text": body] }
+        let response: [String: Any] = [
+            "status": planted.status, "headers": headers([("Content-Type", "application/json")] + planted.responseFields),
+            "content": ["mimeType": "application/json", "text": planted.responseBody],
+        ]
+        let failed: [String: Any] = ["request": request, "response": ["status": 0, "headers": [Any]()]]
+        let har = ["log": ["version": "1.2", "entries": [["request": request, "response": response], failed]]]
+        let archive = try HARArchive(json: try JSONSerialization.data(withJSONObject: har))
+        #expect(archive.fixtures.count == 1 && archive.skipped.count == 1)
+        let written = String(decoding: Cassette(archive.fixtures).encoded(), as: UTF8.self)
+        return written + "\n" + archive.skipped.map(\.description).joined(separator: "\n")
+    }
+
+    /// A miss against a recording of the same path that differs in every way a request can.
+    private func missDescription(_ planted: Planted) throws -> String {
+        let fixture = try planted.fixture
+        var recorded = fixture
+        recorded.request.url = try #require(URL(string: "https://api.example.com\(RequestComparisonPath.of(fixture.request.url))?other=1"))
+        recorded.request.headerFields = [.authorization: "other", .cookie: "other", .proxyAuthorization: "other"]
+        recorded.request.body = Data(#"{"other":1}"#.utf8)
+        let matched = Secrets.headers + [.accept, .contentType]
+        let replay = FixtureReplay([recorded], options: .init(matchedHeaders: matched, matchesBody: true))
+        do {
+            _ = try replay.response(for: fixture.request)
+            Issue.record("the request matched")
+            return ""
+        } catch {
+            return error.description
+        }
+    }
+
+    /// The report of a hand-written (unredacted) interaction that no request used.
+    private func unusedDescription(_ planted: Planted) throws -> String {
+        var fixture = try planted.fixture
+        fixture.source = "hand-written.json #0"
+        do {
+            try FixtureReplay([fixture]).verifyAllUsed()
+            Issue.record("nothing was unused")
+            return ""
+        } catch {
+            return error.description
+        }
+    }
+
+    /// A serializer's error for the planted response, at the planted URL.
+    private func errorDescription(_ planted: Planted) throws -> String {
+        let fixture = try planted.fixture
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([User].self))
+        let error = try #require(thrownError { try serializer.serialize(fixture.data, for: fixture.context) } as? SculptError)
+        return error.description
+    }
+
+    /// A one-line mapping test's failure for the planted fixture.
+    private func mappingFailure(_ planted: Planted) throws -> String {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([User].self))
+        let error = try #require(thrownError { try planted.fixture.model([User].self, using: serializer) } as? Fixture.MappingFailure)
+        return error.description
+    }
+}
+
+/// The path of a URL as replay compares it.
+private enum RequestComparisonPath {
+    static func of(_ url: URL) -> String {
+        let path = url.absoluteURL.path(percentEncoded: true)
+        return path.isEmpty ? "/" : path
+    }
+}
+
+/// Answers each request with the planted response registered for its path: a real session, a real
+/// recorder, no network.
+final class PlantedProtocol: URLProtocol {
+    /// Planted responses by path.
+    final class Answers: @unchecked Sendable {
+        private let lock = NSLock()
+        private var byPath: [String: RedactionPropertyTests.Planted] = [:]
+
+        func set(_ planted: RedactionPropertyTests.Planted, for path: String) {
+            lock.withLock { byPath[path] = planted }
+        }
+
+        func get(_ path: String) -> RedactionPropertyTests.Planted? {
+            lock.withLock { byPath[path] }
+        }
+    }
+
+    static let answers = Answers()
+
+    override class func canInit(with request: URLRequest) -> Bool { true }
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override func startLoading() {
+        guard let url = request.url?.absoluteURL, let planted = Self.answers.get(url.path()) else {
+            client?.urlProtocol(self, didFailWithError: URLError(.fileDoesNotExist))
+            return
+        }
+        var fields = ["Content-Type": "application/json"]
+        for (name, value) in planted.responseFields { fields[name] = value }
+        guard let response = HTTPURLResponse(url: url, statusCode: planted.status, httpVersion: "HTTP/1.1", headerFields: fields) else {
+            client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
+            return
+        }
+        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+        client?.urlProtocol(self, didLoad: Data(planted.responseBody.utf8))
+        client?.urlProtocolDidFinishLoading(self)
+    }
+
+    override func stopLoading() {}
+}
