@@ -21,7 +21,8 @@ package struct SecretPolicy: Sendable {
     package var redactsURLs: Bool
 
     /// ``Secrets``' names and rules: what descriptions use.
-    package static let `default` = SecretPolicy()
+    package static let `default` = SecretPolicy(
+        headers: Set(Secrets.headers), parameters: Set(Secrets.queryParameters), bodyFields: Set(Secrets.bodyFields), redactsURLs: true)
 
     /// Nothing redacted.
     package static let disabled = SecretPolicy(headers: [], parameters: [], bodyFields: [], redactsURLs: false)
@@ -32,6 +33,10 @@ package struct SecretPolicy: Sendable {
     /// let policy = SecretPolicy(parameters: ["signature"])
     /// ```
     package init(headers: [HTTPField.Name] = [], parameters: some Sequence<String> = [String](), bodyFields: [String] = []) {
+        if headers.isEmpty, bodyFields.isEmpty, parameters.first(where: { _ in true }) == nil {
+            self = .default  // the defaults, built once: a replay makes a policy per difference it shows
+            return
+        }
         self.headers = Set(Secrets.headers + headers)
         self.parameters = Set((Secrets.queryParameters + parameters).map { Self.lowercased($0) })
         self.bodyFields = Set((Secrets.bodyFields + bodyFields).map { Self.lowercased($0) })
