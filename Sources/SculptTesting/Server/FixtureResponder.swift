@@ -59,13 +59,15 @@ struct FixtureResponder: Sendable {
     /// kept as recorded, secrets and all, so the client's next request matches the recording);
     /// a relative one is left as it is.
     func location(_ value: String) -> String {
-        guard let target = URL(string: value), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        // A network-path reference (`//host/x`) names a host too: it is moved like an absolute URL.
+        let absolute = value.hasPrefix("//") ? "http:" + value : value
+        guard let target = URL(string: absolute), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return value
         }
-        let path = target.path(percentEncoded: true)
+        let path = target.path(percentEncoded: true).hasPrefix("/") ? target.path(percentEncoded: true) : "/" + target.path(percentEncoded: true)
         let query = target.query(percentEncoded: true).map { "?\($0)" } ?? ""
         let fragment = target.fragment(percentEncoded: true).map { "#\($0)" } ?? ""
-        return baseURL + (path.isEmpty ? "/" : path) + query + fragment
+        return baseURL + path + query + fragment
     }
 
     /// The path and query of `url` as a request to this server sends them, unredacted.
