@@ -19,8 +19,10 @@ public import Foundation
 /// recorded, so redirects are followed here and never to the recorded host.
 ///
 /// The server frames every response itself (`Content-Length`, `Connection`); responses to HEAD
-/// and recorded 204 and 304 responses carry no body, and a recorded 1xx or status 0, which cannot
-/// be a final answer, is served as `502` with `X-Sculpt-Replay: unreplayable`. A recorded
+/// and recorded 204, 205 and 304 responses carry no body, and a recorded 1xx or status 0, which
+/// cannot be a final answer, is served as `502` with `X-Sculpt-Replay: unreplayable`. A recorded
+/// status from 600 to 999 (LinkedIn's `999`) is sent as recorded: HTTP/1.1 carries any three
+/// digits, and a client that refuses one should be tested against it. A recorded
 /// `Content-Encoding` is dropped unless the recorded body really is gzip: fixtures hold the body
 /// a client sees. Keep-alive and pipelined requests are answered in order. What a client may send
 /// is bounded by ``Limits``: an oversized head is answered `414` or `431`, an oversized body
@@ -39,8 +41,14 @@ public actor FixtureServer {
         /// How long a request's head may take to arrive once it has begun. Default: 10 seconds
         /// (`408`).
         public var headTimeout: Duration
+        /// How long a request's body may take to arrive, from the end of its head, however
+        /// steadily it trickles in. Default: 30 seconds (`408`).
+        public var bodyTimeout: Duration
+        /// How long a client may take to read a whole response, however steadily it reads; past
+        /// it, the connection is closed. Default: 30 seconds.
+        public var responseTimeout: Duration
         /// How long a connection may wait for the next request, or a body for its next bytes, or a
-        /// client to take the response. Default: 5 seconds.
+        /// client to take the response's next bytes. Default: 5 seconds.
         public var idleTimeout: Duration
         /// The most connections open at once; a client past it is answered `503`. Default: 512.
         public var maximumConnections: Int
@@ -52,11 +60,14 @@ public actor FixtureServer {
         /// ```
         public init(
             maximumHeadSize: Int = 64 << 10, maximumBodySize: Int = 16 << 20, headTimeout: Duration = .seconds(10),
-            idleTimeout: Duration = .seconds(5), maximumConnections: Int = 512
+            bodyTimeout: Duration = .seconds(30), responseTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(5),
+            maximumConnections: Int = 512
         ) {
             self.maximumHeadSize = max(maximumHeadSize, 64)
             self.maximumBodySize = max(maximumBodySize, 0)
             self.headTimeout = headTimeout
+            self.bodyTimeout = bodyTimeout
+            self.responseTimeout = responseTimeout
             self.idleTimeout = idleTimeout
             self.maximumConnections = max(maximumConnections, 1)
         }
@@ -130,10 +141,15 @@ public actor FixtureServer {
     /// ```swift
     /// let url = try await server.url(for: "/users/octocat")
     /// ```
-    /// - Throws: `URLError(.badURL)` before ``start(port:)`` or for text that is not a path.
+    /// - Throws: `URLError(.badURL)` before ``start(port:)``, or for text that is not a path
+    ///   starting with `/` (an absolute URL or `//host/...` would leave this server).
     public func url(for pathAndQuery: String) throws -> URL {
-        guard let baseURL, let url = URL(string: pathAndQuery, relativeTo: baseURL) else { throw URLError(.badURL) }
-        return url.absoluteURL
+        // Only a path reaches this server: `http://elsewhere/` and `//elsewhere/` would not.
+        guard let baseURL, pathAndQuery.hasPrefix("/") || pathAndQuery.hasPrefix("?"), !pathAndQuery.hasPrefix("//"),
+            let url = URL(string: pathAndQuery, relativeTo: baseURL)?.absoluteURL,
+            url.host() == baseURL.host(), url.port == baseURL.port, url.scheme == baseURL.scheme
+        else { throw URLError(.badURL) }
+        return url
     }
 
     /// The URL on this server that the fixture's recorded request maps to: its path and query as

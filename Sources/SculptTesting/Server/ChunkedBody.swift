@@ -43,8 +43,10 @@ struct ChunkedBody: Sendable {
             case .size:
                 guard let line = try Self.line(in: buffer, from: &index) else { return }
                 let digits = line.prefix { Self.hexValue($0) != nil }
-                let rest = line.dropFirst(digits.count)
-                guard !digits.isEmpty, rest.isEmpty || rest.first == UInt8(ascii: ";") || rest.first == UInt8(ascii: " ") || rest.first == UInt8(ascii: "\t") else {
+                // Only an extension may follow the size, after optional white space (BWS ";").
+                let afterDigits = line.dropFirst(digits.count)
+                let rest = afterDigits.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+                guard !digits.isEmpty, afterDigits.isEmpty || rest.first == UInt8(ascii: ";") else {
                     throw HTTPRequestHead.Rejection(status: 400, reason: "a chunk size is not a hexadecimal number")
                 }
                 var size = 0

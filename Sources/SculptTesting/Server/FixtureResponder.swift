@@ -13,11 +13,11 @@ struct FixtureResponder: Sendable {
     let baseURL: String
 
     /// The response to `head` and its body (`nil` when the body was not kept).
-    func respond(to head: HTTPRequestHead, body: [UInt8]?) -> ServerResponse {
+    func respond(to head: HTTPRequestHead, body: Data?) -> ServerResponse {
         guard let url = URL(string: baseURL + head.target) else {
             return .text(400, "Bad Request", "The request target \(head.target.prefix(256)) is not a URL this server can match.")
         }
-        let asked = Fixture.Request(method: head.method, url: url, headerFields: head.fields, body: body.map { Data($0) })
+        let asked = Fixture.Request(method: head.method, url: url, headerFields: head.fields, body: body)
         let fixture: Fixture
         do {
             fixture = try replay.response(for: asked)

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 
 /// One client connection of a ``FixtureServer``: requests read and answered in order (pipelined
@@ -6,7 +7,9 @@ import HTTPTypes
 /// Every wait has a deadline and every buffer a bound: a head is at most
 /// ``FixtureServer/Limits/maximumHeadSize`` bytes and must arrive within
 /// ``FixtureServer/Limits/headTimeout``; a body is at most
-/// ``FixtureServer/Limits/maximumBodySize`` and is kept only when the replay matches bodies.
+/// ``FixtureServer/Limits/maximumBodySize``, must arrive within
+/// ``FixtureServer/Limits/bodyTimeout`` and is kept only when the replay matches bodies; a
+/// response must be taken within ``FixtureServer/Limits/responseTimeout``.
 struct HTTPConnection {
     let socket: Socket
     let limits: FixtureServer.Limits
@@ -17,6 +20,8 @@ struct HTTPConnection {
     /// Bytes received and not yet consumed start at `start`.
     private var buffer: [UInt8] = []
     private var start = 0
+    /// The method of the request being read, once its head is parsed: a refusal answers it.
+    private var method: HTTPRequest.Method?
 
     init(socket: Socket, limits: FixtureServer.Limits, responder: FixtureResponder, keepsBodies: Bool) {
         self.socket = socket
@@ -29,7 +34,9 @@ struct HTTPConnection {
     mutating func serve(isStopping: () -> Bool) {
         while !isStopping() {
             do throws(HTTPRequestHead.Rejection) {
+                method = nil
                 guard let head = try nextHead() else { return }
+                method = head.method
                 guard let body = try self.body(of: head) else { return }
                 let response = responder.respond(to: head, body: body)
                 let closing = !head.keepsAlive || isStopping()
@@ -100,10 +107,14 @@ struct HTTPConnection {
         return nil
     }
 
-    /// The request's body: its bytes when kept, `[]` when dropped or empty, `nil` when the
-    /// client went away or stalled.
-    private mutating func body(of head: HTTPRequestHead) throws(HTTPRequestHead.Rejection) -> [UInt8]?? {
-        var kept: [UInt8]? = keepsBodies ? [] : nil
+    /// The request's body: its bytes when kept (else `.some(nil)`), `nil` when the client went
+    /// away.
+    ///
+    /// - Throws: `408` when the body stops for ``FixtureServer/Limits/idleTimeout`` or is not
+    ///   all there after ``FixtureServer/Limits/bodyTimeout``; `400` or `413` for chunked framing.
+    private mutating func body(of head: HTTPRequestHead) throws(HTTPRequestHead.Rejection) -> Data?? {
+        var kept: Data? = keepsBodies ? Data() : nil
+        let deadline = ContinuousClock.now + limits.bodyTimeout
         switch head.framing {
         case .none:
             return .some(kept)
@@ -116,7 +127,7 @@ struct HTTPConnection {
                 start = available.endIndex
                 remaining -= available.count
                 if remaining == 0 { return .some(kept) }
-                guard try readMore(limit: remaining) else { return nil }
+                guard try readMore(limit: remaining, until: deadline) else { return nil }
             }
         case .chunked:
             if head.expectsContinue, start == buffer.count, !sendContinue() { return nil }
@@ -124,19 +135,23 @@ struct HTTPConnection {
             while true {
                 try chunked.consume(buffer, from: &start) { kept?.append(contentsOf: $0) }
                 if chunked.isComplete { return .some(kept) }
-                guard try readMore(limit: 64 << 10) else { return nil }
+                guard try readMore(limit: 64 << 10, until: deadline) else { return nil }
             }
         }
     }
 
     /// Reads more of a body; `false` when the client closed. A client that sends nothing for
-    /// ``FixtureServer/Limits/idleTimeout`` is answered 408.
-    private mutating func readMore(limit: Int) throws(HTTPRequestHead.Rejection) -> Bool {
+    /// ``FixtureServer/Limits/idleTimeout``, or is still sending at `deadline`, is answered 408.
+    private mutating func readMore(limit: Int, until deadline: ContinuousClock.Instant) throws(HTTPRequestHead.Rejection) -> Bool {
         compact()
-        switch socket.read(into: &buffer, limit: limit, until: .now + limits.idleTimeout) {
+        let idleDeadline = ContinuousClock.now + limits.idleTimeout
+        switch socket.read(into: &buffer, limit: limit, until: Swift.min(idleDeadline, deadline)) {
         case .bytes: return true
         case .closed: return false
-        case .timedOut: throw .init(status: 408, reason: "the request's body stopped arriving for \(limits.idleTimeout)")
+        case .timedOut:
+            throw idleDeadline <= deadline
+                ? .init(status: 408, reason: "the request's body stopped arriving for \(limits.idleTimeout)")
+                : .init(status: 408, reason: "the request's body did not arrive within \(limits.bodyTimeout)")
         }
     }
 
@@ -154,20 +169,23 @@ struct HTTPConnection {
     // MARK: - Writing
 
     private func sendContinue() -> Bool {
-        socket.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), idle: limits.idleTimeout)
+        socket.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), idle: limits.idleTimeout, until: .now + limits.responseTimeout)
     }
 
     private func send(_ response: ServerResponse, answering method: HTTPRequest.Method, closing: Bool) -> Bool {
         let head = response.head(answering: method, closing: closing)
+        let deadline = ContinuousClock.now + limits.responseTimeout
         return response.hasBody(answering: method)
-            ? socket.write(head, response.body, idle: limits.idleTimeout)
-            : socket.write(head, idle: limits.idleTimeout)
+            ? socket.write(head, response.body, idle: limits.idleTimeout, until: deadline)
+            : socket.write(head, idle: limits.idleTimeout, until: deadline)
     }
 
     /// Answers a refused request and closes.
     private func refuse(_ rejection: HTTPRequestHead.Rejection) {
         let response = ServerResponse.text(rejection.status, Self.reason(rejection.status), "Refused: \(rejection.reason).")
-        _ = send(response, answering: .get, closing: true)
+        // A head refused before it parsed is still answered as HEAD when it began as one.
+        let answering = method ?? (buffer[start...].starts(with: Self.headPrefix) ? .head : .get)
+        _ = send(response, answering: answering, closing: true)
         closeGracefully()
     }
 
@@ -184,6 +202,8 @@ struct HTTPConnection {
             sink.removeAll(keepingCapacity: true)
         }
     }
+
+    private static let headPrefix = Array("HEAD ".utf8)
 
     private static func reason(_ status: Int) -> String {
         switch status {

@@ -106,7 +106,7 @@ final class HTTPListener: @unchecked Sendable {
     /// A client over the connection limit: `503`, then closed.
     private func turnAway(_ connection: Socket) {
         let busy = ServerResponse.text(503, "Service Unavailable", "The server has \(limits.maximumConnections) connections open, its limit.")
-        _ = connection.write(busy.head(answering: .get, closing: true), busy.body, idle: .milliseconds(100))
+        _ = connection.write(busy.head(answering: .get, closing: true), busy.body, idle: .milliseconds(100), until: .now + .milliseconds(200))
         connection.close()
     }
 

@@ -57,6 +57,9 @@ struct HTTPRequestHead: Sendable {
         guard hosts.count <= 1, minorVersion == 0 || hosts.count == 1 else {
             throw Rejection(status: 400, reason: "an HTTP/1.1 request has exactly one Host field; this one has \(hosts.count)")
         }
+        guard hosts.allSatisfy({ RequestTarget.isAuthority(ArraySlice($0.utf8)) }) else {
+            throw Rejection(status: 400, reason: "the Host field is not a host and an optional port")
+        }
         framing = try Self.framing(fields, minorVersion: minorVersion, maximumBodySize: maximumBodySize)
         let connection = Self.tokens(fields[values: .connection])
         keepsAlive = minorVersion == 1 ? !connection.contains("close") : connection.contains("keep-alive")
@@ -84,26 +87,7 @@ struct HTTPRequestHead: Sendable {
         guard major == UInt8(ascii: "1"), minor <= UInt8(ascii: "1") else {
             throw Rejection(status: 505, reason: "this server speaks HTTP/1.0 and HTTP/1.1")
         }
-        return (method, try originForm(parts[1]), Int(minor - UInt8(ascii: "0")))
-    }
-
-    /// The path and query of an origin-form (`/a?b`) or absolute-form (`http://h/a?b`) target.
-    private static func originForm(_ target: ArraySlice<UInt8>) throws(Rejection) -> String {
-        guard target.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "#") }) else {
-            throw Rejection(status: 400, reason: "the request target has a byte a URL cannot hold (a space, a control, a non-ASCII byte or #)")
-        }
-        if target.first == UInt8(ascii: "/") {
-            return String(decoding: target, as: UTF8.self)
-        }
-        let lowercased = target.prefix(8).map { isUppercase($0) ? $0 + 32 : $0 }
-        let scheme = lowercased.starts(with: Array("https://".utf8)) ? 8 : lowercased.starts(with: Array("http://".utf8)) ? 7 : 0
-        guard scheme > 0 else {
-            throw Rejection(status: 400, reason: "the request target is neither a path (/users/1) nor an absolute http URL")
-        }
-        let afterScheme = target.dropFirst(scheme)
-        guard let end = afterScheme.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) else { return "/" }
-        let rest = String(decoding: target[end...], as: UTF8.self)
-        return rest.first == "?" ? "/" + rest : rest
+        return (method, try RequestTarget.pathAndQuery(parts[1]), Int(minor - UInt8(ascii: "0")))
     }
 
     // MARK: - Fields
@@ -165,7 +149,6 @@ struct HTTPRequestHead: Sendable {
     private static let tab = UInt8(ascii: "\t")
 
     private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
-    private static func isUppercase(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) }
 
     /// RFC 9110's `tchar`.
     private static func isTokenByte(_ byte: UInt8) -> Bool {

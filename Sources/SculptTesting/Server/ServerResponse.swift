@@ -29,10 +29,10 @@ struct ServerResponse: Sendable {
         HTTPField.Name("Proxy-Connection")!,
     ]
 
-    /// Whether a response to `method` with this status has a body: never for HEAD, 1xx, 204 or
-    /// 304 (RFC 9110, sections 6.4.1 and 9.3.2).
+    /// Whether a response to `method` with this status has a body: never for HEAD, 1xx, 204, 205
+    /// or 304 (RFC 9110, sections 6.4.1, 9.3.2 and 15.3.6).
     func hasBody(answering method: HTTPRequest.Method) -> Bool {
-        method != .head && status >= 200 && status != 204 && status != 304
+        method != .head && status >= 200 && status != 204 && status != 205 && status != 304
     }
 
     /// The bytes of the status line and fields; `closing` adds `Connection: close`.
@@ -41,8 +41,11 @@ struct ServerResponse: Sendable {
         for field in fields {
             text += "\(field.name.rawName): \(field.value)\r\n"
         }
-        // A HEAD answer states the length a GET would get; 204 and 304 state none.
-        if status >= 200, status != 204, status != 304 {
+        // A HEAD answer states the length a GET would get; 205 states that it has none; 204 and
+        // 304 state no length at all.
+        if status == 205 {
+            text += "Content-Length: 0\r\n"
+        } else if status >= 200, status != 204, status != 304 {
             text += "Content-Length: \(body.count)\r\n"
         }
         if closing { text += "Connection: close\r\n" }

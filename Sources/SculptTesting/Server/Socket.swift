@@ -122,17 +122,20 @@ struct Socket: Sendable {
     }
 
     /// Writes every byte of `chunks` in order, or stops at the first failure: a peer that went
-    /// away, or one that takes nothing for `idle`. `true` when all was written.
-    func write(_ chunks: [UInt8]..., idle: Duration) -> Bool {
+    /// away, one that takes nothing for `idle`, or one still taking bytes at `deadline`. `true`
+    /// when all was written.
+    func write(_ chunks: [UInt8]..., idle: Duration, until deadline: ContinuousClock.Instant) -> Bool {
         for chunk in chunks {
             var offset = 0
             while offset < chunk.count {
+                let milliseconds = Self.milliseconds(until: Swift.min(.now + idle, deadline))
+                guard milliseconds > 0 else { return false }
                 var descriptors = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                let ready = poll(&descriptors, 1, Self.milliseconds(until: .now + idle))
+                let ready = poll(&descriptors, 1, milliseconds)
                 if ready < 0, errno == EINTR { continue }
                 guard ready > 0, descriptors.revents & Int16(POLLOUT) != 0 else { return false }
                 let sent = chunk.withUnsafeBytes { raw in
-                    send(descriptor, raw.baseAddress.map { $0 + offset }, chunk.count - offset, Self.noSignal)
+                    send(descriptor, raw.baseAddress.map { $0 + offset }, chunk.count - offset, Self.sendFlags)
                 }
                 if sent < 0, errno == EINTR || errno == EAGAIN { continue }
                 guard sent > 0 else { return false }
@@ -167,13 +170,15 @@ struct Socket: Sendable {
 
     #if canImport(Glibc)
     private static let streamType = Int32(SOCK_STREAM.rawValue)
-    private static let noSignal = Int32(MSG_NOSIGNAL)
+    /// No SIGPIPE for a peer that went away; no blocking past what the socket takes now, so the
+    /// deadlines hold however large the response.
+    private static let sendFlags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
     #elseif canImport(Musl)
     private static let streamType = SOCK_STREAM
-    private static let noSignal = Int32(MSG_NOSIGNAL)
+    private static let sendFlags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
     #else
     private static let streamType = SOCK_STREAM
-    private static let noSignal: Int32 = 0
+    private static let sendFlags = Int32(MSG_DONTWAIT)
     #endif
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,10 @@ import Darwin
 
 /// A client that sends exact bytes to a loopback server and reads what comes back: for the
 /// requests no friendly client would make (a 1 MB request line, two lengths, a held-open head).
-struct RawHTTP {
+///
+/// A class, closed once: a second `close()` of a descriptor number would close whatever socket
+/// of another test has reused it.
+final class RawHTTP: Sendable {
     /// One response read off the wire.
     struct Response: Equatable {
         var status: Int
@@ -26,6 +30,7 @@ struct RawHTTP {
     }
 
     let descriptor: Int32
+    private let closedOnce = Mutex(false)
 
     /// Connects to 127.0.0.1 at the port of `baseURL`.
     init(_ baseURL: URL) throws {
@@ -62,7 +67,11 @@ struct RawHTTP {
     func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
     /// Everything the server sends until it closes, or until `timeout` passes.
-    func readAll(timeout: Duration = .seconds(5)) -> [UInt8] {
+    func readAll(timeout: Duration = .seconds(5)) async -> [UInt8] {
+        await Self.onThread { [self] in readAllBlocking(timeout: timeout) }
+    }
+
+    private func readAllBlocking(timeout: Duration) -> [UInt8] {
         var received: [UInt8] = []
         let deadline = ContinuousClock.now + timeout
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
@@ -77,9 +86,62 @@ struct RawHTTP {
         return received
     }
 
+    /// Reads once, at most `count` bytes, waiting up to `timeout`; `nil` when the server closed
+    /// or sent nothing in time.
+    func readSome(atMost count: Int, timeout: Duration) async -> Int? {
+        await Self.onThread { [self] in receive(atMost: count, timeout: timeout)?.count }
+    }
+
+    /// What one `recv` returns, waiting up to `timeout`; `nil` when the server closed or sent
+    /// nothing in time.
+    private func receive(atMost count: Int, timeout: Duration) -> [UInt8]? {
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let (seconds, attoseconds) = timeout.components
+        guard poll(&ready, 1, Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000)) > 0 else { return nil }
+        var chunk = [UInt8](repeating: 0, count: count)
+        let received = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        return received > 0 ? Array(chunk[..<received]) : nil
+    }
+
+    /// One response head, through its blank line, as text; what arrived when the server closes or
+    /// `timeout` passes first.
+    func readHead(timeout: Duration = .seconds(10)) async -> String {
+        await Self.onThread { [self] in
+            var received: [UInt8] = []
+            let deadline = ContinuousClock.now + timeout
+            while received.firstRange(of: Array("\r\n\r\n".utf8)) == nil, ContinuousClock.now < deadline,
+                let byte = receive(atMost: 1, timeout: ContinuousClock.now.duration(to: deadline))
+            {
+                received += byte
+            }
+            return String(decoding: received, as: UTF8.self)
+        }
+    }
+
+    /// The first `count` responses, read as they arrive; fewer when the server closes or
+    /// `timeout` passes first. Framed as ``responses(in:headRequests:)`` frames them.
+    func readResponses(_ count: Int, headRequests: Set<Int> = [], timeout: Duration = .seconds(10)) async -> [Response] {
+        await Self.onThread { [self] in
+            var received: [UInt8] = []
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                let (responses, complete) = Self.parse(received, headRequests: headRequests)
+                if responses.count >= count, complete { return responses }
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard let chunk = receive(atMost: 64 << 10, timeout: left) else { break }
+                received += chunk
+            }
+            return Self.responses(in: received, headRequests: headRequests)
+        }
+    }
+
     /// Whether the server ended the connection (closed or reset it) within `timeout`, sending
     /// nothing more.
-    func isClosed(within timeout: Duration) -> Bool {
+    func isClosed(within timeout: Duration) async -> Bool {
+        await Self.onThread { [self] in isClosedBlocking(within: timeout) }
+    }
+
+    private func isClosedBlocking(within timeout: Duration) -> Bool {
         var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         let (seconds, attoseconds) = timeout.components
         guard poll(&ready, 1, Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000)) > 0 else { return false }
@@ -87,15 +149,40 @@ struct RawHTTP {
         return recv(descriptor, &byte, 1, 0) <= 0
     }
 
+    /// Runs a blocking wait on a thread of its own: on Swift's cooperative pool (two threads on a
+    /// two-core machine) it would stall every other test's tasks until it ended.
+    @discardableResult
+    static func onThread<T: Sendable>(_ wait: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: wait()) }.start()
+        }
+    }
+
+    /// Closes the connection; later calls do nothing. Call it after every read and send ended.
     func close() {
-        _ = closeDescriptor(descriptor)
+        closedOnce.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            _ = closeDescriptor(descriptor)
+        }
+    }
+
+    deinit {
+        close()
     }
 
     /// The responses in `bytes`, in order, framed as a client frames them: no body for the
     /// requests listed as `HEAD` (by position), for 1xx, 204 and 304; else `Content-Length`.
     static func responses(in bytes: [UInt8], headRequests: Set<Int> = []) -> [Response] {
+        parse(bytes, headRequests: headRequests).responses
+    }
+
+    /// The responses in `bytes`, and whether the last one is whole: its head ended and, when it
+    /// states a `Content-Length`, that many body bytes arrived.
+    private static func parse(_ bytes: [UInt8], headRequests: Set<Int>) -> (responses: [Response], complete: Bool) {
         var responses: [Response] = []
         var rest = bytes[...]
+        var complete = true
         while let end = rest.firstRange(of: Array("\r\n\r\n".utf8)) {
             let lines = String(decoding: rest[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
             let status = Int(lines[0].split(separator: " ").dropFirst().first ?? "") ?? -1
@@ -107,12 +194,14 @@ struct RawHTTP {
             if (100..<200).contains(status) { continue }
             var response = Response(status: status, fields: fields, body: "")
             let bodiless = headRequests.contains(responses.count) || status == 204 || status == 304
-            let length = bodiless ? 0 : Int(response.value("Content-Length") ?? "") ?? rest.count
+            let stated = bodiless ? 0 : Int(response.value("Content-Length") ?? "")
+            let length = stated ?? rest.count
+            complete = length <= rest.count
             response.body = String(decoding: rest.prefix(length), as: UTF8.self)
             rest = rest.dropFirst(length)
             responses.append(response)
         }
-        return responses
+        return (responses, complete && rest.isEmpty)
     }
 
     #if canImport(Glibc)

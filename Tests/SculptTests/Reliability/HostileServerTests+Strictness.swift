@@ -1,0 +1,141 @@
+import Foundation
+import HTTPTypes
+import SculptTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the outsider's pass on the rewritten server found: targets read twice over, lax parsing,
+/// clients slow enough to hold a connection for ever, bodies where none may go, and URLs that
+/// leave the server.
+extension HostileServerTests {
+    // MARK: - Targets
+
+    @Test("a target with bytes clients leave unencoded matches the recording once, never encoded twice", arguments: [
+        "/search?q=a%20b%7Cc", "/search?q=a%20b|c", "/search?q=a%20b%7cc",
+    ])
+    func unencodedTargetBytes(target: String) async throws {
+        let fixtures = [Self.fixture("/search?q=a%20b%7Cc", 200, body: "found")]
+        try await withServer(fixtures) { _, baseURL in
+            let responses = try await exchange(baseURL, "GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(responses.map(\.status) == [200])
+            #expect(responses.first?.body == "found")
+        }
+    }
+
+    @Test("braces, brackets, quotes and backslashes in a target are each percent-encoded once")
+    func reservedTargetBytes() async throws {
+        let fixtures = [Self.fixture("/q?f=%7B%22a%22%3A%5B1%5D%7D&p=%5C%3C%3E%5E%60", 200, body: "ok")]
+        try await withServer(fixtures) { _, baseURL in
+            let responses = try await exchange(baseURL, "GET /q?f={\"a\"%3A[1]}&p=\\<>^` HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(responses.map(\.status) == [200])
+        }
+    }
+
+    @Test("lax requests the first server accepted are refused 400", arguments: [
+        "GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /a%2 HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /?q=% HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET http://user:token@api.example.com/v3/users/user5 HTTP/1.1\r\nHost: api.example.com\r\n\r\n",
+        "GET http:///v3/users/user5 HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: a b\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: x:80a\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: [::1\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5 \r\nhello\r\n0\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5x\r\nhello\r\n0\r\n\r\n",
+    ])
+    func laxRequests(request: String) async throws {
+        try await withServer { _, baseURL in
+            let statuses = try await exchange(baseURL, request).map(\.status)
+            #expect(statuses == [400])
+        }
+    }
+
+    @Test("a chunk extension after white space is still read")
+    func chunkExtension() async throws {
+        let post = Self.fixture("/v3/users", 201, body: "created", method: .post)
+        try await withServer([post]) { _, baseURL in
+            let request = "POST /v3/users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5 ;name=value\r\nhello\r\n0\r\n\r\n"
+            let statuses = try await exchange(baseURL, request).map(\.status)
+            #expect(statuses == [201])
+        }
+    }
+
+    // MARK: - Refusals to HEAD
+
+    @Test("a refusal to a HEAD request carries no body", arguments: [
+        "HEAD / HTTP/1.1\r\nHost: a b\r\n\r\n",
+        "HEAD /%zz HTTP/1.1\r\nHost: x\r\n\r\n",
+        "HEAD / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+    ])
+    func headRefusals(request: String) async throws {
+        try await withServer { _, baseURL in
+            let connection = try RawHTTP(baseURL)
+            defer { connection.close() }
+            connection.send(request)
+            let text = String(decoding: await connection.readAll(timeout: .seconds(5)), as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 400 "))
+            #expect(text.hasSuffix("\r\n\r\n"))
+            #expect(text.components(separatedBy: "\r\n\r\n").count == 2)
+        }
+    }
+
+    // MARK: - Slow clients
+
+    @Test("a body that trickles in steadily is still cut off at the body deadline", .timeLimit(.minutes(1)))
+    func tricklingBody() async throws {
+        try await withServer(limits: .init(bodyTimeout: .milliseconds(300), idleTimeout: .seconds(60))) { _, baseURL in
+            let connection = try RawHTTP(baseURL)
+            defer { connection.close() }
+            connection.send("POST /v3/users HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n")
+            let trickle = Task.detached {
+                for _ in 0..<1000 where connection.send("a") {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            let responses = RawHTTP.responses(in: await connection.readAll(timeout: .seconds(20)))
+            // Done with the descriptor before it is closed: a send after that could reach
+            // whichever socket reuses its number.
+            trickle.cancel()
+            _ = await trickle.result
+            #expect(responses.map(\.status) == [408])
+            #expect(responses.first?.body.contains("did not arrive within") == true)
+        }
+    }
+
+    @Test("a client that reads a response too slowly is cut off at the response deadline", .timeLimit(.minutes(1)))
+    func slowReader() async throws {
+        let large = Self.fixture("/large", 200, body: String(repeating: "x", count: 64 << 20))
+        try await withServer([large], limits: .init(responseTimeout: .milliseconds(300), idleTimeout: .seconds(60))) { _, baseURL in
+            let connection = try RawHTTP(baseURL)
+            defer { connection.close() }
+            connection.send("GET /large HTTP/1.1\r\nHost: x\r\n\r\n")
+            var received = 0
+            // 64 KiB every 20 ms would take 20 s for the whole body.
+            while received < 64 << 20, let count = await connection.readSome(atMost: 64 << 10, timeout: .seconds(10)) {
+                received += count
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(received < 64 << 20)
+        }
+    }
+
+    // MARK: - URLs for the server
+
+    @Test("url(for:) only names this server", arguments: ["http://evil.example/", "//evil.example/p", "https://127.0.0.1/x", "users"])
+    func urlsLeavingTheServer(text: String) async throws {
+        try await withServer { server, _ in
+            await #expect(throws: URLError.self) { try await server.url(for: text) }
+        }
+    }
+
+    @Test("url(for:) keeps a path and query on this server")
+    func urlsOnTheServer() async throws {
+        try await withServer { server, baseURL in
+            let url = try await server.url(for: "/v3/users/user5?x=1")
+            #expect(url.absoluteString == baseURL.absoluteString + "/v3/users/user5?x=1")
+        }
+    }
+}
