@@ -74,12 +74,14 @@ extension SculptError {
         return lines
     }
 
-    /// The first bytes of the body as text, with its size, secret JSON members' values replaced:
-    /// `Body (1,204 bytes): {"login":...`.
+    /// The first bytes of the body as text, with its size, secret JSON members' (or form
+    /// parameters') values replaced: `Body (1,204 bytes): {"login":...`.
     private var bodyExcerpt: String {
         let body = context.body
         guard !body.isEmpty else { return "Body: empty." }
-        let (text, remaining) = SecretPolicy.default.excerpt(of: body, bytes: Self.bodyExcerptLimit)
+        let (text, remaining) = SecretPolicy.isForm(contentType: context.response.headerFields[.contentType])
+            ? SecretPolicy.default.excerpt(ofForm: body, bytes: Self.bodyExcerptLimit)
+            : SecretPolicy.default.excerpt(of: body, bytes: Self.bodyExcerptLimit)
         let more = remaining > 0 ? "… (\(remaining) more bytes)" : ""
         return "Body (\(body.count) bytes): \(text)\(more)"
     }

@@ -28,7 +28,9 @@ public import HTTPTypes
 /// - **JSON bodies**: the value of any member named in ``bodyFields`` (case-insensitively, at any
 ///   depth) becomes `"REDACTED"`; every other byte is kept. `null`, `true` and `false` are kept. A
 ///   body that does not start (after white space) with `{` or `[` is not JSON text and is kept as
-///   it is: form-encoded bodies are not redacted.
+///   it is.
+/// - **Form bodies** (`application/x-www-form-urlencoded`): the value of any parameter named in
+///   ``queryParameters`` or ``bodyFields`` becomes `REDACTED`, as in a query.
 public enum Secrets {
     /// What stands in for a secret value.
     public static let marker = "REDACTED"

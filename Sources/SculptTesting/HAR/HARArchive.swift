@@ -1,5 +1,6 @@
 public import Foundation
 import HTTPTypes
+import Sculpt
 
 /// The entries of a HAR 1.2 archive (what browsers, Charles, Proxyman, mitmproxy and Playwright
 /// export) as fixtures.
@@ -35,8 +36,12 @@ public struct HARArchive: Sendable {
         /// Why it was skipped.
         public var reason: String
 
-        /// E.g. `entry 1 (https://www.google.com/): status 0: the request did not complete`.
-        public var description: String { "entry \(index)\(url.map { " (\($0))" } ?? ""): \(reason)" }
+        /// E.g. `entry 1 (https://www.google.com/): status 0: the request did not complete`; at
+        /// most 4,096 bytes, whatever the archive holds.
+        public var description: String {
+            let head = "entry \(index)\(url.map { " (\(ClippedText.value($0, limit: 1_024)))" } ?? ""): "
+            return head + ClippedText.value(reason, limit: 4_096 - head.utf8.count)
+        }
     }
 
     /// The imported entries, in archive order.

@@ -20,8 +20,12 @@ import Sculpt
 ///   `client_secret`, `token`, `password`; `code` beside `state` and other OAuth parameters), in
 ///   any case, percent-encoded or not, as `name[]=`, `;`-separated or repeated;
 /// - in request and response bodies that are JSON text, the value of any member named in
-///   ``Secrets/bodyFields``, at any depth; every other byte of the body is kept. Bodies that are
-///   not JSON text (form-encoded, HTML, binary) are kept as they are.
+///   ``Secrets/bodyFields``, at any depth; every other byte of the body is kept;
+/// - in bodies whose `Content-Type` is `application/x-www-form-urlencoded` (an OAuth token
+///   request, GitHub's token response without `Accept: application/json`), the value of any
+///   parameter named in ``queryParameters`` or ``bodyFields``.
+///
+/// Other bodies (HTML, binary, JSON in UTF-16) are kept as they are.
 ///
 /// A replay treats a recorded ``marker`` as matching any value in each of these places.
 public struct Redaction: Sendable {
@@ -77,9 +81,10 @@ public struct Redaction: Sendable {
         var fixture = fixture
         fixture.request.url = redacting(fixture.request.url)
         fixture.request.headerFields = redacting(fixture.request.headerFields)
-        fixture.request.body = fixture.request.body.map { redacting(body: $0) }
+        fixture.request.body = fixture.request.body.map { redacting(body: $0, describedBy: fixture.request.headerFields) }
+        fixture.response.body = redacting(body: fixture.response.body, describedBy: fixture.response.headerFields)
+        fixture.request.headerFields = redacting(fixture.request.headerFields)
         fixture.response.headerFields = redacting(fixture.response.headerFields)
-        fixture.response.body = redacting(body: fixture.response.body)
         return fixture
     }
 
@@ -111,6 +116,12 @@ public struct Redaction: Sendable {
     /// ```
     public func redacting(body: Data) -> Data {
         policy.redacting(json: body)
+    }
+
+    /// `body` redacted as its `Content-Type` says: as a form when it is
+    /// `application/x-www-form-urlencoded`, else as JSON text.
+    func redacting(body: Data, describedBy fields: HTTPFields) -> Data {
+        SecretPolicy.isForm(contentType: fields[.contentType]) ? policy.redacting(form: body) : redacting(body: body)
     }
 
     /// URL text (absolute, or a reference such as `/next?token=x`) redacted as a request URL is.

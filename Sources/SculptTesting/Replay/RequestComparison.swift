@@ -159,10 +159,10 @@ struct RequestComparison {
         return fits(values.joined(separator: ", "), parts(recorded.joined(separator: ", ")))
     }
 
-    /// JSON bodies by meaning, a recorded `"REDACTED"` matching any value; anything else byte for
-    /// byte.
+    /// JSON bodies by meaning, a recorded `"REDACTED"` matching any value; form bodies parameter
+    /// by parameter, a recorded `REDACTED` value matching any value; anything else byte for byte.
     private static func bodiesMatch(_ body: Data, _ recorded: Data) -> Bool {
-        if body == recorded { return true }
+        if body == recorded || FormBody.matches(body, recorded: recorded) { return true }
         guard let value = try? JSONValue(parsing: body), let recordedValue = try? JSONValue(parsing: recorded) else { return false }
         return matches(value, recordedValue)
     }

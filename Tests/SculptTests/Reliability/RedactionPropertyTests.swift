@@ -26,6 +26,7 @@ struct RedactionPropertyTests {
         case relativeBaseUser, relativeBasePassword
         case locationHeader, contentLocationHeader, linkHeader
         case requestJSONBody, responseJSONBody, responseNestedJSONBody, responseJSONNumber
+        case requestFormBody, responseFormBody
 
         var testDescription: String { rawValue }
 
@@ -81,6 +82,14 @@ struct RedactionPropertyTests {
                 planted.responseBody = #"{"data":[{"id":1},{"credentials":{"ID_TOKEN" : "\#(secret)"}}]}"#
             case .responseJSONNumber:
                 planted.responseBody = #"{"login":"a","client_secret":{"value":"\#(secret)","kind":["x"]}}"#
+            case .requestFormBody:
+                planted.method = "POST"
+                planted.requestFields = [("Content-Type", "application/x-www-form-urlencoded")]
+                planted.requestBody = "grant_type=refresh_token&refresh_token=\(secret)&client_id=app"
+            case .responseFormBody:
+                // GitHub's token endpoint answers this way when the request has no Accept: JSON.
+                planted.responseContentType = "application/x-www-form-urlencoded; charset=utf-8"
+                planted.responseBody = "access_token=\(secret)&scope=repo&token_type=bearer"
             }
             if planted.url == nil { planted.url = try url(base) }
             return planted
@@ -95,6 +104,7 @@ struct RedactionPropertyTests {
         var requestBody: String?
         var status = 200
         var responseFields: [(String, String)] = []
+        var responseContentType = "application/json"
         var responseBody = #"{"login":"octocat","id":1}"#
 
         var fixture: Fixture {
@@ -105,7 +115,7 @@ struct RedactionPropertyTests {
                         body: requestBody.map { Data($0.utf8) }),
                     response: .init(
                         status: .init(code: status),
-                        headerFields: try Self.fields([("Content-Type", "application/json")] + responseFields), body: Data(responseBody.utf8)))
+                        headerFields: try Self.fields([("Content-Type", responseContentType)] + responseFields), body: Data(responseBody.utf8)))
             }
         }
 
@@ -164,10 +174,11 @@ struct RedactionPropertyTests {
     private func harImport(_ planted: Planted) throws -> String {
         func headers(_ pairs: [(String, String)]) -> Any { pairs.map { ["name": $0.0, "value": $0.1] } }
         var request: [String: Any] = ["method": planted.method, "url": try #require(planted.url).absoluteString, "headers": headers(planted.requestFields)]
-        if let body = planted.requestBody { request["postData"] = ["mimeType": "application/json", "text": body] }
+        let requestType = planted.requestFields.first { $0.0 == "Content-Type" }?.1 ?? "application/json"
+        if let body = planted.requestBody { request["postData"] = ["mimeType": requestType, "text": body] }
         let response: [String: Any] = [
-            "status": planted.status, "headers": headers([("Content-Type", "application/json")] + planted.responseFields),
-            "content": ["mimeType": "application/json", "text": planted.responseBody],
+            "status": planted.status, "headers": headers([("Content-Type", planted.responseContentType)] + planted.responseFields),
+            "content": ["mimeType": planted.responseContentType, "text": planted.responseBody],
         ]
         let failed: [String: Any] = ["request": request, "response": ["status": 0, "headers": [Any]()]]
         let har = ["log": ["version": "1.2", "entries": [["request": request, "response": response], failed]]]
@@ -259,7 +270,7 @@ final class PlantedProtocol: URLProtocol {
             client?.urlProtocol(self, didFailWithError: URLError(.fileDoesNotExist))
             return
         }
-        var fields = ["Content-Type": "application/json"]
+        var fields = ["Content-Type": planted.responseContentType]
         for (name, value) in planted.responseFields { fields[name] = value }
         guard let response = HTTPURLResponse(url: url, statusCode: planted.status, httpVersion: "HTTP/1.1", headerFields: fields) else {
             client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))

@@ -60,6 +60,13 @@ struct ReplayMarkerTests {
             recordedBody: #"{"auth":{"refresh_token":"REDACTED","scope":["a"]}}"#, askedBody: #"{"auth":{"scope":["a"],"refresh_token":{"v":1}}}"#),
         Row(name: "a JSON body that differs beside the redacted member", method: "POST", recorded: "/token", asked: "/token",
             recordedBody: #"{"user":"a","password":"REDACTED"}"#, askedBody: #"{"user":"b","password":"live1"}"#, matches: false),
+        Row(name: "a form body value", method: "POST", recorded: "/token", asked: "/token",
+            recordedBody: "grant_type=refresh_token&refresh_token=REDACTED&client_id=c1", askedBody: "grant_type=refresh_token&refresh_token=live1&client_id=c1"),
+        Row(name: "a form body that differs beside the redacted value", method: "POST", recorded: "/token", asked: "/token",
+            recordedBody: "grant_type=refresh_token&refresh_token=REDACTED&client_id=c1", askedBody: "grant_type=refresh_token&refresh_token=live1&client_id=c2",
+            matches: false),
+        Row(name: "a form body with a parameter more", method: "POST", recorded: "/token", asked: "/token",
+            recordedBody: "client_secret=REDACTED", askedBody: "client_secret=live1&extra=1", matches: false),
     ]
 
     private func fixture(_ row: Row) throws -> Fixture {
