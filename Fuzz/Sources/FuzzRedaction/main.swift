@@ -1,7 +1,7 @@
 // Redaction: a known secret planted in one place of an interaction (chosen by the input, the rest
 // of the interaction made from the input's bytes) appears in nothing Sculpt writes or says: the
 // recorder's redaction written as a cassette, a HAR import, a replay miss, an unused-interaction
-// report, a SculptError. And redaction never crashes on raw bytes: the input itself, as a body, a
+// report, a SculptError; in headers, URLs, JSON bodies and form bodies. And redaction never crashes on raw bytes: the input itself, as a body, a
 // URL and header values, is redacted, and a body's redaction is idempotent and keeps JSON valid.
 import Foundation
 import FuzzSupport
@@ -51,6 +51,7 @@ struct Planted {
     var requestFields: [(String, String)] = []
     var requestBody: Data?
     var responseFields: [(String, String)] = []
+    var responseType = "application/json"
     var responseBody = Data(#"{"id":1}"#.utf8)
     var base: String?
 }
@@ -78,7 +79,7 @@ func jsonBody(_ choices: inout Choices, _ text: String) -> Data {
 
 func plant(_ data: Data) -> Planted {
     var choices = Choices(bytes: ArraySlice(data))
-    let position = choices.next(13)  // the first byte chooses where the secret goes
+    let position = choices.next(15)  // the first byte chooses where the secret goes
     let text = filler(ArraySlice(data.dropFirst(8)))
     var planted = Planted()
     let path = "/v3/items/\(text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "x")"
@@ -102,6 +103,12 @@ func plant(_ data: Data) -> Planted {
     case 9: planted.responseFields = [("Content-Location", "https://api.example.com\(path)?\(parameter)")]
     case 10: planted.requestBody = jsonBody(&choices, text)
     case 11: planted.responseBody = jsonBody(&choices, text)
+    case 12:
+        planted.requestFields = [("Content-Type", choices.flip("application/x-www-form-urlencoded") + ["", "; charset=utf-8"][choices.next(2)])]
+        planted.requestBody = Data("grant_type=refresh_token\(separator)\(query)\(separator)\(parameter)".utf8)
+    case 13:
+        planted.responseType = "application/x-www-form-urlencoded"
+        planted.responseBody = Data("\(parameter)\(separator)scope=repo\(separator)\(query)".utf8)
     default: planted.url = "https://api.example.com\(path)?code=\(secret)&\(query)&\(["state", "redirect_uri", "grant_type", "client_id"][choices.next(4)])=1"
     }
     return planted
@@ -145,7 +152,7 @@ runFuzzer { data in
     guard let url = URL(string: planted.url, relativeTo: base), url.absoluteURL.host() != nil else { return }
     let fixture = Fixture(
         request: .init(method: planted.requestBody == nil ? .get : .post, url: url, headerFields: fields(planted.requestFields), body: planted.requestBody),
-        response: .init(status: .ok, headerFields: fields([("Content-Type", "application/json")] + planted.responseFields), body: planted.responseBody))
+        response: .init(status: .ok, headerFields: fields([("Content-Type", planted.responseType)] + planted.responseFields), body: planted.responseBody))
 
     // The recorder's redaction, written as a cassette.
     check(String(decoding: Cassette([Redaction().redacting(fixture)]).encoded(), as: UTF8.self), "a recording", planted)
@@ -155,7 +162,7 @@ runFuzzer { data in
     var request: [String: Any] = ["method": fixture.request.method.rawValue, "url": url.absoluteString, "headers": har(planted.requestFields)]
     if let body = planted.requestBody { request["postData"] = ["text": String(decoding: body, as: UTF8.self)] }
     let response: [String: Any] = [
-        "status": 200, "headers": har([("Content-Type", "application/json")] + planted.responseFields),
+        "status": 200, "headers": har([("Content-Type", planted.responseType)] + planted.responseFields),
         "content": ["text": String(decoding: planted.responseBody, as: UTF8.self)],
     ]
     let entries = [["request": request, "response": response], ["request": request, "response": ["status": 0]]]
