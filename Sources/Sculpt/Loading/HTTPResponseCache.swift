@@ -1,0 +1,123 @@
+#if canImport(FoundationNetworking)
+import Foundation
+public import FoundationNetworking
+#else
+public import Foundation
+#endif
+import HTTPTypes
+
+/// The HTTP cache behind ``LoadPolicy``: RFC 9111's core (freshness from `Cache-Control` and
+/// `Expires`, `no-store`, `no-cache`, `must-revalidate`, `Vary`, revalidation with `304`) applied
+/// by Sculpt, on a `URLCache` as the store, in memory or on disk.
+///
+/// ```swift
+/// let cache = HTTPResponseCache(URLCache(memoryCapacity: 4 << 20, diskCapacity: 64 << 20, diskPath: folder.path))
+/// let loads = session.models(for: request, serializer: serializer, policy: .cachedThenFetch, cache: cache)
+/// ```
+///
+/// Sculpt applies the rules itself because FoundationNetworking's `URLSession` (Linux) never
+/// stores into its `URLCache`, while the `URLCache` itself stores and survives a restart. On Apple
+/// platforms `URLSession` also caches into its own `URLCache`: the network leg of a load asks with
+/// `reloadIgnoringLocalCacheData`, so the session never answers from its cache behind Sculpt's
+/// back, and what it stores there is the same response Sculpt stores; pass the session's own
+/// `URLCache` (the default) and the two share one store.
+public struct HTTPResponseCache: @unchecked Sendable {
+    // `URLCache` is documented as thread-safe; it is not marked `Sendable` on every platform.
+    /// The store.
+    public let urlCache: URLCache
+
+    /// A cache on `urlCache`.
+    public init(_ urlCache: URLCache) {
+        self.urlCache = urlCache
+    }
+
+    /// The cache a session's loads use by default: its configuration's `URLCache`, or
+    /// `URLCache.shared`.
+    public init(for session: URLSession) {
+        self.init(session.configuration.urlCache ?? URLCache.shared)
+    }
+
+    // MARK: - Reading and writing
+
+    /// The stored response for `request`, if one is stored and matches its `Vary` fields.
+    func response(for request: URLRequest) -> StoredResponse? {
+        guard (request.httpMethod ?? "GET").uppercased() == "GET", let key = Self.key(request),
+            let cached = urlCache.cachedResponse(for: key), let http = cached.response as? HTTPURLResponse
+        else { return nil }
+        var fields = HTTPFields()
+        var meta: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            guard let name = name as? String, let value = value as? String else { continue }
+            if name.lowercased().hasPrefix(Self.metaPrefix) {
+                meta[name.lowercased()] = value
+            } else if let fieldName = HTTPField.Name(name) {
+                fields.append(HTTPField(name: fieldName, value: value))
+            }
+        }
+        guard let requestTime = meta[Self.requestTimeField].flatMap(Double.init),
+            let responseTime = meta[Self.responseTimeField].flatMap(Double.init)
+        else { return nil }
+        let stored = StoredResponse(
+            response: ResponseContext(url: http.url, method: .get, status: .init(code: http.statusCode), headerFields: fields),
+            body: cached.data, requestTime: Date(timeIntervalSince1970: requestTime), responseTime: Date(timeIntervalSince1970: responseTime),
+            varying: Self.decodeVarying(meta[Self.varyingField] ?? ""))
+        return stored.matches(request) ? stored : nil
+    }
+
+    /// Stores `stored` as the response to `request`.
+    func store(_ stored: StoredResponse, for request: URLRequest) {
+        guard let key = Self.key(request), let url = stored.response.url ?? request.url else { return }
+        var fields: [String: String] = [:]
+        for field in stored.response.headerFields {
+            let name = field.name.canonicalName
+            fields[name] = fields[name].map { "\($0), \(field.value)" } ?? field.value
+        }
+        fields[Self.requestTimeField] = String(stored.requestTime.timeIntervalSince1970)
+        fields[Self.responseTimeField] = String(stored.responseTime.timeIntervalSince1970)
+        fields[Self.varyingField] = Self.encodeVarying(stored.varying)
+        guard let response = HTTPURLResponse(url: url, statusCode: stored.response.status.code, httpVersion: "HTTP/1.1", headerFields: fields) else {
+            return
+        }
+        urlCache.storeCachedResponse(CachedURLResponse(response: response, data: stored.body, userInfo: nil, storagePolicy: .allowed), for: key)
+    }
+
+    /// Removes what is stored for `request`.
+    func remove(for request: URLRequest) {
+        guard let key = Self.key(request) else { return }
+        urlCache.removeCachedResponse(for: key)
+    }
+
+    // MARK: - Keys and metadata
+
+    /// The request a response is stored under: its URL and method only, so that the fields a
+    /// response varies on are compared by ``StoredResponse/matches(_:)``, not by the store.
+    private static func key(_ request: URLRequest) -> URLRequest? {
+        guard let url = request.url else { return nil }
+        return URLRequest(url: url)
+    }
+
+    /// Fields of Sculpt's own on a stored response, removed when it is read back.
+    private static let metaPrefix = "sculpt-cache-"
+    private static let requestTimeField = "sculpt-cache-request-time"
+    private static let responseTimeField = "sculpt-cache-response-time"
+    private static let varyingField = "sculpt-cache-varying"
+
+    /// `name=value&...`, each percent-encoded but for letters and digits.
+    private static func encodeVarying(_ varying: [String: String]) -> String {
+        varying.sorted { $0.key < $1.key }.map { "\(encoded($0.key))=\(encoded($0.value))" }.joined(separator: "&")
+    }
+
+    private static func decodeVarying(_ text: String) -> [String: String] {
+        var varying: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, let name = parts[0].removingPercentEncoding, let value = parts[1].removingPercentEncoding else { continue }
+            varying[name] = value
+        }
+        return varying
+    }
+
+    private static func encoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+}

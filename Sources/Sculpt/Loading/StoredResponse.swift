@@ -1,0 +1,128 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPTypes
+
+/// A response as the HTTP cache holds it, with what RFC 9111 needs to judge it later: when it was
+/// asked for and received, and the request's values of the fields its `Vary` names.
+struct StoredResponse: Sendable {
+    /// The response as received (the final URL, `GET`, status and fields).
+    var response: ResponseContext
+    /// The body as received.
+    var body: Data
+    /// When the request was sent.
+    var requestTime: Date
+    /// When the response arrived.
+    var responseTime: Date
+    /// The request's value of each field `Vary` names (names lowercased; a missing field is `""`).
+    var varying: [String: String]
+
+    // MARK: - Storing
+
+    /// The statuses a cache may store and reuse without explicit freshness (RFC 9110, section
+    /// 15.1), less `206` (ranges are not assembled here).
+    static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
+
+    /// Whether a response to `request` may be stored (RFC 9111, section 3): a `GET`, no
+    /// `no-store` on either side, not `Vary: *`, and a status that is heuristically cacheable or
+    /// has explicit freshness.
+    static func isStorable(_ response: ResponseContext, request: URLRequest) -> Bool {
+        guard (request.httpMethod ?? "GET").uppercased() == "GET" else { return false }
+        let control = CacheControl(response.headerFields[values: .cacheControl])
+        let requestControl = CacheControl(request.value(forHTTPHeaderField: "Cache-Control").map { [$0] } ?? [])
+        guard !control.contains("no-store"), !requestControl.contains("no-store") else { return false }
+        guard !varyNames(response).contains("*") else { return false }
+        let explicit = control.seconds("max-age") != nil || response.headerFields[.expires] != nil
+        return heuristicallyCacheable.contains(response.status.code) || (explicit && response.status.code < 500)
+    }
+
+    /// The lowercased field names of the response's `Vary`.
+    static func varyNames(_ response: ResponseContext) -> [String] {
+        response.headerFields[values: .vary].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+    }
+
+    /// The request's values for the fields `response` varies on.
+    static func varying(_ response: ResponseContext, request: URLRequest) -> [String: String] {
+        Dictionary(varyNames(response).map { ($0, request.value(forHTTPHeaderField: $0) ?? "") }, uniquingKeysWith: { first, _ in first })
+    }
+
+    // MARK: - Reuse (RFC 9111, section 4)
+
+    /// Whether this response may answer `request`: every field it varies on has the same value.
+    func matches(_ request: URLRequest) -> Bool {
+        varying.allSatisfy { name, value in (request.value(forHTTPHeaderField: name) ?? "") == value }
+    }
+
+    private var control: CacheControl { CacheControl(response.headerFields[values: .cacheControl]) }
+
+    /// How long the response is fresh (section 4.2.1): `max-age`, else `Expires` minus `Date`,
+    /// else a tenth of the time since `Last-Modified` (at most a day) for a heuristically
+    /// cacheable status, else 0.
+    var freshnessLifetime: TimeInterval {
+        let control = self.control
+        if let maxAge = control.seconds("max-age") { return TimeInterval(maxAge) }
+        let date = response.headerFields[.date].flatMap(HTTPDate.parse) ?? responseTime
+        if let expires = response.headerFields[.expires] {
+            // An invalid Expires (`0`, `-1`) means already expired.
+            return HTTPDate.parse(expires).map { max(0, $0.timeIntervalSince(date)) } ?? 0
+        }
+        if Self.heuristicallyCacheable.contains(response.status.code),
+            let modified = response.headerFields[.lastModified].flatMap(HTTPDate.parse)
+        {
+            return min(max(0, date.timeIntervalSince(modified)) / 10, 24 * 60 * 60)
+        }
+        return 0
+    }
+
+    /// The response's age at `now` (section 4.2.3), from `Date`, `Age`, and the times it was
+    /// asked for and received.
+    func age(at now: Date) -> TimeInterval {
+        let date = response.headerFields[.date].flatMap(HTTPDate.parse) ?? responseTime
+        let apparentAge = max(0, responseTime.timeIntervalSince(date))
+        let ageValue = response.headerFields[.age].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map(TimeInterval.init) ?? 0
+        let correctedAgeValue = ageValue + max(0, responseTime.timeIntervalSince(requestTime))
+        return max(apparentAge, correctedAgeValue) + max(0, now.timeIntervalSince(responseTime))
+    }
+
+    /// Whether the response is fresh at `now` and may be used without asking the server:
+    /// `no-cache` makes it always stale.
+    func isFresh(at now: Date) -> Bool {
+        !control.contains("no-cache") && age(at: now) < freshnessLifetime
+    }
+
+    /// Whether the response may be given out stale: not when it says `no-cache` or
+    /// `must-revalidate` (section 5.2.2).
+    var mayBeServedStale: Bool {
+        let control = self.control
+        return !control.contains("no-cache") && !control.contains("must-revalidate")
+    }
+
+    // MARK: - Revalidation (section 4.3)
+
+    /// `request` asking the server whether this response is still current: `If-None-Match` with
+    /// its `ETag`, `If-Modified-Since` with its `Last-Modified`; `nil` when it has neither.
+    func conditionalRequest(_ request: URLRequest) -> URLRequest? {
+        let etag = response.headerFields[.eTag]
+        let lastModified = response.headerFields[.lastModified]
+        guard etag != nil || lastModified != nil else { return nil }
+        var conditional = request
+        if let etag { conditional.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let lastModified { conditional.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
+        return conditional
+    }
+
+    /// This response confirmed by a `304`: the `304`'s fields replace the stored ones of the same
+    /// names (section 3.2; the framing fields are kept), and it counts as received now.
+    func revalidated(by notModified: ResponseContext, requestTime: Date, responseTime: Date) -> StoredResponse {
+        var updated = self
+        let kept: Set<HTTPField.Name> = [.contentLength, .contentEncoding, .transferEncoding, .contentType]
+        for name in Set(notModified.headerFields.map(\.name)) where !kept.contains(name) {
+            updated.response.headerFields[values: name] = notModified.headerFields[values: name]
+        }
+        updated.requestTime = requestTime
+        updated.responseTime = responseTime
+        return updated
+    }
+}

@@ -1,0 +1,65 @@
+#if canImport(FoundationNetworking)
+import Foundation
+public import FoundationNetworking
+#else
+public import Foundation
+#endif
+
+extension URLSession {
+    /// Loads a request under a ``LoadPolicy`` and serializes each response it yields: a stored
+    /// one from the HTTP cache, the network's, or both in turn.
+    ///
+    /// ```swift
+    /// for try await loaded in URLSession.shared.models(for: request, serializer: serializer, policy: .cachedThenFetch) {
+    ///     render(loaded.value)        // first the stored value (loaded.origin == .cache), then the network's
+    /// }
+    /// ```
+    ///
+    /// The sequence ends after the policy's last value, or with the first error. Cancelling the
+    /// task that iterates it ends the iteration (no further value, no error) and cancels the
+    /// request in flight; so does dropping the sequence. Only `GET` responses are stored.
+    ///
+    /// - Parameter cache: where responses are stored; the session's `URLCache` by default.
+    /// - Throws (from the iteration): the transport error (`URLError`), the serializer's error (an
+    ///   error model is a ``SculptError``), or `URLError(.resourceUnavailable)` for
+    ///   ``LoadPolicy/cacheOnly`` with nothing stored.
+    public func models<S: ResponseSerializer>(
+        for request: URLRequest, serializer: S, policy: LoadPolicy, cache: HTTPResponseCache? = nil
+    ) -> AsyncThrowingStream<Loaded<S.Output>, any Error> {
+        loads(request, policy: policy, cache: cache) { data, response in try serializer.serialize(data, for: response) }
+    }
+
+    /// Loads a request under a ``LoadPolicy`` and serializes each response as a model of type `M`.
+    ///
+    /// ```swift
+    /// for try await user in session.models(for: request, serializer: serializer, as: User.self, policy: .fetchElseCache) {
+    ///     render(user.value, offline: user.origin == .cache)
+    /// }
+    /// ```
+    /// - Throws (from the iteration): as ``models(for:serializer:policy:cache:)``, and
+    ///   ``SculptError/typeMismatch(expected:matched:_:)`` when the matcher resolved another type.
+    public func models<Matcher, M: Decodable & Sendable>(
+        for request: URLRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type, policy: LoadPolicy,
+        cache: HTTPResponseCache? = nil
+    ) -> AsyncThrowingStream<Loaded<M>, any Error> {
+        loads(request, policy: policy, cache: cache) { data, response in try serializer.serialize(data, for: response, as: M.self) }
+    }
+
+    private func loads<Output: Sendable>(
+        _ request: URLRequest, policy: LoadPolicy, cache: HTTPResponseCache?,
+        serialize: @escaping @Sendable (Data, ResponseContext) throws -> Output
+    ) -> AsyncThrowingStream<Loaded<Output>, any Error> {
+        let loader = ResponseLoader(session: self, cache: cache ?? HTTPResponseCache(for: self), serialize: serialize)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await loader.load(request, policy: policy) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
