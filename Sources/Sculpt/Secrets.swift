@@ -67,7 +67,7 @@ public enum Secrets {
         SecretPolicy(parameters: parameters).redacting(url)
     }
 
-    private static let apiKeyHeader = HTTPField.Name("X-Api-Key") ?? .authorization
-    private static let authTokenHeader = HTTPField.Name("X-Auth-Token") ?? .authorization
-    private static let linkHeader = HTTPField.Name("Link") ?? .location
+    private static let apiKeyHeader = HTTPField.Name.literal("X-Api-Key")
+    private static let authTokenHeader = HTTPField.Name.literal("X-Auth-Token")
+    private static let linkHeader = HTTPField.Name.literal("Link")
 }

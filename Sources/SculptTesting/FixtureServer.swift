@@ -15,8 +15,9 @@ public import Foundation
 /// `https://api.github.com/...` requests match here, and the request's `Host` field never takes
 /// part. A request that matches nothing gets `404` with a `text/plain` body that is the
 /// ``FixtureReplay/Miss`` description (secrets redacted), and the header `X-Sculpt-Replay: miss`.
-/// A recorded absolute `http`/`https` `Location` is moved to this server, path and query kept as
-/// recorded, so redirects are followed here and never to the recorded host.
+/// A recorded absolute `http`/`https` `Location`, and each target of a `Link` field, is moved to
+/// this server, path and query kept as recorded, so redirects and `rel="next"` pages are followed
+/// here and never to the recorded host.
 ///
 /// The server frames every response itself (`Content-Length`, `Connection`); responses to HEAD
 /// and recorded 204, 205 and 304 responses carry no body, and a recorded 1xx or status 0, which

@@ -4,7 +4,7 @@ public import FoundationNetworking
 #else
 public import Foundation
 #endif
-import HTTPTypes
+internal import HTTPTypes
 
 /// The HTTP cache behind ``LoadPolicy``: RFC 9111's core (freshness from `Cache-Control` and
 /// `Expires`, `no-store`, `no-cache`, `must-revalidate`, `Vary`, revalidation with `304`) applied

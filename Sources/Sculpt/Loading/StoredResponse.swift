@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPTypes
+internal import HTTPTypes
 
 /// A response as the HTTP cache holds it, with what RFC 9111 needs to judge it later: when it was
 /// asked for and received, and the request's values of the fields its `Vary` names.

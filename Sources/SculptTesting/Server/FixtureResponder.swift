@@ -43,6 +43,8 @@ struct FixtureResponder: Sendable {
             switch field.name {
             case .location:
                 fields.append(HTTPField(name: .location, value: location(field.value)))
+            case let name where name.canonicalName == "link":
+                fields.append(HTTPField(name: field.name, value: links(field.value)))
             case .contentEncoding where !(Gzip.isCompressed(recorded.body) && field.value.lowercased() == "gzip"):
                 // Fixtures hold the body a client sees, already decoded; announcing the recorded
                 // coding would make a client decode it again.
@@ -68,6 +70,18 @@ struct FixtureResponder: Sendable {
         let query = target.query(percentEncoded: true).map { "?\($0)" } ?? ""
         let fragment = target.fragment(percentEncoded: true).map { "#\($0)" } ?? ""
         return baseURL + path + query + fragment
+    }
+
+    /// A `Link` value with each `<target>` moved as ``location(_:)`` moves a `Location`, so a
+    /// client that pages by `rel="next"` stays on this server.
+    func links(_ value: String) -> String {
+        var output = ""
+        var rest = Substring(value)
+        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+            output += rest[...open] + location(String(rest[rest.index(after: open)..<close])) + ">"
+            rest = rest[rest.index(after: close)...]
+        }
+        return output + rest
     }
 
     /// The path and query of `url` as a request to this server sends them, unredacted.

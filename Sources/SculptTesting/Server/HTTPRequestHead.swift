@@ -1,4 +1,5 @@
 import HTTPTypes
+import Sculpt
 
 /// A request's first line and header fields as read off the wire (RFC 9112), checked strictly:
 /// whatever is ambiguous (two lengths, a length beside chunked framing, a folded line, a space
@@ -141,7 +142,7 @@ struct HTTPRequestHead: Sendable {
     // MARK: - Bytes
 
     /// `Host`, which swift-http-types leaves out of its names (HTTP/2 carries it as `:authority`).
-    private static let host = HTTPField.Name("Host")!
+    private static let host = HTTPField.Name.literal("Host")
 
     static let lineFeed = UInt8(ascii: "\n")
     static let carriageReturn = UInt8(ascii: "\r")

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Sculpt
 
 /// A response as the server writes it: the status line, the fields, and the body, framed by the
 /// server alone (RFC 9112, section 6.3).
@@ -20,13 +21,13 @@ struct ServerResponse: Sendable {
     }
 
     /// `X-Sculpt-Replay`: `miss` or `unreplayable` on the server's own answers.
-    static let replayField = HTTPField.Name("X-Sculpt-Replay")!
+    static let replayField = HTTPField.Name.literal("X-Sculpt-Replay")
 
     /// Framing fields a recorded response carries for its own wire, which this server replaces,
     /// and the hop-by-hop fields that describe that connection, not this one.
     static let connectionFields: Set<HTTPField.Name> = [
-        .contentLength, .transferEncoding, .connection, HTTPField.Name("Keep-Alive")!, .te, .trailer, .upgrade,
-        HTTPField.Name("Proxy-Connection")!,
+        .contentLength, .transferEncoding, .connection, HTTPField.Name.literal("Keep-Alive"), .te, .trailer, .upgrade,
+        HTTPField.Name.literal("Proxy-Connection"),
     ]
 
     /// Whether a response to `method` with this status has a body: never for HEAD, 1xx, 204, 205

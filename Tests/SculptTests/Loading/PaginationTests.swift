@@ -1,0 +1,184 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptMatchers
+import SculptTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `URLSession.pages(for:serializer:)` against GitHub's recorded five pages of issues (over the
+/// loopback fixture server and through a replay session) and against page sets with a cursor in
+/// the body.
+@Suite("Pagination")
+struct PaginationTests {
+    struct Issue: Decodable, Sendable, Equatable {
+        let number: Int
+    }
+
+    /// A Stack Exchange page: the items and whether more follow.
+    struct Questions: Decodable, Sendable {
+        let items: [Issue]
+        let hasMore: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case items
+            case hasMore = "has_more"
+        }
+    }
+
+    static func githubPages() throws -> [Fixture] {
+        try Cassette(contentsOf: Paths.fixtures.appending(path: "cassettes/github-paginate-issues.json")).interactions
+    }
+
+    static let firstPage = "/repos/octokit-fixture-org/paginate-issues/issues?per_page=3"
+
+    let issues = ModelResponseSerializer(matcher: StaticModelMatcher([Issue].self))
+
+    func collect<Value>(_ pages: AsyncThrowingStream<Page<Value>, any Error>) async -> (pages: [Page<Value>], error: (any Error)?) {
+        var collected: [Page<Value>] = []
+        do {
+            for try await page in pages { collected.append(page) }
+            return (collected, nil)
+        } catch {
+            return (collected, error)
+        }
+    }
+
+    func withServer(_ fixtures: [Fixture], _ body: (FixtureServer) async throws -> Void) async throws {
+        let server = FixtureServer(fixtures: fixtures)
+        try await server.start()
+        do {
+            try await body(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    // MARK: - Link: rel="next"
+
+    @Test("GitHub's five recorded pages are followed by rel=\"next\" over the fixture server, which keeps the links on itself")
+    func githubOverHTTP() async throws {
+        try await withServer(try Self.githubPages()) { server in
+            let request = URLRequest(url: try await server.url(for: Self.firstPage))
+            let result = await collect(URLSession(configuration: .ephemeral).pages(for: request, serializer: issues, as: [Issue].self))
+            #expect(result.error == nil)
+            #expect(result.pages.map(\.number) == [1, 2, 3, 4, 5])
+            #expect(result.pages.map(\.value.count) == [3, 3, 3, 3, 1])
+            #expect(result.pages.allSatisfy { $0.response.url?.port == request.url?.port })
+            #expect(Set(result.pages.flatMap { $0.value.map(\.number) }).count == 13)
+            #expect(server.replay.unusedInteractions.isEmpty)
+        }
+    }
+
+    @Test("the same pages through a replay session, which answers the recorded host itself")
+    func githubThroughReplay() async throws {
+        let replay = FixtureReplay(try Self.githubPages())
+        let request = URLRequest(url: try #require(URL(string: "https://api.github.com\(Self.firstPage)")))
+        let result = await collect(replay.makeSession().pages(for: request, serializer: issues, as: [Issue].self))
+        #expect(result.pages.map(\.value.count) == [3, 3, 3, 3, 1])
+        #expect(result.pages.last?.request.url?.query() == "per_page=3&page=5")
+        #expect(replay.unusedInteractions.isEmpty)
+    }
+
+    @Test("maximumPages stops the load; a next link that repeats a page ends it")
+    func limits() async throws {
+        let replay = FixtureReplay(try Self.githubPages())
+        let request = URLRequest(url: try #require(URL(string: "https://api.github.com\(Self.firstPage)")))
+        let two = await collect(replay.makeSession().pages(for: request, serializer: issues, as: [Issue].self, maximumPages: 2))
+        #expect(two.pages.count == 2)
+        #expect(two.error == nil)
+
+        let looping = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.example.com/loop"))),
+            response: .init(status: .ok, headerFields: [.contentType: "application/json", .literal("Link"): "</loop>; rel=\"next\""], body: Data("[]".utf8)))
+        let loop = FixtureReplay([looping], options: .init(repeatsLastResponse: true))
+        let once = await collect(loop.makeSession().pages(for: URLRequest(url: try #require(URL(string: "https://api.example.com/loop"))), serializer: issues, as: [Issue].self))
+        #expect(once.pages.count == 1)
+        #expect(once.error == nil)
+    }
+
+    // MARK: - A cursor in the body
+
+    @Test("Stack Exchange's has_more and page number, through a closure")
+    func cursorInBody() async throws {
+        let fixtures = try (1...3).map { page in
+            Fixture(
+                request: .init(url: try #require(URL(string: "https://api.stackexchange.com/2.3/questions?site=stackoverflow&page=\(page)"))),
+                response: .init(
+                    status: .ok, headerFields: [.contentType: "application/json"],
+                    body: Data(#"{"items":[{"number":\#(page)}],"has_more":\#(page < 3)}"#.utf8)))
+        }
+        try await withServer(fixtures) { server in
+            let request = URLRequest(url: try await server.url(for: "/2.3/questions?site=stackoverflow&page=1"))
+            let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Questions.self))
+            let pages = URLSession(configuration: .ephemeral).pages(for: request, serializer: serializer, as: Questions.self) { page in
+                page.value.hasMore ? page.request(setting: "page", to: String(page.number + 1)) : nil
+            }
+            let result = await collect(pages)
+            #expect(result.error == nil)
+            #expect(result.pages.flatMap { $0.value.items.map(\.number) } == [1, 2, 3])
+        }
+    }
+
+    @Test("a page that fails is named, with its URL, and the pages before it were given")
+    func failingPage() async throws {
+        let ok = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.example.com/items?page=1&access_token=secret1"))),
+            response: .init(
+                status: .ok,
+                headerFields: [.contentType: "application/json", .literal("Link"): "<https://api.example.com/items?page=2&access_token=secret1>; rel=\"next\""],
+                body: Data(#"[{"number":1}]"#.utf8)))
+        let broken = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.example.com/items?page=2&access_token=secret1"))),
+            response: .init(status: .ok, headerFields: [.contentType: "application/json"], body: Data(#"{"not":"a list"}"#.utf8)))
+        let replay = FixtureReplay([ok, broken])
+        let request = URLRequest(url: try #require(URL(string: "https://api.example.com/items?page=1&access_token=secret1")))
+        let result = await collect(replay.makeSession().pages(for: request, serializer: issues, as: [Issue].self))
+        #expect(result.pages.count == 1)
+        let failure = try #require(result.error as? PageFailure)
+        #expect(failure.page == 2)
+        #expect(failure.url?.query()?.contains("page=2") == true)
+        #expect(failure.underlying is SculptError)
+        #expect(failure.description.hasPrefix("Page 2 of the load failed"))
+        #expect(!failure.description.contains("secret1"))
+    }
+
+    // MARK: - Links
+
+    @Test("Link values: the next link is found among others, quoted commas, several types, any case, relative", arguments: [
+        (#"<https://a.example/p?page=2>; rel="next", <https://a.example/p?page=5>; rel="last""#, "https://a.example/p?page=2"),
+        (#"<https://a.example/p?page=5>; rel="last", <https://a.example/p?page=2>; REL="Next""#, "https://a.example/p?page=2"),
+        (#"<https://a.example/x>; title="a, b"; rel="prev", <https://a.example/y>; rel="next last""#, "https://a.example/y"),
+        (#"</items?cursor=abc>; rel=next"#, "https://api.example.com/items?cursor=abc"),
+        (#"<mailto:a@example.com>; rel="next""#, nil),
+        (#"<https://a.example/p?page=1>; rel="prev""#, nil),
+        ("", nil),
+    ] as [(String, String?)])
+    func nextLinks(value: String, next: String?) throws {
+        let page = Page(
+            value: 0, response: ResponseContext(url: URL(string: "https://api.example.com/items"), method: .get, status: .ok, headerFields: [.literal("Link"): value]),
+            request: URLRequest(url: try #require(URL(string: "https://api.example.com/items"))), number: 1)
+        #expect(page.nextLink?.absoluteString == next)
+    }
+
+    @Test("credentials follow a next link on the same origin only")
+    func credentialsStayOnTheirOrigin() throws {
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/items")))
+        request.setValue("Bearer live", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (link, keepsCredentials) in [("https://api.example.com/items?page=2", true), ("https://evil.example/items?page=2", false), ("http://api.example.com/items?page=2", false)] {
+            let page = Page(
+                value: 0, response: ResponseContext(url: request.url, method: .get, status: .ok, headerFields: [.literal("Link"): "<\(link)>; rel=\"next\""]),
+                request: request, number: 1)
+            let next = try #require(page.nextLinkRequest)
+            #expect(next.url?.absoluteString == link)
+            #expect((next.value(forHTTPHeaderField: "Authorization") != nil) == keepsCredentials)
+            #expect(next.value(forHTTPHeaderField: "Accept") == "application/json")
+        }
+    }
+}
