@@ -51,15 +51,9 @@ struct LoadPolicyTests {
     /// Runs `body` against a server answering `fixtures` in order; the If-None-Match field is
     /// matched, so a revalidation must send the recorded validator.
     func withServer(_ fixtures: [Fixture], _ body: (FixtureServer, URLRequest) async throws -> Void) async throws {
-        let server = FixtureServer(replay: FixtureReplay(fixtures, options: .init(matchedHeaders: [.ifNoneMatch])))
-        try await server.start()
-        do {
-            try await body(server, URLRequest(url: try await server.url(for: Self.path)))
-        } catch {
-            await server.stop()
-            throw error
+        try await FixtureServer.running(FixtureReplay(fixtures, options: .init(matchedHeaders: [.ifNoneMatch]))) { server, baseURL in
+            try await body(server, URLRequest(url: baseURL.appending(path: Self.path.dropFirst())))
         }
-        await server.stop()
     }
 
     /// Every value a load yields, and the error that ended it, if one did.

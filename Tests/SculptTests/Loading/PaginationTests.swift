@@ -48,15 +48,7 @@ struct PaginationTests {
     }
 
     func withServer(_ fixtures: [Fixture], _ body: (FixtureServer) async throws -> Void) async throws {
-        let server = FixtureServer(fixtures: fixtures)
-        try await server.start()
-        do {
-            try await body(server)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await FixtureServer.running(FixtureReplay(fixtures)) { server, _ in try await body(server) }
     }
 
     // MARK: - Link: rel="next"

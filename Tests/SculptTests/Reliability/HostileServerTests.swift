@@ -30,15 +30,7 @@ struct HostileServerTests {
         _ fixtures: [Fixture] = [user], options: FixtureReplay.Options = .init(repeatsLastResponse: true),
         limits: FixtureServer.Limits = .init(idleTimeout: .seconds(60)), _ body: (FixtureServer, URL) async throws -> Void
     ) async throws {
-        let server = FixtureServer(replay: FixtureReplay(fixtures, options: options), limits: limits)
-        let baseURL = try await server.start()
-        do {
-            try await body(server, baseURL)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await FixtureServer.running(FixtureReplay(fixtures, options: options), limits: limits, body)
     }
 
     /// Sends `request` on a new connection and reads every response until the server closes.

@@ -33,15 +33,9 @@ struct URLSessionTests {
         let html = Fixture(
             request: .init(url: try #require(URL(string: "https://api.github.com/login"))),
             response: .init(status: .ok, headerFields: [.contentType: "text/html; charset=utf-8"], body: Data("<html>Sign in</html>".utf8)))
-        let server = FixtureServer(replay: FixtureReplay(try GitHubFixtures.all() + [html], options: .init(repeatsLastResponse: true)))
-        try await server.start()
-        do {
+        try await FixtureServer.running(FixtureReplay(try GitHubFixtures.all() + [html], options: .init(repeatsLastResponse: true))) { server, _ in
             try await body(server)
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     @Test("a 200 maps to its route's model, typed or not")
