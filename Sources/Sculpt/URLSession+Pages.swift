@@ -21,17 +21,20 @@ extension URLSession {
     /// ```
     ///
     /// The sequence ends when there is no next request, after `maximumPages` pages, or when a next
-    /// request repeats a URL already loaded (a server's loop). Cancelling the task that iterates
-    /// it ends the iteration and cancels the request in flight. Credentials are not sent to a
-    /// `Link` on another origin.
+    /// request repeats a URL already loaded (a server's loop). Each page is requested only when the
+    /// iteration asks for it (``PageSequence``); cancelling the task that iterates ends the
+    /// iteration and cancels the request in flight. Credentials are not sent to a `Link` on
+    /// another origin.
     ///
     /// - Throws (from the iteration): ``PageFailure``, naming the page and its URL, around the
     ///   transport or serializer error (or the error `next` threw).
     public func pages<S: ResponseSerializer>(
         for request: URLRequest, serializer: S, maximumPages: Int = 100,
         next: @escaping @Sendable (Page<S.Output>) throws -> URLRequest? = { $0.nextLinkRequest }
-    ) -> AsyncThrowingStream<Page<S.Output>, any Error> {
-        pageLoads(request, maximumPages: maximumPages, next: next) { data, response in try serializer.serialize(data, for: response) }
+    ) -> PageSequence<S.Output> {
+        PageSequence(session: self, request: request, maximumPages: maximumPages, nextRequest: next) { data, response in
+            try serializer.serialize(data, for: response)
+        }
     }
 
     /// Loads a request and the pages after it, serializing each as a model of type `M`.
@@ -45,39 +48,9 @@ extension URLSession {
     public func pages<Matcher, M: Decodable & Sendable>(
         for request: URLRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type, maximumPages: Int = 100,
         next: @escaping @Sendable (Page<M>) throws -> URLRequest? = { $0.nextLinkRequest }
-    ) -> AsyncThrowingStream<Page<M>, any Error> {
-        pageLoads(request, maximumPages: maximumPages, next: next) { data, response in try serializer.serialize(data, for: response, as: M.self) }
-    }
-
-    private func pageLoads<Output: Sendable>(
-        _ request: URLRequest, maximumPages: Int, next: @escaping @Sendable (Page<Output>) throws -> URLRequest?,
-        serialize: @escaping @Sendable (Data, ResponseContext) throws -> Output
-    ) -> AsyncThrowingStream<Page<Output>, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                var request: URLRequest? = request
-                var loaded: Set<String> = []
-                var number = 1
-                while let current = request, number <= maximumPages, loaded.insert(current.url?.absoluteString ?? "").inserted {
-                    do {
-                        let (data, urlResponse) = try await data(for: current)
-                        let response = ResponseContext(urlResponse, request: current)
-                        let page = Page(value: try serialize(data, response), response: response, request: current, number: number)
-                        continuation.yield(page)
-                        request = try next(page)
-                    } catch is CancellationError {
-                        break
-                    } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
-                        break
-                    } catch {
-                        continuation.finish(throwing: PageFailure(page: number, url: current.url, underlying: error))
-                        return
-                    }
-                    number += 1
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+    ) -> PageSequence<M> {
+        PageSequence(session: self, request: request, maximumPages: maximumPages, nextRequest: next) { data, response in
+            try serializer.serialize(data, for: response, as: M.self)
         }
     }
 }

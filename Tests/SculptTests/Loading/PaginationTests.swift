@@ -37,7 +37,7 @@ struct PaginationTests {
 
     let issues = ModelResponseSerializer(matcher: StaticModelMatcher([Issue].self))
 
-    func collect<Value>(_ pages: AsyncThrowingStream<Page<Value>, any Error>) async -> (pages: [Page<Value>], error: (any Error)?) {
+    func collect<Value>(_ pages: PageSequence<Value>) async -> (pages: [Page<Value>], error: (any Error)?) {
         var collected: [Page<Value>] = []
         do {
             for try await page in pages { collected.append(page) }
@@ -75,6 +75,18 @@ struct PaginationTests {
         #expect(result.pages.map(\.value.count) == [3, 3, 3, 3, 1])
         #expect(result.pages.last?.request.url?.query() == "per_page=3&page=5")
         #expect(replay.unusedInteractions.isEmpty)
+    }
+
+    @Test("a page is requested only when the iteration asks for it")
+    func pagesAreLoadedOnDemand() async throws {
+        let replay = FixtureReplay(try Self.githubPages())
+        let request = URLRequest(url: try #require(URL(string: "https://api.github.com\(Self.firstPage)")))
+        var pages = replay.makeSession().pages(for: request, serializer: issues, as: [Issue].self).makeAsyncIterator()
+        #expect(replay.unusedInteractions.count == 5)
+        _ = try await pages.next()
+        #expect(replay.unusedInteractions.count == 4)
+        _ = try await pages.next()
+        #expect(replay.unusedInteractions.count == 3)
     }
 
     @Test("maximumPages stops the load; a next link that repeats a page ends it")
