@@ -27,7 +27,7 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
     }
 
     /// Loads one page per `next()`.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
         let sequence: PageSequence
         var request: URLRequest?
         var loaded: Set<String> = []

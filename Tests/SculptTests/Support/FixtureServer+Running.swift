@@ -5,7 +5,8 @@ extension FixtureServer {
     /// Starts a server answering from `replay`, runs `body` with it and its base URL, and stops it
     /// whatever `body` does.
     static func running<T>(
-        _ replay: FixtureReplay, limits: Limits = Limits(), _ body: (FixtureServer, URL) async throws -> T
+        _ replay: FixtureReplay, limits: Limits = Limits(), isolation: isolated (any Actor)? = #isolation,
+        _ body: (FixtureServer, URL) async throws -> T
     ) async throws -> T {
         let server = FixtureServer(replay: replay, limits: limits)
         let baseURL = try await server.start()

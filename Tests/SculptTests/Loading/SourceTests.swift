@@ -1,0 +1,165 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptMatchers
+import SculptTesting
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `ModelSource` and `PagedSource`, headless: the states a view would observe, driven by loads a
+/// test controls and by real loads against recorded responses.
+@Suite("Reloadable sources")
+@MainActor
+struct SourceTests {
+    struct Item: Decodable, Sendable, Equatable {
+        let version: Int
+    }
+
+    static func loaded(_ version: Int, _ origin: Loaded<Item>.Origin) -> Loaded<Item> {
+        Loaded(value: Item(version: version), origin: origin, response: ResponseContext(url: nil, method: .get, status: .ok, headerFields: [:]), isStale: false)
+    }
+
+    /// A description of a state, for comparing.
+    static func describe(_ state: ModelSource<Item>.State) -> String {
+        switch state {
+        case .idle: "idle"
+        case .loading(let last): "loading \(last.map { "\($0.origin) v\($0.value.version)" } ?? "nothing")"
+        case .loaded(let loaded): "loaded \(loaded.origin) v\(loaded.value.version)"
+        case .failed(_, let last): "failed \(last.map { "\($0.origin) v\($0.value.version)" } ?? "nothing")"
+        }
+    }
+
+    /// Lets the source's task run until `condition` holds (at most a few thousand turns).
+    func settle(until condition: () -> Bool) async {
+        for _ in 0..<10_000 where !condition() {
+            await Task.yield()
+        }
+    }
+
+    /// A source whose loads are streams this test feeds.
+    final class Loads: Sendable {
+        let streams: [(stream: AsyncThrowingStream<Loaded<Item>, any Error>, continuation: AsyncThrowingStream<Loaded<Item>, any Error>.Continuation)]
+        private let next = Mutex(0)
+
+        init(count: Int) {
+            streams = (0..<count).map { _ in AsyncThrowingStream.makeStream(of: Loaded<Item>.self) }
+        }
+
+        func make() -> AsyncThrowingStream<Loaded<Item>, any Error> {
+            streams[next.withLock { index in defer { index += 1 }; return index }].stream
+        }
+    }
+
+    @Test("a load's values replace one another while it is loading; its end makes the last one loaded")
+    func states() async {
+        let loads = Loads(count: 1)
+        let source = ModelSource { loads.make() }
+        #expect(Self.describe(source.state) == "idle")
+        let task = source.reload()
+        #expect(Self.describe(source.state) == "loading nothing")
+        loads.streams[0].continuation.yield(Self.loaded(1, .cache))
+        await settle { Self.describe(source.state) == "loading cache v1" }
+        #expect(Self.describe(source.state) == "loading cache v1")
+        loads.streams[0].continuation.yield(Self.loaded(2, .network))
+        loads.streams[0].continuation.finish()
+        await task.value
+        #expect(Self.describe(source.state) == "loaded network v2")
+    }
+
+    @Test("a failed load keeps the last value shown")
+    func failure() async {
+        let loads = Loads(count: 2)
+        let source = ModelSource { loads.make() }
+        loads.streams[0].continuation.yield(Self.loaded(1, .network))
+        loads.streams[0].continuation.finish()
+        await source.reload().value
+        loads.streams[1].continuation.finish(throwing: URLError(.notConnectedToInternet))
+        await source.reload().value
+        #expect(Self.describe(source.state) == "failed network v1")
+        guard case .failed(let error, _) = source.state else { return }
+        #expect((error as? URLError)?.code == .notConnectedToInternet)
+    }
+
+    @Test("a reload cancels the load before it, whose later values never reach the state")
+    func reloadCancels() async {
+        let loads = Loads(count: 2)
+        let source = ModelSource { loads.make() }
+        let first = source.reload()
+        let second = source.reload()
+        loads.streams[0].continuation.yield(Self.loaded(1, .network))
+        loads.streams[1].continuation.yield(Self.loaded(2, .network))
+        loads.streams[1].continuation.finish()
+        await first.value
+        await second.value
+        #expect(Self.describe(source.state) == "loaded network v2")
+    }
+
+    @Test("headless: cached-then-fetch against the fixture server shows the stored value, then the network's")
+    func headless() async throws {
+        let fresh: HTTPFields = [.cacheControl: "max-age=60", .contentType: "application/json"]
+        let fixtures = (1...2).map { version in
+            Fixture(
+                request: .init(url: URL(string: "https://api.example.com/items/1")!),
+                response: .init(status: .ok, headerFields: fresh, body: Data(#"{"version":\#(version)}"#.utf8)))
+        }
+        try await FixtureServer.running(FixtureReplay(fixtures)) { _, baseURL in
+            let session = URLSession(configuration: .ephemeral)
+            let cache = HTTPResponseCache(URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil))
+            let request = URLRequest(url: baseURL.appending(path: "items/1"))
+            let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Item.self))
+            let source = ModelSource { session.models(for: request, serializer: serializer, as: Item.self, policy: .cachedThenFetch, cache: cache) }
+            await source.reload().value
+            #expect(Self.describe(source.state) == "loaded network v1")
+            await source.reload().value
+            #expect(Self.describe(source.state) == "loaded network v2")
+        }
+    }
+
+    // MARK: - Pages
+
+    static func githubSource() throws -> (PagedSource<PaginationTests.Issue>, FixtureReplay) {
+        let replay = FixtureReplay(try PaginationTests.githubPages())
+        let session = replay.makeSession()
+        let request = URLRequest(url: try #require(URL(string: "https://api.github.com\(PaginationTests.firstPage)")))
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([PaginationTests.Issue].self))
+        return (PagedSource { session.pages(for: request, serializer: serializer, as: [PaginationTests.Issue].self) }, replay)
+    }
+
+    @Test("pages are appended one request at a time until none follows")
+    func pagedSource() async throws {
+        let (source, replay) = try Self.githubSource()
+        #expect(source.items.isEmpty && source.hasMore)
+        let first = source.loadNextPage()
+        // Asked again while loading: the same load, not a second request.
+        let again = source.loadNextPage()
+        await first.value
+        await again.value
+        #expect(source.items.count == 3)
+        #expect(replay.unusedInteractions.count == 4)
+        for _ in 0..<5 { await source.loadNextPage().value }
+        #expect(source.items.count == 13)
+        #expect(source.pageCount == 5)
+        #expect(!source.hasMore)
+    }
+
+    @Test("reload forgets the items and loads the first page again")
+    func pagedReload() async throws {
+        let (source, _) = try Self.githubSource()
+        await source.loadNextPage().value
+        await source.loadNextPage().value
+        #expect(source.items.count == 6)
+        await source.reload().value
+        // The replay used its five pages once each: the first page again is a miss, a failure
+        // that leaves the list empty.
+        #expect(source.items.isEmpty)
+        guard case .failed(let error) = source.state else {
+            Issue.record("expected a failure, got \(source.state)")
+            return
+        }
+        #expect((error as? PageFailure)?.page == 1)
+    }
+}
