@@ -1,5 +1,6 @@
 // Serves recorded GitHub responses on 127.0.0.1, fetches them through a real URLSession, and maps
-// each one to its model with a URLModelMatcher. Run it with `swift run sculpt-example`.
+// each one to its model with a URLModelMatcher; then loads through the HTTP cache (online and
+// offline) and page by page. Run it with `swift run sculpt-example`.
 import Foundation
 import Sculpt
 import SculptMatchers
@@ -33,6 +34,7 @@ try routes.add("/repositories/#", Repository.self)
 try routes.add("/repos/*/*/labels", [Label].self)
 try routes.add("/repos/*/*/labels/*", Label.self)
 try routes.add("/repos/*/*/issues", [Issue].self)
+try routes.add("/repositories/#/issues", [Issue].self)
 let serializer = ModelResponseSerializer(matcher: routes, errorMatcher: StaticModelMatcher(GitHubError.self))
 
 let session = URLSession(configuration: .ephemeral)
@@ -52,6 +54,14 @@ for fixture in fixtures {
         failures += 1
         print("\(requested) -> unexpected error:\n\(error)")
     }
+}
+do {
+    let labels = URLRequest(url: try await server.url(for: "/repos/octokit-fixture-org/labels/labels"))
+    try await demonstrateCaching(labels, serializer: serializer, stoppingBeforeOffline: server)
+    try await demonstratePages(cassette: fixturesFolder.appending(path: "../cassettes/github-paginate-issues.json").standardizedFileURL, serializer: serializer)
+} catch {
+    failures += 1
+    print("unexpected error:\n\(error)")
 }
 await server.stop()
 if failures > 0 { exit(1) }

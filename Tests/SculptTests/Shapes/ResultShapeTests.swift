@@ -108,3 +108,30 @@ struct ResultShapeTests {
         #expect(events.skipped[1].description.contains(#"At [2].commits: missing key "commits""#))
     }
 }
+
+@Suite("Result shapes side by side")
+struct LossyShapeTests {
+    @Test("one body, five shapes: M and [M] throw, M? is nil only for null, Lossy<M> keeps the failure, LossyArray keeps each", arguments: [
+        (#"{"login":"a","id":1}"#, "a"),
+        (#"{"login":"a"}"#, nil),
+        ("null", nil),
+    ] as [(String, String?)])
+    func lossy(body: String, login: String?) throws {
+        let lossy = try decode(body, as: Lossy<User>.self)
+        #expect(lossy.value?.login == login)
+        #expect((lossy.failure == nil) == (login != nil))
+        if login == nil {
+            #expect(lossy.failure is DecodingError)
+            #expect(thrownError { try decode(body, as: User.self) } is SculptError)
+        }
+        #expect(try decode("[\(body)]", as: LossyArray<User>.self).values.map { $0?.login } == [login])
+    }
+
+    @Test("a body that is not JSON still throws for Lossy; a 204's empty body is no model and no failure")
+    func lossyNotJSON() throws {
+        #expect(thrownError { try decode("<html>", as: Lossy<User>.self) } is SculptError)
+        let noContent = ResponseContext(url: URL(string: "https://api.example.com/user"), method: .get, status: .noContent, headerFields: [:])
+        let empty = try ModelResponseSerializer(matcher: StaticModelMatcher(Lossy<User>.self)).serialize(Data(), for: noContent, as: Lossy<User>.self)
+        #expect(empty.value == nil && empty.failure == nil)
+    }
+}

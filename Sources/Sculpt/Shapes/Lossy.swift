@@ -1,0 +1,45 @@
+/// A model that is `nil`, rather than an error, when its body does not decode, with the failure
+/// kept (Gnomon's optional result): for a response the app can do without.
+///
+/// ```swift
+/// try routes.add("/users/*/status", Lossy<Status>.self)
+/// let status = try serializer.serialize(data, for: context, as: Lossy<Status>.self)
+/// status.value      // the status, or nil
+/// status.failure    // why it did not decode (a DecodingError with its coding path), or nil
+/// ```
+///
+/// Only decoding is lenient: a body that is not JSON, an error status or an unacceptable content
+/// type still throws, as for any model. Beside it: `M` (one), `[M]` (all or nothing), `M?` (`null`
+/// or an empty body is `nil`), and ``LossyArray`` (one optional per element).
+public struct Lossy<Model: Decodable & Sendable>: Decodable, Sendable {
+    /// The model, or `nil` when it did not decode.
+    public var value: Model?
+    /// Why it did not decode, or `nil` when it did.
+    public var failure: (any Error)?
+
+    /// Creates a lossy model from its parts.
+    ///
+    /// ```swift
+    /// let missing = Lossy<Status>(value: nil, failure: nil)
+    /// ```
+    public init(value: Model?, failure: (any Error)?) {
+        self.value = value
+        self.failure = failure
+    }
+
+    /// Decodes the model, keeping the error instead of throwing it.
+    public init(from decoder: any Decoder) {
+        do {
+            value = try Model(from: decoder)
+            failure = nil
+        } catch {
+            value = nil
+            failure = error
+        }
+    }
+}
+
+extension Lossy: EmptyBodyRepresentable {
+    /// An empty body is no model and no failure, as it is `nil` for `M?`.
+    public static var emptyBodyValue: Lossy<Model> { Lossy(value: nil, failure: nil) }
+}
