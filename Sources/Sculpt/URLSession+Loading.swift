@@ -15,9 +15,11 @@ extension URLSession {
     /// }
     /// ```
     ///
-    /// The sequence ends after the policy's last value, or with the first error. Cancelling the
-    /// task that iterates it ends the iteration (no further value, no error) and cancels the
-    /// request in flight; so does dropping the sequence. Only `GET` responses are stored.
+    /// The sequence ends after the policy's last value, or with the first error. Each value is
+    /// produced when the iteration asks for it (``LoadSequence``): with ``LoadPolicy/cachedThenFetch``
+    /// the network is asked once the loop comes back for the second value. Cancelling the task
+    /// that iterates ends the iteration (no further value, no error) and cancels the request in
+    /// flight. Only `GET` responses are stored.
     ///
     /// - Parameter cache: where responses are stored; the session's `URLCache` by default.
     /// - Throws (from the iteration): the transport error (`URLError`), the serializer's error (an
@@ -25,7 +27,7 @@ extension URLSession {
     ///   ``LoadPolicy/cacheOnly`` with nothing stored.
     public func models<S: ResponseSerializer>(
         for request: URLRequest, serializer: S, policy: LoadPolicy, cache: HTTPResponseCache? = nil
-    ) -> AsyncThrowingStream<Loaded<S.Output>, any Error> {
+    ) -> LoadSequence<S.Output> {
         loads(request, policy: policy, cache: cache) { data, response in try serializer.serialize(data, for: response) }
     }
 
@@ -41,25 +43,13 @@ extension URLSession {
     public func models<Matcher, M: Decodable & Sendable>(
         for request: URLRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type, policy: LoadPolicy,
         cache: HTTPResponseCache? = nil
-    ) -> AsyncThrowingStream<Loaded<M>, any Error> {
+    ) -> LoadSequence<M> {
         loads(request, policy: policy, cache: cache) { data, response in try serializer.serialize(data, for: response, as: M.self) }
     }
 
     private func loads<Output: Sendable>(
-        _ request: URLRequest, policy: LoadPolicy, cache: HTTPResponseCache?,
-        serialize: @escaping @Sendable (Data, ResponseContext) throws -> Output
-    ) -> AsyncThrowingStream<Loaded<Output>, any Error> {
-        let loader = ResponseLoader(session: self, cache: cache ?? HTTPResponseCache(for: self), serialize: serialize)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    try await loader.load(request, policy: policy) { continuation.yield($0) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        _ request: URLRequest, policy: LoadPolicy, cache: HTTPResponseCache?, serialize: @escaping @Sendable (Data, ResponseContext) throws -> Output
+    ) -> LoadSequence<Output> {
+        LoadSequence(loader: ResponseLoader(session: self, cache: cache ?? HTTPResponseCache(for: self), serialize: serialize), request: request, policy: policy)
     }
 }

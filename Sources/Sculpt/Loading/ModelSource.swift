@@ -42,14 +42,19 @@ public final class ModelSource<Value: Sendable> {
         }
     }
 
-    @ObservationIgnored private let load: @Sendable () -> AsyncThrowingStream<Loaded<Value>, any Error>
+    /// Runs one load, handing each value to the source.
+    @ObservationIgnored private let run: @Sendable (_ take: @escaping @MainActor (Loaded<Value>) -> Bool) async throws -> Void
     @ObservationIgnored private var task: Task<Void, Never>?
     @ObservationIgnored private var generation = 0
 
     /// A source whose loads are the sequences `load` makes, such as
     /// `URLSession.models(for:serializer:policy:)`.
-    public init(_ load: @escaping @Sendable () -> AsyncThrowingStream<Loaded<Value>, any Error>) {
-        self.load = load
+    public init<Loads: AsyncSequence & Sendable>(_ load: @escaping @Sendable () -> Loads) where Loads.Element == Loaded<Value> {
+        run = { take in
+            for try await loaded in load() {
+                guard await take(loaded) else { return }
+            }
+        }
     }
 
     /// Starts a load, cancelling the one in flight. Await the returned task to wait for the load
@@ -60,12 +65,13 @@ public final class ModelSource<Value: Sendable> {
         generation += 1
         let current = generation
         state = .loading(last: last)
-        let loads = load()
+        let run = self.run
         let task = Task { [weak self] in
             do {
-                for try await loaded in loads {
-                    guard let self, self.generation == current else { return }
+                try await run { [weak self] loaded in
+                    guard let self, self.generation == current else { return false }
                     self.state = .loading(last: loaded)
+                    return true
                 }
                 guard let self, self.generation == current, !Task.isCancelled else { return }
                 self.state = self.last.map { .loaded($0) } ?? .idle

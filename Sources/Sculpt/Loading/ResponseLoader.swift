@@ -3,50 +3,50 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Runs one load under a ``LoadPolicy``: reads the HTTP cache, asks the network (revalidating
-/// what is stored), stores what may be stored, and hands each value to the caller in order.
+/// The steps of a load under a ``LoadPolicy``: reading the HTTP cache, asking the network
+/// (revalidating what is stored), and storing what may be stored.
 struct ResponseLoader<Output: Sendable>: Sendable {
     let session: URLSession
     let cache: HTTPResponseCache
     /// Serializes a response: the caller's serializer.
     let serialize: @Sendable (Data, ResponseContext) throws -> Output
 
-    /// Loads `request` under `policy`, passing each value to `yield`.
+    /// What a load under `policy` does first: the value to give, and whether the network is
+    /// still to be asked afterwards (``LoadPolicy/cachedThenFetch`` after a stored value).
     ///
     /// A stored response that no longer serializes (a model that changed since it was stored) is
     /// passed over where the network can still answer, and its error thrown where it is the only
     /// answer (``LoadPolicy/cacheOnly``, the fallback of ``LoadPolicy/fetchElseCache``).
     ///
-    /// - Throws: the transport error, the serializer's error, `URLError(.resourceUnavailable)`
-    ///   for ``LoadPolicy/cacheOnly`` with nothing stored, or `CancellationError`.
-    func load(_ request: URLRequest, policy: LoadPolicy, yield: (Loaded<Output>) -> Void) async throws {
+    /// - Throws: the transport error, the serializer's error, or `URLError(.resourceUnavailable)`
+    ///   for ``LoadPolicy/cacheOnly`` with nothing stored.
+    func first(_ request: URLRequest, policy: LoadPolicy) async throws -> (value: Loaded<Output>, thenFetch: StoredResponse??) {
         let now = Date()
         let stored = cache.response(for: request)
         let mayUseStored = !CacheControl(request.value(forHTTPHeaderField: "Cache-Control").map { [$0] } ?? []).contains("no-cache")
         switch policy {
         case .cacheOnly:
             guard let stored else { throw URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: "Nothing is stored for this request."]) }
-            yield(try cached(stored, at: now))
+            return (try cached(stored, at: now), nil)
         case .cacheElseFetch:
             if mayUseStored, let stored, stored.isFresh(at: now), let value = try? cached(stored, at: now) {
-                yield(value)
-                return
+                return (value, nil)
             }
-            yield(try await fetch(request, revalidating: stored))
+            return (try await fetch(request, revalidating: stored), nil)
         case .cachedThenFetch:
             if mayUseStored, let stored, stored.isFresh(at: now) || stored.mayBeServedStale, let value = try? cached(stored, at: now) {
-                yield(value)
+                return (value, .some(stored))
             }
-            yield(try await fetch(request, revalidating: stored))
+            return (try await fetch(request, revalidating: stored), nil)
         case .fetchElseCache:
             do {
-                yield(try await fetch(request, revalidating: stored))
+                return (try await fetch(request, revalidating: stored), nil)
             } catch let error as URLError where error.code != .cancelled {
                 guard let stored, stored.isFresh(at: now) || stored.mayBeServedStale else { throw error }
-                yield(try cached(stored, at: now))
+                return (try cached(stored, at: now), nil)
             }
         case .networkOnly:
-            yield(try await fetch(request, revalidating: nil))
+            return (try await fetch(request, revalidating: nil), nil)
         }
     }
 
@@ -57,7 +57,7 @@ struct ResponseLoader<Output: Sendable>: Sendable {
 
     /// The network's value. With `stored`, the request is conditional, and a `304` answers with
     /// the stored body and the updated fields.
-    private func fetch(_ request: URLRequest, revalidating stored: StoredResponse?) async throws -> Loaded<Output> {
+    func fetch(_ request: URLRequest, revalidating stored: StoredResponse?) async throws -> Loaded<Output> {
         var sent = request
         // The session must not answer from its own cache (Apple platforms): this leg is the network.
         sent.cachePolicy = .reloadIgnoringLocalCacheData
