@@ -11,8 +11,12 @@ extension FixtureReplay {
     /// - GET /repos/a/b/issues?state=closed (session.json #2): query: has state=open, lacks state=closed
     /// ```
     ///
-    /// The description shows no secret (``Secrets``' rules, plus any name the recording redacted)
-    /// and is at most 4,096 bytes: ``FixtureServer`` sends it as a miss's body.
+    /// The description shows no secret (``Secrets``' rules, plus any name the recording redacted),
+    /// is at most 4,096 bytes, and its lines are only the ones above: every value it quotes from
+    /// the request or the recordings has its control characters escaped (`\r`, `\n`, `\u{1B}`).
+    /// ``FixtureServer`` sends it as a miss's body. Finding the closest recorded interactions
+    /// compares the request in full with at most 64 of them, however large the cassette: those of
+    /// its method and path first, then those of the paths most like its own.
     public struct Miss: Error, Sendable, CustomStringConvertible {
         /// A recorded interaction and how the request differs from it.
         public struct Candidate: Sendable {
@@ -28,6 +32,9 @@ extension FixtureReplay {
         public var usedUp: Int
         /// The closest recorded interactions, fewest differences first (at most three).
         public var nearest: [Candidate]
+        /// How many recorded interactions were compared in full to find ``nearest`` (at most
+        /// ``FixtureReplay/nearestBudget``).
+        package var comparedInFull = 0
 
         /// The most a description holds, in UTF-8 bytes.
         static let descriptionLimit = 4_096
@@ -52,7 +59,7 @@ extension FixtureReplay {
             } else {
                 lines.append("Closest recorded:")
                 for candidate in nearest.prefix(Self.shownCandidates) {
-                    let source = candidate.fixture.source.map { " (\(ClippedText.value($0, limit: 128)))" } ?? ""
+                    let source = candidate.fixture.source.map { " (\(PrintableText.value($0, limit: 128)))" } ?? ""
                     let differences = ClippedText.list(candidate.differences, separator: "; ", limit: Self.candidateLimit)
                     let line = "- \(Self.line(candidate.fixture.request, policy))\(source): \(differences)"
                     lines.append(ClippedText.value(line, limit: Self.candidateLimit))
@@ -64,18 +71,19 @@ extension FixtureReplay {
             return ClippedText.value(lines.joined(separator: "\n"), limit: Self.descriptionLimit)
         }
 
-        /// `GET /path?query`, redacted and bounded.
+        /// `GET /path?query`, redacted, escaped and bounded.
         static func line(_ request: Fixture.Request, _ policy: SecretPolicy) -> String {
-            "\(ClippedText.value(request.method.rawValue, limit: 64)) \(target(of: request.url, policy))"
+            "\(PrintableText.value(request.method.rawValue, limit: 64)) \(target(of: request.url, policy))"
         }
 
         /// The path and query, redacted (``Secrets``' rules and `policy`'s names; the user name,
-        /// password and fragment are not shown) and cut at 1,024 bytes: descriptions end up in
-        /// logs and, from ``FixtureServer``, in response bodies.
+        /// password and fragment are not shown), escaped (``PrintableText``) and cut at 1,024
+        /// bytes, without joining a long path and query first: descriptions end up in logs and,
+        /// from ``FixtureServer``, in response bodies.
         static func target(of url: URL, _ policy: SecretPolicy = .default) -> String {
             let url = policy.redacting(url)
-            let target = RequestComparison.path(of: url) + (url.query(percentEncoded: true).map { "?\($0)" } ?? "")
-            return ClippedText.value(target, limit: 1_024)
+            let query = url.query(percentEncoded: true).map { ["?", $0] } ?? []
+            return PrintableText.value(joining: [RequestComparison.path(of: url)] + query, limit: 1_024)
         }
     }
 
@@ -88,7 +96,7 @@ extension FixtureReplay {
         /// redacted, at most 4,096 bytes (`… and 9,990 more`).
         public var description: String {
             let list = interactions.lazy.map { fixture in
-                let source = fixture.source.map { " (\(ClippedText.value($0, limit: 128)))" } ?? ""
+                let source = fixture.source.map { " (\(PrintableText.value($0, limit: 128)))" } ?? ""
                 return "\(Miss.line(fixture.request, RequestComparison.policy([fixture.request])))\(source)"
             }
             let count = ClippedText.count(interactions.count)

@@ -61,7 +61,7 @@ public final class FixtureReplay: @unchecked Sendable {
     /// The interactions' indices by method and raw path, in recorded order: a request is
     /// compared only with the interactions that can match it, so its cost does not grow with the
     /// cassette.
-    private let index: [RouteKey: [Int]]
+    let index: [RouteKey: [Int]]
     private let lock = NSLock()
     private var used: [Bool]
     private var protocolSlot: ReplayURLProtocol.Type?
@@ -85,11 +85,13 @@ public final class FixtureReplay: @unchecked Sendable {
     /// ```
     /// - Throws: ``Miss`` when nothing recorded matches, or every match was already used.
     public func response(for request: Fixture.Request) throws(Miss) -> Fixture {
-        var matching = matches(for: request)
+        // Parsed once, for every comparison below and for the miss's.
+        var asked = AskedRequest(request, options)
+        var matching = matches(for: asked)
         if request.method == .head, matching.isEmpty {
-            var get = request
-            get.method = .get
-            matching = matches(for: get)
+            asked.method = .get
+            matching = matches(for: asked)
+            asked.method = request.method
         }
         let chosen: Int? = lock.withLock {
             if let index = matching.first(where: { !used[$0] }) {
@@ -98,22 +100,31 @@ public final class FixtureReplay: @unchecked Sendable {
             }
             return options.repeatsLastResponse ? matching.last : nil
         }
-        guard let chosen else { throw Miss(request: request, usedUp: matching.count, nearest: nearest(to: request)) }
+        guard let chosen else {
+            let (nearest, compared) = nearest(to: asked)
+            throw Miss(request: request, usedUp: matching.count, nearest: nearest, comparedInFull: compared)
+        }
         return interactions[chosen]
     }
 
-    private func matches(for request: Fixture.Request) -> [Int] {
-        (index[RouteKey(request)] ?? []).filter { RequestComparison(request, interactions[$0].request, options).differences.isEmpty }
+    /// The interactions of the asked route that match it, in recorded order.
+    private func matches(for asked: AskedRequest) -> [Int] {
+        (index[RouteKey(asked)] ?? []).filter { RequestComparison(asked, interactions[$0].request, options).matches }
     }
 
     /// What a request must share exactly with a recorded one to match: method and raw path.
-    private struct RouteKey: Hashable {
+    struct RouteKey: Hashable {
         var method: String
         var path: String
 
         init(_ request: Fixture.Request) {
             method = request.method.rawValue
             path = RequestComparison.path(of: request.url)
+        }
+
+        init(_ asked: AskedRequest) {
+            method = asked.method.rawValue
+            path = asked.path
         }
     }
 
@@ -159,16 +170,5 @@ public final class FixtureReplay: @unchecked Sendable {
             return slot
         }
         configuration.protocolClasses = [slot] + (configuration.protocolClasses ?? [])
-    }
-
-    /// The recorded interactions closest to `request`, fewest differences first.
-    private func nearest(to request: Fixture.Request) -> [Miss.Candidate] {
-        interactions.map { fixture in
-            Miss.Candidate(fixture: fixture, differences: RequestComparison(request, fixture.request, options).differences)
-        }
-        .enumerated()
-        .sorted { ($0.element.differences.count, $0.offset) < ($1.element.differences.count, $1.offset) }
-        .prefix(3)
-        .map(\.element)
     }
 }
