@@ -10,14 +10,20 @@ struct CacheControl: Sendable {
     /// repeated directive wins.
     private var directives: [String: String?] = [:]
 
-    /// Parses the values of every `Cache-Control` field of a message.
+    /// Parses the values of every `Cache-Control` field of a message, byte by byte (a cached
+    /// response is judged on every load).
     init(_ values: [String]) {
         for value in values {
-            for directive in Self.split(value) {
-                let parts = directive.split(separator: "=", maxSplits: 1)
-                guard let name = parts.first?.trimmingCharacters(in: .whitespaces).lowercased(), !name.isEmpty else { continue }
-                let argument = parts.count > 1 ? Self.unquoted(parts[1].trimmingCharacters(in: .whitespaces)) : nil
-                if directives[name] == nil { directives[name] = .some(argument) }
+            let bytes = Array(value.utf8)
+            var start = 0
+            var quoted = false
+            for index in 0...bytes.count {
+                if index < bytes.count {
+                    if bytes[index] == UInt8(ascii: "\"") { quoted.toggle() }
+                    guard bytes[index] == UInt8(ascii: ","), !quoted else { continue }
+                }
+                add(bytes[start..<index])
+                start = index + 1
             }
         }
     }
@@ -36,27 +42,22 @@ struct CacheControl: Sendable {
         return Int(argument.prefix(10)).map { min($0, 1 << 31) }
     }
 
-    /// The comma-separated directives of one value; commas inside quoted strings do not split.
-    private static func split(_ value: String) -> [Substring] {
-        var pieces: [Substring] = []
-        var start = value.startIndex
-        var quoted = false
-        var index = value.startIndex
-        while index < value.endIndex {
-            let character = value[index]
-            if character == "\"" { quoted.toggle() }
-            if character == ",", !quoted {
-                pieces.append(value[start..<index])
-                start = value.index(after: index)
-            }
-            index = value.index(after: index)
+    /// Adds one `name[=argument]` directive.
+    private mutating func add(_ directive: ArraySlice<UInt8>) {
+        let equals = directive.firstIndex(of: UInt8(ascii: "="))
+        let name = Self.trimmed(directive[..<(equals ?? directive.endIndex)]).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        guard !name.isEmpty else { return }
+        var argument = equals.map { Self.trimmed(directive[($0 + 1)...]) }
+        if let quoted = argument, quoted.count >= 2, quoted.first == UInt8(ascii: "\""), quoted.last == UInt8(ascii: "\"") {
+            argument = quoted.dropFirst().dropLast()
         }
-        pieces.append(value[start...])
-        return pieces
+        let key = String(decoding: name, as: UTF8.self)
+        if directives[key] == nil { directives[key] = .some(argument.map { String(decoding: $0, as: UTF8.self) }) }
     }
 
-    private static func unquoted(_ text: String) -> String {
-        guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return text }
-        return String(text.dropFirst().dropLast())
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return [] }
+        return bytes[first...last]
     }
 }

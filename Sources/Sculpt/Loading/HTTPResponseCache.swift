@@ -48,7 +48,7 @@ public struct HTTPResponseCache: @unchecked Sendable {
         var meta: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
             guard let name = name as? String, let value = value as? String else { continue }
-            if name.lowercased().hasPrefix(Self.metaPrefix) {
+            if Self.isMeta(name) {
                 meta[name.lowercased()] = value
             } else if let fieldName = HTTPField.Name(name) {
                 fields.append(HTTPField(name: fieldName, value: value))
@@ -109,12 +109,48 @@ public struct HTTPResponseCache: @unchecked Sendable {
 
     private static func decodeVarying(_ text: String) -> [String: String] {
         var varying: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, let name = parts[0].removingPercentEncoding, let value = parts[1].removingPercentEncoding else { continue }
-            varying[name] = value
+        for pair in text.utf8.split(separator: UInt8(ascii: "&")) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { continue }
+            varying[decoded(parts[0])] = decoded(parts[1])
         }
         return varying
+    }
+
+    /// Percent-decoded bytes, as ``encoded(_:)`` wrote them.
+    private static func decoded(_ bytes: Substring.UTF8View.SubSequence) -> String {
+        guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
+        var output: [UInt8] = []
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            let first = bytes.index(after: index)
+            if byte == UInt8(ascii: "%"), first < bytes.endIndex, bytes.index(after: first) < bytes.endIndex,
+                let high = hexValue(bytes[first]), let low = hexValue(bytes[bytes.index(after: first)])
+            {
+                output.append(high << 4 | low)
+                index = bytes.index(first, offsetBy: 2)
+            } else {
+                output.append(byte)
+                index = first
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+
+    /// Whether a field is one of Sculpt's own (`Sculpt-Cache-...`, any case).
+    private static func isMeta(_ name: String) -> Bool {
+        let prefix = metaPrefix.utf8
+        return name.utf8.count > prefix.count && zip(name.utf8, prefix).allSatisfy { ($0 | 0x20) == $1 || $0 == $1 }
     }
 
     private static func encoded(_ text: String) -> String {

@@ -18,6 +18,15 @@ struct StoredResponse: Sendable {
     /// The request's value of each field `Vary` names (names lowercased; a missing field is `""`).
     var varying: [String: String]
 
+    init(response: ResponseContext, body: Data, requestTime: Date, responseTime: Date, varying: [String: String]) {
+        self.response = response
+        self.body = body
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.varying = varying
+        control = CacheControl(response.headerFields[values: .cacheControl])
+    }
+
     // MARK: - Storing
 
     /// The statuses a cache may store and reuse without explicit freshness (RFC 9110, section
@@ -55,13 +64,13 @@ struct StoredResponse: Sendable {
         varying.allSatisfy { name, value in (request.value(forHTTPHeaderField: name) ?? "") == value }
     }
 
-    private var control: CacheControl { CacheControl(response.headerFields[values: .cacheControl]) }
+    /// The response's `Cache-Control`, parsed once.
+    private let control: CacheControl
 
     /// How long the response is fresh (section 4.2.1): `max-age`, else `Expires` minus `Date`,
     /// else a tenth of the time since `Last-Modified` (at most a day) for a heuristically
     /// cacheable status, else 0.
     var freshnessLifetime: TimeInterval {
-        let control = self.control
         if let maxAge = control.seconds("max-age") { return TimeInterval(maxAge) }
         let date = response.headerFields[.date].flatMap(HTTPDate.parse) ?? responseTime
         if let expires = response.headerFields[.expires] {
@@ -95,8 +104,7 @@ struct StoredResponse: Sendable {
     /// Whether the response may be given out stale: not when it says `no-cache` or
     /// `must-revalidate` (section 5.2.2).
     var mayBeServedStale: Bool {
-        let control = self.control
-        return !control.contains("no-cache") && !control.contains("must-revalidate")
+        !control.contains("no-cache") && !control.contains("must-revalidate")
     }
 
     // MARK: - Revalidation (section 4.3)
@@ -116,13 +124,11 @@ struct StoredResponse: Sendable {
     /// This response confirmed by a `304`: the `304`'s fields replace the stored ones of the same
     /// names (section 3.2; the framing fields are kept), and it counts as received now.
     func revalidated(by notModified: ResponseContext, requestTime: Date, responseTime: Date) -> StoredResponse {
-        var updated = self
+        var updated = response
         let kept: Set<HTTPField.Name> = [.contentLength, .contentEncoding, .transferEncoding, .contentType]
         for name in Set(notModified.headerFields.map(\.name)) where !kept.contains(name) {
-            updated.response.headerFields[values: name] = notModified.headerFields[values: name]
+            updated.headerFields[values: name] = notModified.headerFields[values: name]
         }
-        updated.requestTime = requestTime
-        updated.responseTime = responseTime
-        return updated
+        return StoredResponse(response: updated, body: body, requestTime: requestTime, responseTime: responseTime, varying: varying)
     }
 }
