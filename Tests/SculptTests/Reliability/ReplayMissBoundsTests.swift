@@ -79,7 +79,7 @@ struct ReplayMissBoundsTests {
 
     /// A value holding control characters, and how a description writes it.
     enum Hostile: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case crlf, nul, esc, del, tab, nextLine, lineSeparator
+        case crlf, nul, esc, del, tab, nextLine, lineSeparator, bidiOverride
 
         var testDescription: String { rawValue }
 
@@ -92,6 +92,7 @@ struct ReplayMissBoundsTests {
             case .tab: "a\tb"
             case .nextLine: "a\u{85}X-Injected: 1"
             case .lineSeparator: "a\u{2028}b\u{2029}c"
+            case .bidiOverride: "txt.\u{202E}exe\u{2066}x\u{2069}"
             }
         }
 
@@ -104,6 +105,7 @@ struct ReplayMissBoundsTests {
             case .tab: #"a\tb"#
             case .nextLine: #"a\u{85}X-Injected: 1"#
             case .lineSeparator: #"a\u{2028}b\u{2029}c"#
+            case .bidiOverride: #"txt.\u{202E}exe\u{2066}x\u{2069}"#
             }
         }
 
@@ -151,9 +153,10 @@ struct ReplayMissBoundsTests {
     static let lineStarts = ["No recorded interaction matches ", "No unused recorded interaction matches ", "Closest recorded:", "Nothing is recorded.", "- ", "and "]
 
     /// A scalar a description must never hold raw: C0 (but the line feeds it writes), DEL, C1,
-    /// the Unicode line and paragraph separators.
+    /// the Unicode line and paragraph separators, the bidirectional controls.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+            || [0x200E, 0x200F].contains(scalar.value) || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     @Test("a miss quoting control characters escapes them, and its lines are only its own", arguments: Place.allCases, Hostile.allCases)
