@@ -17,8 +17,10 @@ public import HTTPTypes
 /// - **URLs**: the user name and the password; parameters in the query and in the fragment
 ///   (`#access_token=...&state=1`, the OAuth implicit flow) whose name is in ``queryParameters``.
 ///   Names compare case-insensitively and percent-decoded; `&`, `;` and `?` all separate
-///   parameters (so a URL inside a value is looked into); `name[]=` and `outer[name]=` count as
-///   `name`; every repeat is redacted. A URL with a base is redacted in its absolute form, so the
+///   parameters (so a URL inside a value is looked into); a value that holds parameters itself
+///   (`state=token=x`) or percent-encoded ones (`next=%2Fcb%3Ftoken%3Dx`, encoded up to three
+///   times) is looked into too; `name[]=` and `outer[name]=` count as `name`; every repeat is
+///   redacted. A URL with a base is redacted in its absolute form, so the
 ///   base's user, password and query never show.
 /// - **`code`** is redacted in a query or fragment that also has `state`, `redirect_uri`,
 ///   `grant_type`, `code_verifier` or `client_id`: there it is an OAuth 2.0 authorization code

@@ -30,6 +30,11 @@ extension SecretPolicy {
     /// SecretPolicy.default.redacting(urlText: "/cb#access_token=abc&state=1")   // /cb#access_token=REDACTED&state=1
     /// ```
     package func redacting(urlText text: String) -> String {
+        redacting(urlText: text, depth: 0)
+    }
+
+    /// ``redacting(urlText:)`` at a nesting `depth` (values decoded to get here).
+    private func redacting(urlText text: String, depth: Int) -> String {
         let bytes = Array(text.utf8)
         var authorityStart: Int?
         if let colon = Self.schemeEnd(bytes), colon + 2 < bytes.count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") {
@@ -55,11 +60,11 @@ extension SecretPolicy {
         let besideOAuth = hasOAuthCompanion(Self.names(in: query ?? "") + Self.names(in: fragment ?? ""))
         if let query {
             output.append(UInt8(ascii: "?"))
-            output += redacting(parameters: query, besideOAuth: besideOAuth).utf8
+            output += redacting(parameters: query, besideOAuth: besideOAuth, depth: depth).utf8
         }
         if let fragment {
             output.append(UInt8(ascii: "#"))
-            output += redacting(parameters: fragment, besideOAuth: besideOAuth).utf8
+            output += redacting(parameters: fragment, besideOAuth: besideOAuth, depth: depth).utf8
         }
         return String(decoding: output, as: UTF8.self)
     }
@@ -72,6 +77,11 @@ extension SecretPolicy {
     /// // a=1;ACCESS_TOKEN=REDACTED&access_token[]=REDACTED
     /// ```
     package func redacting(parameters text: some StringProtocol, besideOAuth: Bool? = nil) -> String {
+        redacting(parameters: text, besideOAuth: besideOAuth, depth: 0)
+    }
+
+    /// ``redacting(parameters:besideOAuth:)`` at a nesting `depth`.
+    private func redacting(parameters text: some StringProtocol, besideOAuth: Bool?, depth: Int) -> String {
         let bytes = Array(text.utf8)
         let oauth = besideOAuth ?? hasOAuthCompanion(Self.names(in: text))
         var output: [UInt8] = []
@@ -87,6 +97,13 @@ extension SecretPolicy {
                 output += item[...equals]
                 output += Secrets.marker.utf8
                 changed = true
+            } else if depth < Self.maximumNesting, let equals = item.firstIndex(of: UInt8(ascii: "=")),
+                let nested = redacting(nestedValue: item[(equals + 1)...], depth: depth)
+            {
+                // A URL or parameter list carried percent-encoded in a value: `next=%2Fcb%3Ftoken%3Dx`.
+                output += item[...equals]
+                output += nested.utf8
+                changed = true
             } else {
                 output += item
             }
@@ -96,6 +113,59 @@ extension SecretPolicy {
         }
         return changed ? String(decoding: output, as: UTF8.self) : String(text)
     }
+
+    /// How many times a value is decoded to look for parameters inside it.
+    private static let maximumNesting = 3
+
+    /// A value that holds parameters itself (`state=token=x`, as a decoded query item shows it) or
+    /// percent-encoded ones, redacted; `nil` when it holds no secret.
+    private func redacting(nestedValue value: ArraySlice<UInt8>, depth: Int) -> String? {
+        if value.contains(UInt8(ascii: "=")) {
+            let text = Self.text(value)
+            let redacted = redacting(parameters: text, besideOAuth: nil, depth: depth + 1)
+            if redacted != text { return redacted }
+        }
+        return redacting(encodedValue: value, depth: depth)
+    }
+
+    /// A percent-encoded value that, decoded, holds parameters (an encoded `=`), redacted and
+    /// encoded again as many times as it was decoded (everything but letters, digits and `-._~`);
+    /// `nil` when it holds no secret.
+    private func redacting(encodedValue value: ArraySlice<UInt8>, depth: Int) -> String? {
+        guard value.count <= 64 << 10, Self.hasEncodedEquals(value) else { return nil }
+        var decoded = Self.text(value)
+        var decodings = 0
+        // `%253D` is an `=` encoded twice: decode until an `=` shows, within the nesting bound.
+        repeat {
+            guard let once = decoded.removingPercentEncoding, once != decoded else { return nil }
+            decoded = once
+            decodings += 1
+        } while !decoded.utf8.contains(UInt8(ascii: "=")) && depth + decodings <= Self.maximumNesting
+        let isURL = decoded.contains("?") || decoded.contains("#") || decoded.contains("://")
+        let nesting = depth + decodings
+        var redacted = isURL ? redacting(urlText: decoded, depth: nesting) : redacting(parameters: decoded, besideOAuth: nil, depth: nesting)
+        guard redacted != decoded else { return nil }
+        for _ in 0..<decodings {
+            redacted = redacted.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? Secrets.marker
+        }
+        return redacted
+    }
+
+    /// Whether `bytes` hold an encoded `=`: `%3D`, or `%253D` and so on for one encoded again,
+    /// in either case.
+    private static func hasEncodedEquals(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        while let percent = bytes[index...].firstIndex(of: UInt8(ascii: "%")) {
+            var next = percent + 1
+            while next + 1 < bytes.endIndex, bytes[next] == UInt8(ascii: "2"), bytes[next + 1] == UInt8(ascii: "5") { next += 2 }
+            if next + 1 < bytes.endIndex, bytes[next] == UInt8(ascii: "3"), bytes[next + 1] | 0x20 == UInt8(ascii: "d") { return true }
+            index = percent + 1
+        }
+        return false
+    }
+
+    /// RFC 3986's unreserved characters: what a re-encoded value leaves as it is.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// `fields` with every secret header's value replaced by ``Secrets/marker`` and the URLs in
     /// ``Secrets/urlHeaders`` redacted.

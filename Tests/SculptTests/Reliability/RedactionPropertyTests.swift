@@ -20,7 +20,7 @@ struct RedactionPropertyTests {
         case setCookieResponse
         case queryAccessToken, queryUppercase, queryPercentEncodedName, queryArrayForm, querySemicolons, queryRepeated
         case queryRefreshToken, queryIDToken, queryAPIKey, queryApikey, queryClientSecret, queryToken, queryPassword
-        case queryOAuthCode, queryNestedURL
+        case queryOAuthCode, queryNestedURL, queryEncodedNestedURL, queryDoublyEncodedNestedURL, queryEncodedParameters
         case userName, password
         case fragmentImplicitFlow, fragmentHashRoute
         case relativeBaseUser, relativeBasePassword
@@ -58,6 +58,9 @@ struct RedactionPropertyTests {
             case .queryPassword: planted.url = try url("\(base)?user=a&password=\(secret)")
             case .queryOAuthCode: planted.url = try url("\(base)?code=\(secret)&state=xyz")
             case .queryNestedURL: planted.url = try url("\(base)?next=/cb?access_token=\(secret)")
+            case .queryEncodedNestedURL: planted.url = try url("\(base)?next=%2Fcb%3Ftoken%3D\(secret)%26a%3D1")
+            case .queryDoublyEncodedNestedURL: planted.url = try url("\(base)?next=%252Fcb%253Faccess_token%253D\(secret)")
+            case .queryEncodedParameters: planted.url = try url("\(base)?state=token%3D\(secret)%26page%3D2")
             case .userName: planted.url = try url("https://\(secret)@api.example.com/v3/rows/\(rawValue)")
             case .password: planted.url = try url("https://user:\(secret)@api.example.com/v3/rows/\(rawValue)")
             case .fragmentImplicitFlow: planted.url = try url("\(base)#access_token=\(secret)&token_type=bearer&state=1")

@@ -45,6 +45,7 @@ struct ReplayMarkerTests {
         Row(name: "a query value among ;-separated ones", recorded: "/me?a=1;access_token=REDACTED;b=2", asked: "/me?a=1;access_token=live1;b=2"),
         Row(name: "repeated query values", recorded: "/me?token=REDACTED&token=REDACTED", asked: "/me?token=one&token=two"),
         Row(name: "a secret inside a URL in a value", recorded: "/go?next=/cb?token=REDACTED", asked: "/go?next=/cb?token=live1"),
+        Row(name: "a secret inside a percent-encoded URL in a value", recorded: "/go?next=%2Fcb%3Ftoken%3DREDACTED", asked: "/go?next=%2Fcb%3Ftoken%3Dlive1"),
         Row(name: "an OAuth code beside its state", recorded: "/cb?code=REDACTED&state=xyz", asked: "/cb?code=live1&state=xyz"),
         Row(name: "a redacted value does not excuse another difference", recorded: "/me?access_token=REDACTED&page=1", asked: "/me?access_token=live1&page=2", matches: false),
         Row(name: "a redacted value does not excuse a missing parameter", recorded: "/me?access_token=REDACTED", asked: "/me", matches: false),
