@@ -34,6 +34,25 @@ extension HostileServerTests {
         }
     }
 
+    @Test("a path matches its recording however equal percent-encodings are written (RFC 3986, 6.2.2)", arguments: [
+        "/a%7cb/A/%7e", "/a%7Cb/%41/~", "/%61%7Cb/%41/%7E",
+    ])
+    func equalEncodings(path: String) async throws {
+        // Found by the outsider's pass on #12: `%7c` and `%7C`, `%41` and `A` were different paths.
+        try await withServer([Self.fixture("/a%7Cb/A/~", 200, body: "ok")]) { _, baseURL in
+            let responses = try await exchange(baseURL, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(responses.map(\.status) == [200])
+        }
+    }
+
+    @Test("an encoded slash is not a slash", arguments: ["/a/b", "/a%2fb"])
+    func encodedSlash(path: String) async throws {
+        try await withServer([Self.fixture("/a%2Fb", 200, body: "ok"), Self.fixture("/a/b", 200, body: "slash")]) { _, baseURL in
+            let responses = try await exchange(baseURL, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(responses.map(\.body) == [path == "/a/b" ? "slash" : "ok"])
+        }
+    }
+
     @Test("lax requests the first server accepted are refused 400", arguments: [
         "GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n",
         "GET /a%2 HTTP/1.1\r\nHost: x\r\n\r\n",
@@ -45,11 +64,27 @@ extension HostileServerTests {
         "GET / HTTP/1.1\r\nHost: [::1\r\n\r\n",
         "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5 \r\nhello\r\n0\r\n\r\n",
         "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5x\r\nhello\r\n0\r\n\r\n",
+        // Found by the outsider's pass on #12: an empty Transfer-Encoding beside Content-Length,
+        // and a bare CR inside a chunk extension or a trailer line.
+        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\nContent-Length: 5\r\n\r\nhello",
+        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;a=\rb\r\nhello\r\n0\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\nT: a\rb\r\n\r\n",
     ])
     func laxRequests(request: String) async throws {
         try await withServer { _, baseURL in
             let statuses = try await exchange(baseURL, request).map(\.status)
             #expect(statuses == [400])
+        }
+    }
+
+    @Test("a later HTTP/1.x request is answered as HTTP/1.1 (found by the outsider's pass: it was refused 505)")
+    func laterMinorVersion() async throws {
+        try await withServer { _, baseURL in
+            let connection = try RawHTTP(baseURL)
+            defer { connection.close() }
+            connection.send("GET /v3/users/user5 HTTP/1.2\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let head = await connection.readHead()
+            #expect(head.hasPrefix("HTTP/1.1 200 "), "\(head)")
         }
     }
 
@@ -128,6 +163,17 @@ extension HostileServerTests {
     func urlsLeavingTheServer(text: String) async throws {
         try await withServer { server, _ in
             await #expect(throws: URLError.self) { try await server.url(for: text) }
+        }
+    }
+
+    @Test("url(for:) maps a fixture recorded with an empty first segment (//x) to this server")
+    func urlForDoubleSlashFixture() async throws {
+        let fixture = Self.fixture("//x/y?z=1", 200, body: "ok")
+        try await withServer([fixture]) { server, baseURL in
+            let url = try await server.url(for: fixture)
+            #expect(url.absoluteString == baseURL.absoluteString + "//x/y?z=1")
+            let (data, _) = try await URLSession(configuration: .ephemeral).data(from: url)
+            #expect(String(decoding: data, as: UTF8.self) == "ok")
         }
     }
 

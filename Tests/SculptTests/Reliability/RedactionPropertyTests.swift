@@ -21,12 +21,14 @@ struct RedactionPropertyTests {
         case queryAccessToken, queryUppercase, queryPercentEncodedName, queryArrayForm, querySemicolons, queryRepeated
         case queryRefreshToken, queryIDToken, queryAPIKey, queryApikey, queryClientSecret, queryToken, queryPassword
         case queryOAuthCode, queryNestedURL, queryEncodedNestedURL, queryDoublyEncodedNestedURL, queryEncodedParameters
+        case queryEncodedAbsoluteURL, locationEncodedNestedURL, queryLongArrayName, locationBackslashes, locationNoSlashes
         case userName, password
         case fragmentImplicitFlow, fragmentHashRoute
         case relativeBaseUser, relativeBasePassword
         case locationHeader, contentLocationHeader, linkHeader
         case requestJSONBody, responseJSONBody, responseNestedJSONBody, responseJSONNumber
         case requestFormBody, responseFormBody
+        case requestFormBodyUntyped, responseJSONUnderFormType, responseFormTwoTypes
 
         var testDescription: String { rawValue }
 
@@ -61,6 +63,18 @@ struct RedactionPropertyTests {
             case .queryEncodedNestedURL: planted.url = try url("\(base)?next=%2Fcb%3Ftoken%3D\(secret)%26a%3D1")
             case .queryDoublyEncodedNestedURL: planted.url = try url("\(base)?next=%252Fcb%253Faccess_token%253D\(secret)")
             case .queryEncodedParameters: planted.url = try url("\(base)?state=token%3D\(secret)%26page%3D2")
+            case .queryEncodedAbsoluteURL: planted.url = try url("\(base)?next=https%3A%2F%2Fa.example%2Fcb%3Faccess_token%3D\(secret)")
+            case .queryLongArrayName: planted.url = try url("\(base)?\(String(repeating: "a", count: 300))%5Baccess%5Ftoken%5D=\(secret)")
+            case .locationBackslashes:
+                // WHATWG URL parsers (browsers, curl's follow) read `\` as `/` after a special scheme.
+                planted.status = 302
+                planted.responseFields = [("Location", #"https:\\u:\#(secret)@a.example/cb"#)]
+            case .locationNoSlashes:
+                planted.status = 302
+                planted.responseFields = [("Location", "https:u:\(secret)@a.example/cb")]
+            case .locationEncodedNestedURL:
+                planted.status = 302
+                planted.responseFields = [("Location", "/login?return=https%3A%2F%2Fa.example%2Fcb%3Faccess_token%3D\(secret)")]
             case .userName: planted.url = try url("https://\(secret)@api.example.com/v3/rows/\(rawValue)")
             case .password: planted.url = try url("https://user:\(secret)@api.example.com/v3/rows/\(rawValue)")
             case .fragmentImplicitFlow: planted.url = try url("\(base)#access_token=\(secret)&token_type=bearer&state=1")
@@ -93,6 +107,18 @@ struct RedactionPropertyTests {
                 // GitHub's token endpoint answers this way when the request has no Accept: JSON.
                 planted.responseContentType = "application/x-www-form-urlencoded; charset=utf-8"
                 planted.responseBody = "access_token=\(secret)&scope=repo&token_type=bearer"
+            case .requestFormBodyUntyped:
+                // A HAR entry whose only type is postData.mimeType; a client that sent none.
+                planted.method = "POST"
+                planted.requestFields = []
+                planted.requestBody = "grant_type=password&password=\(secret)"
+            case .responseJSONUnderFormType:
+                planted.responseContentType = "application/x-www-form-urlencoded"
+                planted.responseBody = #"{"refresh_token":"\#(secret)"}"#
+            case .responseFormTwoTypes:
+                planted.responseContentType = "text/html"
+                planted.responseFields = [("Content-Type", "application/x-www-form-urlencoded")]
+                planted.responseBody = "token=\(secret)&scope=repo"
             }
             if planted.url == nil { planted.url = try url(base) }
             return planted
@@ -144,12 +170,38 @@ struct RedactionPropertyTests {
             ("replay miss", try missDescription(planted)),
             ("unused interactions", try unusedDescription(planted)),
             ("SculptError", try errorDescription(planted)),
+            ("error model", try errorModelDescription(planted)),
+            ("decoding failure", try decodingFailureDescription(planted)),
             ("mapping failure", try mappingFailure(planted)),
         ]
         for (name, output) in outputs {
             #expect(!output.isEmpty, "\(name) produced nothing")
             #expect(!output.contains(secret), "\(name) shows the secret planted in \(position.rawValue):\n\(output)")
         }
+    }
+
+    /// A name a user's `Redaction` added is redacted in every line of a miss, including the lines
+    /// of candidates recorded without it (found by the outsider's pass on #12: each candidate's
+    /// lines used only the names its own recording had redacted).
+    @Test("a name one recording redacted is redacted in every candidate's lines")
+    func userNamesRedactedEverywhere() throws {
+        let secret = Self.secret()
+        let signature = try #require(HTTPField.Name("X-Sig"))
+        func request(_ url: String, _ fields: HTTPFields = [:]) throws -> Fixture.Request {
+            Fixture.Request(method: .get, url: try #require(URL(string: url)), headerFields: fields)
+        }
+        let response = Fixture.Response(status: .ok, headerFields: [.contentType: "application/json"], body: Data("{}".utf8))
+        let fixtures = [
+            Fixture(request: try request("https://h/a?mysig=REDACTED&page=1", [signature: "REDACTED"]), response: response),
+            Fixture(request: try request("https://h/a?page=2"), response: response),
+            Fixture(request: try request("https://h/a?page=3&sort=asc"), response: response),
+            Fixture(request: try request("https://h/a?page=4&sort=desc"), response: response),
+        ]
+        let replay = FixtureReplay(fixtures, options: .init(matchedHeaders: [signature]))
+        let asked = try request("https://h/a?mysig=\(secret)&page=9", [signature: "\(secret)H"])
+        let miss = try #require(throws: FixtureReplay.Miss.self) { try replay.response(for: asked) }
+        #expect(!miss.description.contains(secret), "\(miss.description)")
+        #expect(miss.description.contains("mysig=REDACTED"), "\(miss.description)")
     }
 
     // MARK: - The pipelines
@@ -230,12 +282,49 @@ struct RedactionPropertyTests {
         return error.description
     }
 
+    /// A serializer's error when the planted response, as a 401, decodes as its error model: the
+    /// model's own description must not show what the body's secret members held.
+    private func errorModelDescription(_ planted: Planted) throws -> String {
+        var failed = planted
+        failed.status = 401
+        let fixture = try failed.fixture
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self), errorMatcher: StaticModelMatcher(PlantedFailure.self))
+        let error = try #require(thrownError { try serializer.serialize(fixture.data, for: fixture.context) } as? SculptError)
+        return error.description
+    }
+
+    /// A serializer's error when the planted body's secret members hold values the model cannot
+    /// take (`Cannot initialize Kind from invalid String value <secret>`).
+    private func decodingFailureDescription(_ planted: Planted) throws -> String {
+        let fixture = try planted.fixture
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(PlantedGrant.self))
+        let error = try #require(thrownError { try serializer.serialize(fixture.data, for: fixture.context) } as? SculptError)
+        return error.description
+    }
+
     /// A one-line mapping test's failure for the planted fixture.
     private func mappingFailure(_ planted: Planted) throws -> String {
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([User].self))
         let error = try #require(thrownError { try planted.fixture.model([User].self, using: serializer) } as? Fixture.MappingFailure)
         return error.description
     }
+}
+
+/// Any body, as an error model: its description shows every member it decoded.
+private struct PlantedFailure: ErrorResponseModel {
+    let body: AnyJSON
+
+    init(from decoder: any Decoder) throws {
+        body = try AnyJSON(from: decoder)
+    }
+}
+
+/// A token grant whose token only takes one value, so that a decoding error quotes the value it
+/// found.
+private struct PlantedGrant: Decodable {
+    enum Kind: String, Decodable { case expected }
+
+    let access_token: Kind
 }
 
 /// The path of a URL as replay compares it.

@@ -32,6 +32,45 @@ struct ReplayMissBoundsTests {
         }
     }
 
+    /// A JSON object of `count` members, in order or reversed, one of them perhaps redacted.
+    static func object(_ count: Int, reversed: Bool = false, redacting key: Int? = nil) -> Data {
+        let keys = reversed ? Array((0..<count).reversed()) : Array(0..<count)
+        let members = keys.map { #""k\#($0)":\#($0 == key ? #""REDACTED""# : "\($0)")"# }
+        return Data("{\(members.joined(separator: ","))}".utf8)
+    }
+
+    @Test("a JSON body of 50,000 members matches its recording in another order, a redacted member matching any value; one that differs is a miss")
+    func largeJSONBody() throws {
+        // Found by the outsider's pass on #12: members were looked up one by one through the
+        // whole object, so a 16 MiB body took 9.7 s to compare.
+        let url = try #require(URL(string: "https://api.example.com/search"))
+        let recorded = Fixture(
+            request: .init(method: .post, url: url, body: Self.object(50_000, reversed: true, redacting: 7)), response: .init(status: .ok))
+        let replay = FixtureReplay([recorded], options: .init(matchesBody: true, repeatsLastResponse: true))
+        #expect(throws: Never.self) { try replay.response(for: .init(method: .post, url: url, body: Self.object(50_000))) }
+        var different = String(decoding: Self.object(50_000), as: UTF8.self)
+        different = different.replacingOccurrences(of: #""k49999":49999"#, with: #""k49999":0"#)
+        let miss = try #require(throws: FixtureReplay.Miss.self) {
+            try replay.response(for: .init(method: .post, url: url, body: Data(different.utf8)))
+        }
+        #expect(miss.nearest.first?.differences.contains { $0.hasPrefix("body:") } == true)
+    }
+
+    @Test("5,000 recorded redacted items match 5,000 asked values; one item more is a miss that names it")
+    func manyMarkers() throws {
+        // Found by the outsider's pass on #12: each marker was tried against every item left,
+        // converting each again (1,000 markers among 8,000 items: 0.7 s; 1 MB of them: 10.5 s).
+        let recordedQuery = Array(repeating: "sig=REDACTED", count: 5_000).joined(separator: "&")
+        let askedQuery = (0..<5_000).map { "sig=v\($0)" }.joined(separator: "&")
+        let recorded = Fixture(request: .init(url: try #require(URL(string: "https://h/a?\(recordedQuery)&page=1"))), response: .init(status: .ok))
+        let replay = FixtureReplay([recorded], options: .init(repeatsLastResponse: true))
+        #expect(throws: Never.self) { try replay.response(for: .init(url: try #require(URL(string: "https://h/a?page=1&\(askedQuery)")))) }
+        let miss = try #require(throws: FixtureReplay.Miss.self) {
+            try replay.response(for: .init(url: try #require(URL(string: "https://h/a?page=1&\(askedQuery)&other=1"))))
+        }
+        #expect(miss.nearest.first?.differences == ["query: has other=1"])
+    }
+
     @Test("a miss among 4,000 interactions with a 64 KiB query compares at most 64 in full and says at most 4,096 bytes",
           arguments: LongQuery.allCases, ["/repos/o/r/issues/7", "/repos/o/r/nowhere"])
     func boundedMiss(query: LongQuery, path: String) throws {

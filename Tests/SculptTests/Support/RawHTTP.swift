@@ -66,8 +66,9 @@ final class RawHTTP: Sendable {
     @discardableResult
     func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
-    /// Everything the server sends until it closes, or until `timeout` passes.
-    func readAll(timeout: Duration = .seconds(5)) async -> [UInt8] {
+    /// Everything the server sends until it closes, or until `timeout` passes (long by default: a
+    /// loaded machine is slow, and a server that closes ends the wait at once).
+    func readAll(timeout: Duration = .seconds(30)) async -> [UInt8] {
         await Self.onThread { [self] in readAllBlocking(timeout: timeout) }
     }
 

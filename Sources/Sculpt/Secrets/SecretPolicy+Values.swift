@@ -1,0 +1,118 @@
+import Foundation
+
+/// The values a body holds under secret names, as text, so that a description built from what was
+/// decoded (an error model's own description, a `DecodingError` that quotes the value it could not
+/// take) can have them replaced wherever they appear.
+extension SecretPolicy {
+    /// The most values collected from one body.
+    static let mostSecretValues = 64
+
+    /// Values shorter than this are not looked for: `"abc"` would replace parts of words.
+    static let shortestSecretValue = 4
+
+    /// The secret values in the first `scanning` bytes of `body`: each secret JSON member's
+    /// string (as written and, when it has escapes, decoded) or the numbers and strings inside
+    /// it, or each secret form parameter's value (as written and percent-decoded). At most 64.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.secretValues(in: Data(#"{"token":"abc123"}"#.utf8), contentTypes: ["application/json"], scanning: 1 << 20)
+    /// // ["abc123"]
+    /// ```
+    package func secretValues(in body: Data, contentTypes: [String], scanning limit: Int) -> [String] {
+        let scanned = body.prefix(limit)
+        var values: [String] = []
+        func add(_ bytes: some Collection<UInt8>) {
+            guard bytes.count >= Self.shortestSecretValue, values.count < Self.mostSecretValues else { return }
+            let text = String(decoding: bytes, as: UTF8.self)
+            if !values.contains(text) { values.append(text) }
+        }
+        switch Self.kind(of: scanned, contentTypes: contentTypes) {
+        case .opaque: return []
+        case .json: break
+        case .form:
+            let policy = formPolicy
+            for pair in scanned.split(whereSeparator: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") }) {
+                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
+                let name = String(decoding: pair[..<equals], as: UTF8.self)
+                guard policy.isSecret(parameter: name, besideOAuth: false) else { continue }
+                let value = pair[pair.index(after: equals)...]
+                add(value)
+                let plus = String(decoding: value, as: UTF8.self).replacingOccurrences(of: "+", with: " ")
+                if let decoded = plus.removingPercentEncoding { add(decoded.utf8) }
+            }
+            return values
+        }
+        let ranges = secretValueRanges(in: scanned, scanning: scanned.count)
+        Array(scanned).withUnsafeBufferPointer { bytes in
+            for range in ranges { Self.tokens(bytes, range, into: add) }
+        }
+        return values
+    }
+
+    /// `text` with each of `values` replaced by ``Secrets/marker``, longest first (a value that
+    /// contains another is replaced whole).
+    ///
+    /// ```swift
+    /// SecretPolicy.redacting(values: ["abc123"], in: #"Grant(token: "abc123")"#)   // Grant(token: "REDACTED")
+    /// ```
+    package static func redacting(values: [String], in text: String) -> String {
+        guard !values.isEmpty else { return text }
+        var redacted = text
+        for value in values.sorted(by: { $0.utf8.count > $1.utf8.count }) where redacted.contains(value) {
+            redacted = redacted.replacingOccurrences(of: value, with: Secrets.marker)
+        }
+        return redacted
+    }
+
+    /// The strings and other scalars in one JSON value (a string, a number, or an object or array
+    /// of them), each passed to `add`; a string with escapes is passed as written and decoded.
+    private static func tokens(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>, into add: ([UInt8]) -> Void) {
+        var index = value.lowerBound
+        var scalar: [UInt8] = []
+        func endScalar() {
+            if !["true", "false", "null"].contains(String(decoding: scalar, as: UTF8.self)) { add(scalar) }
+            scalar.removeAll()
+        }
+        while index < value.upperBound {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\"") else {
+                if Self.isStructural(byte) { endScalar() } else { scalar.append(byte) }
+                index += 1
+                continue
+            }
+            endScalar()
+            index += 1
+            var written: [UInt8] = []
+            var decoded: [UInt8] = []
+            var escaped = false
+            while index < value.upperBound, bytes[index] != UInt8(ascii: "\"") {
+                let start = index
+                if bytes[index] == UInt8(ascii: "\\") {
+                    escaped = true
+                    index += 1
+                    if (try? JSONEscape.decode(bytes, at: &index, end: value.upperBound, into: &decoded)) == nil {
+                        index = min(start + 2, value.upperBound)
+                    }
+                } else {
+                    decoded.append(bytes[index])
+                    index += 1
+                }
+                written += bytes[start..<index]
+            }
+            index += 1
+            add(written)
+            if escaped { add(decoded) }
+        }
+        endScalar()
+    }
+
+    private static func isStructural(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ":"),
+            UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+            true
+        default:
+            false
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// Percent-encoding (RFC 3986, section 2.1) on bytes, without Foundation: decoding, and the
+/// normal form that makes equal encodings one.
+package enum PercentEncoding {
+    /// The value of a hexadecimal digit, either case.
+    ///
+    /// ```swift
+    /// PercentEncoding.hexValue(UInt8(ascii: "c"))   // 12
+    /// ```
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    /// `bytes` with every `%` and two hex digits replaced by the byte they encode; a `%` without
+    /// them is kept as it is.
+    ///
+    /// ```swift
+    /// PercentEncoding.decoded(Array("a%20b".utf8))   // "a b"
+    /// ```
+    package static func decoded(_ bytes: some Collection<UInt8>) -> String {
+        String(decoding: transformed(Array(bytes)) { byte in [byte] }, as: UTF8.self)
+    }
+
+    /// `text` with encodings equal by RFC 3986 (section 6.2.2) made one: hex digits in capitals
+    /// (`%7c` becomes `%7C`) and unreserved characters decoded (`%41` becomes `A`, `%7E` `~`);
+    /// anything else, `%2F` included, stays encoded.
+    ///
+    /// ```swift
+    /// PercentEncoding.normalized("/a%7cb/%41")   // "/a%7Cb/A"
+    /// ```
+    package static func normalized(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        let output = transformed(Array(text.utf8)) { byte in
+            isUnreserved(byte) ? [byte] : [UInt8(ascii: "%"), hexDigit(byte >> 4), hexDigit(byte & 0x0F)]
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `bytes` with each valid encoding replaced by what `replacement` gives for its byte.
+    private static func transformed(_ bytes: [UInt8], _ replacement: (UInt8) -> [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            output += replacement(high << 4 | low)
+            index += 3
+        }
+        return output
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+}
