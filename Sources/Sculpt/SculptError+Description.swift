@@ -13,14 +13,23 @@ extension SculptError {
     /// The most a list (candidates, registered values, keys) or another error's text shows.
     static let listLimit = 1_024
 
+    /// How many bytes of the body are read for the values its secret members hold.
+    static let secretScanLimit = 4 << 20
+
     /// A report in lines: what happened, to which request, what was expected and what arrived, and
     /// the start of the body, at most 4,096 bytes in all. Long values are cut with their size
     /// stated (`… (1,048,576 bytes)`), long lists with a count (`and 99,990 more`); the URL and
-    /// the body excerpt show no secret (see ``Secrets``). The error itself keeps every value whole.
+    /// the body excerpt show no secret (see ``Secrets``), and a value the body holds under a
+    /// secret name is replaced wherever the report quotes it (an error model's description, a
+    /// decoding error that names the value it could not take). The error itself keeps every value
+    /// whole.
     public var description: String {
         let excerpt = bodyExcerpt
         let room = Self.descriptionLimit - excerpt.utf8.count - 1
-        return ClippedText.value(report.joined(separator: "\n"), limit: room) + "\n" + excerpt
+        let secrets = SecretPolicy.default.secretValues(
+            in: context.body, contentTypes: context.response.headerFields[values: .contentType], scanning: Self.secretScanLimit)
+        let report = SecretPolicy.redacting(values: secrets, in: report.joined(separator: "\n"))
+        return ClippedText.value(report, limit: room) + "\n" + excerpt
     }
 
     /// The report without the body excerpt, each part bounded.
@@ -79,9 +88,8 @@ extension SculptError {
     private var bodyExcerpt: String {
         let body = context.body
         guard !body.isEmpty else { return "Body: empty." }
-        let (text, remaining) = SecretPolicy.isForm(contentType: context.response.headerFields[.contentType])
-            ? SecretPolicy.default.excerpt(ofForm: body, bytes: Self.bodyExcerptLimit)
-            : SecretPolicy.default.excerpt(of: body, bytes: Self.bodyExcerptLimit)
+        let (text, remaining) = SecretPolicy.default.excerpt(
+            of: body, contentTypes: context.response.headerFields[values: .contentType], bytes: Self.bodyExcerptLimit)
         let more = remaining > 0 ? "… (\(remaining) more bytes)" : ""
         return "Body (\(body.count) bytes): \(text)\(more)"
     }

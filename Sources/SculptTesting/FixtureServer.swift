@@ -146,11 +146,8 @@ public actor FixtureServer {
     ///   starting with `/` (an absolute URL or `//host/...` would leave this server).
     public func url(for pathAndQuery: String) throws -> URL {
         // Only a path reaches this server: `http://elsewhere/` and `//elsewhere/` would not.
-        guard let baseURL, pathAndQuery.hasPrefix("/") || pathAndQuery.hasPrefix("?"), !pathAndQuery.hasPrefix("//"),
-            let url = URL(string: pathAndQuery, relativeTo: baseURL)?.absoluteURL,
-            url.host() == baseURL.host(), url.port == baseURL.port, url.scheme == baseURL.scheme
-        else { throw URLError(.badURL) }
-        return url
+        guard pathAndQuery.hasPrefix("/") || pathAndQuery.hasPrefix("?"), !pathAndQuery.hasPrefix("//") else { throw URLError(.badURL) }
+        return try url(appending: pathAndQuery)
     }
 
     /// The URL on this server that the fixture's recorded request maps to: its path and query as
@@ -158,6 +155,16 @@ public actor FixtureServer {
     ///
     /// - Throws: `URLError(.badURL)` before ``start(port:)``.
     public func url(for fixture: Fixture) throws -> URL {
-        try url(for: FixtureResponder.target(of: fixture.request.url))
+        // Appended to the base, not resolved against it: a recorded path `//x` stays a path.
+        try url(appending: FixtureResponder.target(of: fixture.request.url))
+    }
+
+    /// The base URL with `target` (a path and query) appended, when the result still names this
+    /// server.
+    private func url(appending target: String) throws -> URL {
+        guard let baseURL, let url = URL(string: baseURL.absoluteString + target),
+            url.host() == baseURL.host(), url.port == baseURL.port, url.scheme == baseURL.scheme
+        else { throw URLError(.badURL) }
+        return url
     }
 }

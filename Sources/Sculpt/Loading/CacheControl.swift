@@ -33,13 +33,24 @@ struct CacheControl: Sendable {
         directives[name] != nil
     }
 
-    /// A delta-seconds argument (`max-age=60`); `nil` when absent or not a number. Values past
-    /// 2^31 are taken as 2^31 (RFC 9111, section 1.2.2).
+    /// A delta-seconds argument (`max-age=60`); `nil` when absent or not a number.
     func seconds(_ name: String) -> Int? {
-        guard let argument = directives[name] ?? nil, !argument.isEmpty, argument.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-            return nil
-        }
-        return Int(argument.prefix(10)).map { min($0, 1 << 31) }
+        (directives[name] ?? nil).flatMap(Self.deltaSeconds)
+    }
+
+    /// A delta-seconds value (RFC 9111, section 1.2.2): decimal digits only, leading zeros
+    /// allowed, values past 2^31 taken as 2^31; `nil` for anything else.
+    ///
+    /// ```swift
+    /// CacheControl.deltaSeconds("0060")                    // 60
+    /// CacheControl.deltaSeconds("99999999999999999999")    // 2147483648
+    /// ```
+    static func deltaSeconds(_ text: some StringProtocol) -> Int? {
+        let digits = text.utf8
+        guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        let significant = digits.drop { $0 == UInt8(ascii: "0") }
+        guard significant.count <= 10 else { return 1 << 31 }
+        return min(significant.reduce(0) { $0 * 10 + Int($1 - 0x30) }, 1 << 31)
     }
 
     /// Adds one `name[=argument]` directive.

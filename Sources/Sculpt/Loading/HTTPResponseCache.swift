@@ -68,7 +68,8 @@ public struct HTTPResponseCache: @unchecked Sendable {
     func store(_ stored: StoredResponse, for request: URLRequest) {
         guard let key = Self.key(request), let url = stored.response.url ?? request.url else { return }
         var fields: [String: String] = [:]
-        for field in stored.response.headerFields {
+        // A cookie is the session's business, not the cache's: it is never given out again.
+        for field in stored.response.headerFields where field.name != .setCookie {
             let name = field.name.canonicalName
             fields[name] = fields[name].map { "\($0), \(field.value)" } ?? field.value
         }
@@ -85,6 +86,20 @@ public struct HTTPResponseCache: @unchecked Sendable {
     func remove(for request: URLRequest) {
         guard let key = Self.key(request) else { return }
         urlCache.removeCachedResponse(for: key)
+    }
+
+    /// Removes what is stored for the URL of an unsafe request that succeeded, and for the URLs
+    /// its response's `Location` and `Content-Location` name on the same origin (RFC 9111,
+    /// section 4.4): a `POST` to `/issues` or a `PATCH` of `/issues/1` makes them stale.
+    func invalidate(after request: URLRequest, response: ResponseContext) {
+        guard let url = request.url else { return }
+        urlCache.removeCachedResponse(for: URLRequest(url: url))
+        for name in [HTTPField.Name.location, .contentLocation] {
+            guard let value = response.headerFields[name], let target = URL(string: value, relativeTo: response.url ?? url)?.absoluteURL,
+                CrossOriginRedirects.isSameOrigin(target, url)
+            else { continue }
+            urlCache.removeCachedResponse(for: URLRequest(url: target))
+        }
     }
 
     // MARK: - Keys and metadata
@@ -112,39 +127,9 @@ public struct HTTPResponseCache: @unchecked Sendable {
         for pair in text.utf8.split(separator: UInt8(ascii: "&")) {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { continue }
-            varying[decoded(parts[0])] = decoded(parts[1])
+            varying[PercentEncoding.decoded(parts[0])] = PercentEncoding.decoded(parts[1])
         }
         return varying
-    }
-
-    /// Percent-decoded bytes, as ``encoded(_:)`` wrote them.
-    private static func decoded(_ bytes: Substring.UTF8View.SubSequence) -> String {
-        guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
-        var output: [UInt8] = []
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            let first = bytes.index(after: index)
-            if byte == UInt8(ascii: "%"), first < bytes.endIndex, bytes.index(after: first) < bytes.endIndex,
-                let high = hexValue(bytes[first]), let low = hexValue(bytes[bytes.index(after: first)])
-            {
-                output.append(high << 4 | low)
-                index = bytes.index(first, offsetBy: 2)
-            } else {
-                output.append(byte)
-                index = first
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 
     /// Whether a field is one of Sculpt's own (`Sculpt-Cache-...`, any case).

@@ -46,9 +46,21 @@ enum LinkField {
         return links
     }
 
-    /// The relation types of a link's parameters (`; rel="next last"`).
+    /// The relation types of a link's parameters (`; rel="next last"`); a `;` inside a quoted
+    /// string (`title="a;rel=next"`) does not end a parameter.
     private static func relations(in parameters: Substring) -> Set<String> {
-        for parameter in parameters.split(separator: ";") {
+        var pieces: [Substring] = []
+        var start = parameters.startIndex
+        var quoted = false
+        for index in parameters.indices {
+            if parameters[index] == "\"" { quoted.toggle() }
+            if parameters[index] == ";", !quoted {
+                pieces.append(parameters[start..<index])
+                start = parameters.index(after: index)
+            }
+        }
+        pieces.append(parameters[start...])
+        for parameter in pieces {
             let parts = parameter.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "rel" else { continue }
             let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))

@@ -44,9 +44,10 @@ public struct Page<Value: Sendable>: Sendable {
     public func request(setting name: String, to value: String) -> URLRequest {
         var request = self.request
         guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return request }
-        var items = (components.percentEncodedQueryItems ?? []).filter { $0.name != name }
-        let encoded = value.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? value
-        items.append(URLQueryItem(name: name, value: encoded))
+        // Names compared decoded (`page%5Bcursor%5D` is `page[cursor]`), both written encoded.
+        var items = (components.percentEncodedQueryItems ?? []).filter { ($0.name.removingPercentEncoding ?? $0.name) != name }
+        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .urlQueryValueAllowed) ?? "" }
+        items.append(URLQueryItem(name: encode(name), value: encode(value)))
         components.percentEncodedQueryItems = items
         request.url = components.url ?? url
         return request
@@ -58,15 +59,12 @@ public struct Page<Value: Sendable>: Sendable {
         guard let next = nextLink else { return nil }
         var request = self.request
         request.url = next
-        let from = self.request.url
-        if from?.scheme?.lowercased() != next.scheme?.lowercased() || from?.host()?.lowercased() != next.host()?.lowercased() || from?.port != next.port {
-            for name in ["Authorization", "Proxy-Authorization", "Cookie"] { request.setValue(nil, forHTTPHeaderField: name) }
-        }
-        return request
+        return CrossOriginRedirects.redirected(request, from: self.request.url)
     }
 }
 
 extension CharacterSet {
-    /// What a query value may hold unencoded: the query's characters less `&`, `=`, `+` and `#`.
-    fileprivate static let urlQueryValueAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))
+    /// What a query name or value may hold unencoded: the query's characters less `&`, `=`, `+`,
+    /// `#`, `[` and `]`.
+    fileprivate static let urlQueryValueAllowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#[]"))
 }

@@ -24,11 +24,15 @@ public struct PageFailure: Error, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// `Page 3 of the load failed (GET https://...): ` and the underlying error; secrets in the URL
-    /// redacted, at most 4,096 bytes.
+    /// `Page 3 of the load failed (https://...): ` and the underlying error; secrets redacted
+    /// (the URL's, and wherever the underlying error quotes them: a transport error's failing
+    /// URL, a redirect's), at most 4,096 bytes.
     public var description: String {
         let url = self.url.map { ClippedText.value(SecretPolicy.default.redacting($0).absoluteString, limit: 1_024) } ?? "no URL"
         let head = "Page \(page) of the load failed (\(url)): "
-        return head + ClippedText.value(String(describing: underlying), limit: 4_096 - head.utf8.count)
+        let failing = (underlying as NSError).userInfo[NSURLErrorFailingURLErrorKey] as? URL
+        let secrets = [self.url, failing].compactMap { $0 }.flatMap { SecretPolicy.default.secretValues(in: $0) }
+        let text = SecretPolicy.redacting(values: secrets, in: String(describing: underlying))
+        return head + ClippedText.value(text, limit: 4_096 - head.utf8.count)
     }
 }

@@ -30,31 +30,47 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         let sequence: PageSequence
         var request: URLRequest?
+        /// The URLs loaded, as ``key(_:)`` writes them.
         var loaded: Set<String> = []
         var number = 1
+        /// An error of the `next` closure, thrown at the `next()` after the page it was given.
+        var pendingFailure: PageFailure?
 
         init(sequence: PageSequence, request: URLRequest) {
             self.sequence = sequence
             self.request = request
         }
 
+        /// Whether the next `next()` has something to give: a failure to throw, or a next request
+        /// within `maximumPages` for a URL not loaded yet.
+        var hasNextPage: Bool {
+            if pendingFailure != nil { return true }
+            guard let request, number <= sequence.maximumPages else { return false }
+            return !loaded.contains(Self.key(request.url))
+        }
+
         /// The next page; `nil` when there is no next request, after `maximumPages`, when a next
-        /// request repeats a URL already loaded, or when the task is cancelled.
+        /// request repeats a URL already loaded (fragments aside, equal percent-encodings and
+        /// host case taken as equal), or when the task is cancelled.
         ///
-        /// - Throws: ``PageFailure`` around the transport, serializer or `next` closure's error.
+        /// - Throws: ``PageFailure`` around the transport, serializer or `next` closure's error;
+        ///   the closure's error comes at the call after the page it was given, which is returned.
         public mutating func next() async throws -> Page<Value>? {
-            guard let current = request, number <= sequence.maximumPages, loaded.insert(current.url?.absoluteString ?? "").inserted else {
+            if let pendingFailure {
+                self.pendingFailure = nil
+                throw pendingFailure
+            }
+            guard let current = request, number <= sequence.maximumPages, loaded.insert(Self.key(current.url)).inserted else {
                 request = nil
                 return nil
             }
             request = nil
+            let page: Page<Value>
             do {
-                let (data, urlResponse) = try await sequence.session.data(for: current)
+                try Task.checkCancellation()
+                let (data, urlResponse) = try await sequence.session.data(for: current, delegate: CrossOriginRedirects())
                 let response = ResponseContext(urlResponse, request: current)
-                let page = Page(value: try sequence.serialize(data, response), response: response, request: current, number: number)
-                request = try sequence.nextRequest(page)
-                number += 1
-                return page
+                page = Page(value: try sequence.serialize(data, response), response: response, request: current, number: number)
             } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
                 return nil
             } catch is CancellationError {
@@ -62,6 +78,25 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
             } catch {
                 throw PageFailure(page: number, url: current.url, underlying: error)
             }
+            number += 1
+            do {
+                request = try sequence.nextRequest(page)
+            } catch {
+                pendingFailure = PageFailure(page: number, url: nil, underlying: error)
+            }
+            return page
+        }
+
+        /// A URL as the repeat guard compares it: without its fragment, the scheme and host
+        /// lowercased, equal percent-encodings made one.
+        static func key(_ url: URL?) -> String {
+            guard let url = url?.absoluteURL, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+                return url?.absoluteString ?? ""
+            }
+            components.fragment = nil
+            components.scheme = components.scheme?.lowercased()
+            components.host = components.host?.lowercased()
+            return PercentEncoding.normalized(components.string ?? url.absoluteString)
         }
     }
 }

@@ -64,9 +64,9 @@ public final class PagedSource<Element: Sendable> {
                 if let page {
                     self.items += page.value
                     self.pageCount += 1
-                } else {
-                    self.hasMore = false
                 }
+                // Known now, not at a call that finds nothing (the sequence's guard aside).
+                self.hasMore = page != nil && iterator.hasNextPage
                 self.state = .idle
             } catch {
                 guard let self, self.generation == current else { return }

@@ -21,9 +21,10 @@ struct ResponseLoader<Output: Sendable>: Sendable {
     /// - Throws: the transport error, the serializer's error, or `URLError(.resourceUnavailable)`
     ///   for ``LoadPolicy/cacheOnly`` with nothing stored.
     func first(_ request: URLRequest, policy: LoadPolicy) async throws -> (value: Loaded<Output>, thenFetch: StoredResponse??) {
+        try Task.checkCancellation()
         let now = Date()
         let stored = cache.response(for: request)
-        let mayUseStored = !CacheControl(request.value(forHTTPHeaderField: "Cache-Control").map { [$0] } ?? []).contains("no-cache")
+        let mayUseStored = Self.mayUseStored(for: request)
         switch policy {
         case .cacheOnly:
             guard let stored else { throw URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: "Nothing is stored for this request."]) }
@@ -42,12 +43,25 @@ struct ResponseLoader<Output: Sendable>: Sendable {
             do {
                 return (try await fetch(request, revalidating: stored), nil)
             } catch let error as URLError where error.code != .cancelled {
-                guard let stored, stored.isFresh(at: now) || stored.mayBeServedStale else { throw error }
-                return (try cached(stored, at: now), nil)
+                // Judged when the network failed, not when it was asked: a timeout takes a while.
+                let failedAt = Date()
+                guard let stored, stored.isFresh(at: failedAt) || stored.mayBeServedStale else { throw error }
+                return (try cached(stored, at: failedAt), nil)
             }
         case .networkOnly:
             return (try await fetch(request, revalidating: nil), nil)
         }
+    }
+
+    /// Whether the request lets a stored response answer without asking the server (RFC 9111,
+    /// section 5.2.1): not with `Cache-Control: no-cache` or `max-age=0`, nor with
+    /// `Pragma: no-cache` and no `Cache-Control`.
+    private static func mayUseStored(for request: URLRequest) -> Bool {
+        guard let value = request.value(forHTTPHeaderField: "Cache-Control") else {
+            return request.value(forHTTPHeaderField: "Pragma")?.lowercased().contains("no-cache") != true
+        }
+        let control = CacheControl([value])
+        return !control.contains("no-cache") && control.seconds("max-age") != 0
     }
 
     /// A stored response's value, stale or not.
@@ -56,24 +70,44 @@ struct ResponseLoader<Output: Sendable>: Sendable {
     }
 
     /// The network's value. With `stored`, the request is conditional, and a `304` answers with
-    /// the stored body and the updated fields.
+    /// the stored body and the updated fields. Redirects are followed without carrying the
+    /// request's credentials to another origin (``CrossOriginRedirects``). What the answer allows
+    /// is stored, under the URL that answered; a successful unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`) removes what is
+    /// stored for its URL and the URLs its `Location` and `Content-Location` name on the same
+    /// origin (RFC 9111, section 4.4).
     func fetch(_ request: URLRequest, revalidating stored: StoredResponse?) async throws -> Loaded<Output> {
+        try Task.checkCancellation()
         var sent = request
         // The session must not answer from its own cache (Apple platforms): this leg is the network.
         sent.cachePolicy = .reloadIgnoringLocalCacheData
         let conditional = stored.flatMap { $0.conditionalRequest(sent) }
         let requestTime = Date()
-        let (data, urlResponse) = try await session.data(for: conditional ?? sent)
+        let (data, urlResponse) = try await session.data(for: conditional ?? sent, delegate: CrossOriginRedirects())
         let responseTime = Date()
         let response = ResponseContext(urlResponse, request: request)
         if response.status.code == 304, conditional != nil, let stored {
+            guard stored.isConfirmed(by: response) else {
+                // Another representation than the stored one: ask again, unconditionally.
+                cache.remove(for: request)
+                return try await fetch(request, revalidating: nil)
+            }
             let updated = stored.revalidated(by: response, requestTime: requestTime, responseTime: responseTime)
-            cache.store(updated, for: request)
+            if StoredResponse.isStorable(updated.response, request: request) {
+                cache.store(updated, for: request)
+            } else {
+                cache.remove(for: request)  // the 304 said no-store, or Vary: *
+            }
             return Loaded(value: try serialize(updated.body, updated.response), origin: .network, response: updated.response, isStale: false)
         }
-        if StoredResponse.isStorable(response, request: request) {
-            let varying = StoredResponse.varying(response, request: request)
-            cache.store(StoredResponse(response: response, body: data, requestTime: requestTime, responseTime: responseTime, varying: varying), for: request)
+        // A response reached through a redirect is stored under its own URL, never under the
+        // requested one: the redirect itself may lead elsewhere next time.
+        var answered = request
+        answered.url = response.url ?? request.url
+        if StoredResponse.isStorable(response, request: answered) {
+            let varying = StoredResponse.varying(response, request: answered)
+            cache.store(StoredResponse(response: response, body: data, requestTime: requestTime, responseTime: responseTime, varying: varying), for: answered)
+        } else if StoredResponse.isUnsafe(request), (200..<400).contains(response.status.code) {
+            cache.invalidate(after: request, response: response)
         }
         return Loaded(value: try serialize(data, response), origin: .network, response: response, isStale: false)
     }

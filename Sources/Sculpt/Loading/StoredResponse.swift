@@ -34,16 +34,25 @@ struct StoredResponse: Sendable {
     static let heuristicallyCacheable: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
     /// Whether a response to `request` may be stored (RFC 9111, section 3): a `GET`, no
-    /// `no-store` on either side, not `Vary: *`, and a status that is heuristically cacheable or
+    /// `no-store` on either side, not `Vary: *`, a final status that is not `206` (ranges are not
+    /// assembled) or `304` (it has no body of its own), a status that is heuristically cacheable or
     /// has explicit freshness.
     static func isStorable(_ response: ResponseContext, request: URLRequest) -> Bool {
         guard (request.httpMethod ?? "GET").uppercased() == "GET" else { return false }
+        let status = response.status.code
+        guard status >= 200, status != 206, status != 304 else { return false }
         let control = CacheControl(response.headerFields[values: .cacheControl])
         let requestControl = CacheControl(request.value(forHTTPHeaderField: "Cache-Control").map { [$0] } ?? [])
         guard !control.contains("no-store"), !requestControl.contains("no-store") else { return false }
         guard !varyNames(response).contains("*") else { return false }
         let explicit = control.seconds("max-age") != nil || response.headerFields[.expires] != nil
-        return heuristicallyCacheable.contains(response.status.code) || (explicit && response.status.code < 500)
+        return heuristicallyCacheable.contains(status) || (explicit && status < 500)
+    }
+
+    /// Whether a request's method may change what the server holds: any but `GET`, `HEAD`,
+    /// `OPTIONS` and `TRACE` (RFC 9110, section 9.2.1).
+    static func isUnsafe(_ request: URLRequest) -> Bool {
+        !["GET", "HEAD", "OPTIONS", "TRACE"].contains((request.httpMethod ?? "GET").uppercased())
     }
 
     /// The lowercased field names of the response's `Vary`.
@@ -67,11 +76,11 @@ struct StoredResponse: Sendable {
     /// The response's `Cache-Control`, parsed once.
     private let control: CacheControl
 
-    /// How long the response is fresh (section 4.2.1): `max-age`, else `Expires` minus `Date`,
-    /// else a tenth of the time since `Last-Modified` (at most a day) for a heuristically
-    /// cacheable status, else 0.
+    /// How long the response is fresh (section 4.2.1): `max-age` (0 when it is not a number),
+    /// else `Expires` minus `Date`, else a tenth of the time since `Last-Modified` (at most a
+    /// day) for a heuristically cacheable status, else 0.
     var freshnessLifetime: TimeInterval {
-        if let maxAge = control.seconds("max-age") { return TimeInterval(maxAge) }
+        if control.contains("max-age") { return TimeInterval(control.seconds("max-age") ?? 0) }
         let date = response.headerFields[.date].flatMap(HTTPDate.parse) ?? responseTime
         if let expires = response.headerFields[.expires] {
             // An invalid Expires (`0`, `-1`) means already expired.
@@ -90,7 +99,7 @@ struct StoredResponse: Sendable {
     func age(at now: Date) -> TimeInterval {
         let date = response.headerFields[.date].flatMap(HTTPDate.parse) ?? responseTime
         let apparentAge = max(0, responseTime.timeIntervalSince(date))
-        let ageValue = response.headerFields[.age].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map(TimeInterval.init) ?? 0
+        let ageValue = response.headerFields[.age].flatMap { CacheControl.deltaSeconds($0.trimmingCharacters(in: .whitespaces)) }.map(TimeInterval.init) ?? 0
         let correctedAgeValue = ageValue + max(0, responseTime.timeIntervalSince(requestTime))
         return max(apparentAge, correctedAgeValue) + max(0, now.timeIntervalSince(responseTime))
     }
@@ -121,11 +130,19 @@ struct StoredResponse: Sendable {
         return conditional
     }
 
+    /// Whether a `304` confirms this response: it names no strong `ETag` other than this one's
+    /// (RFC 9111, section 4.3.4).
+    func isConfirmed(by notModified: ResponseContext) -> Bool {
+        guard let etag = notModified.headerFields[.eTag], !etag.hasPrefix("W/") else { return true }
+        return etag == response.headerFields[.eTag]
+    }
+
     /// This response confirmed by a `304`: the `304`'s fields replace the stored ones of the same
-    /// names (section 3.2; the framing fields are kept), and it counts as received now.
+    /// names (section 3.2; the framing fields and `Set-Cookie` are kept), and it counts as received
+    /// now.
     func revalidated(by notModified: ResponseContext, requestTime: Date, responseTime: Date) -> StoredResponse {
         var updated = response
-        let kept: Set<HTTPField.Name> = [.contentLength, .contentEncoding, .transferEncoding, .contentType]
+        let kept: Set<HTTPField.Name> = [.contentLength, .contentEncoding, .transferEncoding, .contentType, .setCookie]
         for name in Set(notModified.headerFields.map(\.name)) where !kept.contains(name) {
             updated.headerFields[values: name] = notModified.headerFields[values: name]
         }

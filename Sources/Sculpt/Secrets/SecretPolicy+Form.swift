@@ -4,16 +4,55 @@ import Foundation
 /// an OAuth token request, or GitHub's token response to a client that did not ask for JSON.
 /// Their parameters are redacted as a query's are, by the query parameter and body field names.
 extension SecretPolicy {
-    /// Whether a `Content-Type` value names a form-encoded body.
+    /// How a body's secrets are found.
+    package enum BodyKind: Sendable {
+        /// JSON text: secret members' values.
+        case json
+        /// Form-encoded parameters: secret parameters' values.
+        case form
+        /// Neither (an image, HTML, a protocol buffer): left as it is.
+        case opaque
+    }
+
+    /// How `body` is read for secrets, whatever its `Content-Type` values claim where the claim
+    /// would keep a secret: JSON text (`{` or `[` after white space) is read as JSON under any
+    /// type; other bodies as a form when a type names a form, when no type is given, or when the
+    /// type is `text/*`.
     ///
     /// ```swift
-    /// SecretPolicy.isForm(contentType: "application/x-www-form-urlencoded; charset=utf-8")   // true
+    /// SecretPolicy.kind(of: Data("refresh_token=r1".utf8), contentTypes: [])   // .form
     /// ```
-    package static func isForm(contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let media = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
-        return SecretPolicy.lowercased(String(decoding: media, as: UTF8.self)).trimmingCharacters(in: .whitespaces)
-            == "application/x-www-form-urlencoded"
+    package static func kind(of body: some Collection<UInt8>, contentTypes: [String]) -> BodyKind {
+        var bytes = body.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3).drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) } }
+        if let first = bytes.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return .json }
+        let media = contentTypes.flatMap { value in
+            value.split(separator: ",").map { lowercased($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
+        }
+        let formLike = media.isEmpty || media.contains { $0 == "application/x-www-form-urlencoded" || $0.hasPrefix("text/") }
+        return formLike ? .form : .opaque
+    }
+
+    /// `body` with its secrets replaced, read as ``kind(of:contentTypes:)`` says.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.redacting(body: body, contentTypes: fields[values: .contentType])
+    /// ```
+    package func redacting(body: Data, contentTypes: [String]) -> Data {
+        switch Self.kind(of: body, contentTypes: contentTypes) {
+        case .json: redacting(json: body)
+        case .form: redacting(form: body)
+        case .opaque: body
+        }
+    }
+
+    /// The start of `body` as text for a description, secrets replaced as
+    /// ``redacting(body:contentTypes:)`` replaces them, and how many bytes were left out.
+    package func excerpt(of body: Data, contentTypes: [String], bytes: Int) -> (text: String, remaining: Int) {
+        switch Self.kind(of: body.prefix(bytes + (64 << 10)), contentTypes: contentTypes) {
+        case .form: excerpt(ofForm: body, bytes: bytes)
+        case .json, .opaque: excerpt(of: body, bytes: bytes)
+        }
     }
 
     /// `body` with the value of every parameter named in ``parameters`` or ``bodyFields``
@@ -22,7 +61,7 @@ extension SecretPolicy {
     /// ```swift
     /// SecretPolicy.default.redacting(form: Data("refresh_token=r1&scope=repo".utf8))   // refresh_token=REDACTED&scope=repo
     /// ```
-    package func redacting(form body: Data) -> Data {
+    func redacting(form body: Data) -> Data {
         guard !body.isEmpty else { return body }
         let text = String(decoding: body, as: UTF8.self)
         let redacted = formPolicy.redacting(parameters: text)
@@ -31,7 +70,7 @@ extension SecretPolicy {
 
     /// The start of a form body as text for a description, at most `bytes` bytes of it, secret
     /// values replaced, and how many bytes were left out. Reads at most `bytes` plus 64 KB.
-    package func excerpt(ofForm body: Data, bytes: Int) -> (text: String, remaining: Int) {
+    func excerpt(ofForm body: Data, bytes: Int) -> (text: String, remaining: Int) {
         let scanned = body.prefix(bytes + (64 << 10))
         let redacted = formPolicy.redacting(parameters: String(decoding: scanned, as: UTF8.self))
         let (text, remaining) = ClippedText.prefix(ofBytes: Array(redacted.utf8), bytes: bytes)
@@ -39,7 +78,7 @@ extension SecretPolicy {
     }
 
     /// This policy with body field names counting as parameter names.
-    private var formPolicy: SecretPolicy {
+    var formPolicy: SecretPolicy {
         var policy = self
         policy.parameters.formUnion(bodyFields)
         return policy

@@ -36,14 +36,10 @@ extension SecretPolicy {
     /// ``redacting(urlText:)`` at a nesting `depth` (values decoded to get here).
     private func redacting(urlText text: String, depth: Int) -> String {
         let bytes = Array(text.utf8)
-        var authorityStart: Int?
-        if let colon = Self.schemeEnd(bytes), colon + 2 < bytes.count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") {
-            authorityStart = colon + 3
-        } else if bytes.count >= 2, bytes[0] == UInt8(ascii: "/"), bytes[1] == UInt8(ascii: "/") {
-            authorityStart = 2
-        }
+        let authorityStart = Self.authorityStart(bytes)
         let pathStart = authorityStart.map { start in
-            bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+            bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+                ?? bytes.count
         } ?? 0
         let fragmentStart = bytes[pathStart...].firstIndex(of: UInt8(ascii: "#"))
         let queryStart = bytes[pathStart..<(fragmentStart ?? bytes.count)].firstIndex(of: UInt8(ascii: "?"))
@@ -230,6 +226,21 @@ extension SecretPolicy {
             output += colon + 1 < at ? Array(Secrets.marker.utf8) : []
         }
         return output + authority[at...]
+    }
+
+    /// Where the authority (`user:password@host:port`) starts, as a browser's URL parser finds it
+    /// (WHATWG): after `scheme:` and any run of `/` or `\\` (`https:\\\\u:p@h`, and `https:u:p@h`
+    /// for the schemes that always have a host); after a leading run of two or more `/` or `\\`
+    /// (a scheme-relative reference); none for a path or a query.
+    private static func authorityStart(_ bytes: [UInt8]) -> Int? {
+        let isSlash = { (byte: UInt8) in byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") }
+        if let colon = schemeEnd(bytes) {
+            let start = bytes[(colon + 1)...].firstIndex { !isSlash($0) } ?? bytes.count
+            let scheme = String(decoding: bytes[..<colon].map { $0 | 0x20 }, as: UTF8.self)
+            return start > colon + 1 || ["http", "https", "ws", "wss", "ftp", "file"].contains(scheme) ? start : nil
+        }
+        let start = bytes.firstIndex { !isSlash($0) } ?? bytes.count
+        return start >= 2 ? start : nil
     }
 
     /// Where a scheme (`https`) ends: the index of its `:`, when the text starts with one.

@@ -49,6 +49,38 @@ extension SecretPolicy {
         return values
     }
 
+    /// The secret values in a URL: its user name and password, and the values of its secret query
+    /// and fragment parameters (as written and percent-decoded). At most 64.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.secretValues(in: URL(string: "https://h/cb?access_token=abc123")!)   // ["abc123"]
+    /// ```
+    package func secretValues(in url: URL) -> [String] {
+        var values: [String] = []
+        func add(_ value: String) {
+            guard value.utf8.count >= Self.shortestSecretValue, values.count < Self.mostSecretValues, !values.contains(value) else { return }
+            values.append(value)
+        }
+        let absolute = url.absoluteURL
+        if redactsURLs {
+            absolute.user(percentEncoded: true).map(add)
+            absolute.password(percentEncoded: true).map(add)
+            absolute.user(percentEncoded: false).map(add)
+            absolute.password(percentEncoded: false).map(add)
+        }
+        let lists = [absolute.query(percentEncoded: true), absolute.fragment(percentEncoded: true)].compactMap { $0 }
+        let besideOAuth = hasOAuthCompanion(lists.flatMap { Self.names(in: $0) })
+        for list in lists {
+            for item in list.split(whereSeparator: { $0 == "&" || $0 == ";" || $0 == "?" }) {
+                guard let equals = item.firstIndex(of: "="), isSecret(parameter: item[..<equals], besideOAuth: besideOAuth) else { continue }
+                let value = String(item[item.index(after: equals)...])
+                add(value)
+                value.removingPercentEncoding.map(add)
+            }
+        }
+        return values
+    }
+
     /// `text` with each of `values` replaced by ``Secrets/marker``, longest first (a value that
     /// contains another is replaced whole).
     ///

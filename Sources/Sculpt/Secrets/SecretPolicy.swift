@@ -55,7 +55,10 @@ package struct SecretPolicy: Sendable {
 
     /// Whether a parameter is secret, given its name as written (percent-encoded, any case,
     /// perhaps `name[]` or `outer[name]`) and whether an OAuth companion stands beside it.
+    /// A name longer than ``longestDecodedName`` bytes is taken as secret: too long to be read
+    /// at the cost of every comparison, and no one's usual parameter.
     package func isSecret(parameter raw: some StringProtocol, besideOAuth: Bool) -> Bool {
+        guard raw.utf8.count <= Self.longestDecodedName else { return redactsURLs }
         let name = Self.normalized(raw)
         if parameters.contains(name) || (besideOAuth && redactsURLs && name == "code") { return true }
         guard name.utf8.contains(UInt8(ascii: "[")) else { return false }
@@ -75,14 +78,19 @@ package struct SecretPolicy: Sendable {
         bodyFields.contains(Self.lowercased(name))
     }
 
-    /// A name as compared: percent-decoded, trimmed of spaces, ASCII-lowercased. Long names are no
-    /// one's secret name and are not decoded. Bytes only: this runs for every parameter a replay
-    /// compares.
+    /// The longest parameter name decoded to be compared, in bytes.
+    static let longestDecodedName = 4_096
+
+    /// A name as compared: percent-decoded (up to three times), trimmed of spaces, ASCII-lowercased; longer names
+    /// than ``longestDecodedName`` are not decoded (empty). Bytes only: this runs for every
+    /// parameter a replay compares.
     static func normalized(_ raw: some StringProtocol) -> String {
-        guard raw.utf8.count <= 256 else { return "" }
+        guard raw.utf8.count <= Self.longestDecodedName else { return "" }
         var bytes = Array(raw.utf8)
-        if bytes.contains(UInt8(ascii: "%")) {
-            bytes = Array((String(raw).removingPercentEncoding ?? String(raw)).utf8)
+        // Up to three times: a name encoded twice (`access%255Ftoken`) is still its name.
+        for _ in 0..<3 where bytes.contains(UInt8(ascii: "%")) {
+            guard let decoded = String(decoding: bytes, as: UTF8.self).removingPercentEncoding else { break }
+            bytes = Array(decoded.utf8)
         }
         let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         let trimmed = bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed()

@@ -49,13 +49,22 @@ enum JSONValue: Equatable, Sendable {
         case (.array(let a), .array(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.isEquivalent(to: $1) }
         case (.object(let a), .object(let b)):
-            let keys = Set(a.map(\.key))
-            return keys == Set(b.map(\.key)) && keys.allSatisfy { key in
-                guard let left = self[key], let right = other[key] else { return false }
-                return left.isEquivalent(to: right)
-            }
+            return Self.membersMatch(a, b) { $0.isEquivalent(to: $1) }
         default:
             return self == other
         }
+    }
+
+    /// Whether two objects' members, by key (the first occurrence of a repeated one), have the
+    /// same keys and values that `match`; linear in the members, however many there are.
+    static func membersMatch(_ a: [Member], _ b: [Member], _ match: (JSONValue, JSONValue) -> Bool) -> Bool {
+        let left = firstByKey(a)
+        let right = firstByKey(b)
+        guard left.count == right.count else { return false }
+        return left.allSatisfy { key, value in right[key].map { match(value, $0) } ?? false }
+    }
+
+    private static func firstByKey(_ members: [Member]) -> [String: JSONValue] {
+        Dictionary(members.lazy.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 }

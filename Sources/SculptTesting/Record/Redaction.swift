@@ -118,10 +118,10 @@ public struct Redaction: Sendable {
         policy.redacting(json: body)
     }
 
-    /// `body` redacted as its `Content-Type` says: as a form when it is
-    /// `application/x-www-form-urlencoded`, else as JSON text.
+    /// `body` redacted as JSON text when it is JSON text, else as a form when its `Content-Type`
+    /// allows one (a form type, `text/*`, or none).
     func redacting(body: Data, describedBy fields: HTTPFields) -> Data {
-        SecretPolicy.isForm(contentType: fields[.contentType]) ? policy.redacting(form: body) : redacting(body: body)
+        policy.redacting(body: body, contentTypes: fields[values: .contentType])
     }
 
     /// URL text (absolute, or a reference such as `/next?token=x`) redacted as a request URL is.

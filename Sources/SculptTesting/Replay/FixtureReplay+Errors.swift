@@ -35,6 +35,8 @@ extension FixtureReplay {
         /// How many recorded interactions were compared in full to find ``nearest`` (at most
         /// ``FixtureReplay/nearestBudget``).
         package var comparedInFull = 0
+        /// What the description redacts: the replay's names (``FixtureReplay/redaction``).
+        var redaction = SecretPolicy.default
 
         /// The most a description holds, in UTF-8 bytes.
         static let descriptionLimit = 4_096
@@ -46,7 +48,7 @@ extension FixtureReplay {
         /// What was asked, what is recorded, and how they differ; secrets redacted, at most 4,096
         /// bytes.
         public var description: String {
-            let policy = RequestComparison.policy(nearest.prefix(Self.shownCandidates).map(\.fixture.request))
+            let policy = redaction
             let asked = Self.line(request, policy)
             if usedUp > 0 {
                 return ClippedText.value(
@@ -83,7 +85,7 @@ extension FixtureReplay {
         static func target(of url: URL, _ policy: SecretPolicy = .default) -> String {
             let url = policy.redacting(url)
             let query = url.query(percentEncoded: true).map { ["?", $0] } ?? []
-            return PrintableText.value(joining: [RequestComparison.path(of: url)] + query, limit: 1_024)
+            return PrintableText.value(joining: [RequestComparison.shownPath(of: url)] + query, limit: 1_024)
         }
     }
 
@@ -91,13 +93,15 @@ extension FixtureReplay {
     public struct UnusedInteractions: Error, Sendable, CustomStringConvertible {
         /// The interactions left unused, in recorded order.
         public var interactions: [Fixture]
+        /// What the description redacts: the replay's names (``FixtureReplay/redaction``).
+        var redaction = SecretPolicy.default
 
         /// E.g. `2 recorded interactions were not used: GET /a (a.json), POST /b (b.json)`; secrets
         /// redacted, at most 4,096 bytes (`… and 9,990 more`).
         public var description: String {
             let list = interactions.lazy.map { fixture in
                 let source = fixture.source.map { " (\(PrintableText.value($0, limit: 128)))" } ?? ""
-                return "\(Miss.line(fixture.request, RequestComparison.policy([fixture.request])))\(source)"
+                return "\(Miss.line(fixture.request, redaction))\(source)"
             }
             let count = ClippedText.count(interactions.count)
             let head = "\(count) recorded interaction\(interactions.count == 1 ? " was" : "s were") not used: "

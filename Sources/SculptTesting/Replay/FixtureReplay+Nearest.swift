@@ -22,7 +22,8 @@ extension FixtureReplay {
             .sorted { ($0.2.count, $0.0) < ($1.2.count, $1.0) }
             .prefix(Miss.shownCandidates)
         // Lines are written only for what is shown.
-        let candidates = closest.map { Miss.Candidate(fixture: interactions[$0.1], differences: $0.2.differences()) }
+        let policy = redaction
+        let candidates = closest.map { Miss.Candidate(fixture: interactions[$0.1], differences: $0.2.differences(policy: policy)) }
         return (candidates, indices.count)
     }
 

@@ -1,4 +1,5 @@
 public import HTTPTypes
+import Sculpt
 #if canImport(FoundationNetworking)
 import Foundation
 public import FoundationNetworking
@@ -65,6 +66,19 @@ public final class FixtureReplay: @unchecked Sendable {
     private let lock = NSLock()
     private var used: [Bool]
     private var protocolSlot: ReplayURLProtocol.Type?
+    private var redactionOnceFound: SecretPolicy?
+
+    /// What a miss or an unused-interaction report redacts: ``Secrets``' names plus every query
+    /// parameter and header that any recording redacted (a user's `Redaction` names), so a name
+    /// redacted in one recording is redacted in every line. Found at the first report.
+    var redaction: SecretPolicy {
+        lock.withLock {
+            if let redactionOnceFound { return redactionOnceFound }
+            let found = RequestComparison.policy(interactions.lazy.map(\.request))
+            redactionOnceFound = found
+            return found
+        }
+    }
 
     /// Creates a replay of `interactions`.
     ///
@@ -102,7 +116,7 @@ public final class FixtureReplay: @unchecked Sendable {
         }
         guard let chosen else {
             let (nearest, compared) = nearest(to: asked)
-            throw Miss(request: request, usedUp: matching.count, nearest: nearest, comparedInFull: compared)
+            throw Miss(request: request, usedUp: matching.count, nearest: nearest, comparedInFull: compared, redaction: redaction)
         }
         return interactions[chosen]
     }
@@ -141,7 +155,7 @@ public final class FixtureReplay: @unchecked Sendable {
     /// - Throws: ``UnusedInteractions`` listing the ones that did not.
     public func verifyAllUsed() throws(UnusedInteractions) {
         let unused = unusedInteractions
-        guard unused.isEmpty else { throw UnusedInteractions(interactions: unused) }
+        guard unused.isEmpty else { throw UnusedInteractions(interactions: unused, redaction: redaction) }
     }
 
     /// A session whose requests this replay answers, through a `URLProtocol` registered on

@@ -7,8 +7,9 @@ enum FormBody {
     /// Whether `body` matches a `recorded` form body in which some values are ``Secrets/marker``:
     /// the same parameters in the same order, each value equal or recorded as the marker.
     static func matches(_ body: Data, recorded: Data) -> Bool {
-        guard let text = String(data: body, encoding: .utf8), let recordedText = String(data: recorded, encoding: .utf8),
-            recordedText.contains("=" + Secrets.marker)
+        // The recording first: it is usually small, and most hold no marker.
+        guard let recordedText = String(data: recorded, encoding: .utf8), recordedText.contains("=" + Secrets.marker),
+            let text = String(data: body, encoding: .utf8)
         else { return false }
         let pairs = text.split(separator: "&", omittingEmptySubsequences: false)
         let recordedPairs = recordedText.split(separator: "&", omittingEmptySubsequences: false)

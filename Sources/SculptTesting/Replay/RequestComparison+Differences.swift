@@ -13,22 +13,22 @@ extension RequestComparison {
     /// The most one item of a shown list (a query item, one of a header's values) takes, in bytes.
     static let itemLimit = 256
 
-    /// One line per difference, `method: POST, recorded GET`; empty when the requests match.
+    /// One line per difference, `method: POST, recorded GET`, values redacted by `policy` (the
+    /// replay's: the names any of its recordings redacted); empty when the requests match.
     ///
     /// ```swift
-    /// RequestComparison(asked, recorded, options).differences()
+    /// RequestComparison(asked, recorded, options).differences(policy: replay.redaction)
     /// // ["query: has state=open, lacks state=closed"]
     /// ```
-    func differences() -> [String] {
+    func differences(policy: SecretPolicy) -> [String] {
         var lines: [String] = []
         if methodDiffers {
             lines.append("method: \(Self.shown(asked.method.rawValue)), recorded \(Self.shown(recorded.method.rawValue))")
         }
         if pathDiffers {
-            lines.append("path: \(Self.shown(asked.path)), recorded \(Self.shown(recordedPath))")
+            lines.append("path: \(Self.shown(Self.shownPath(of: asked.request.url))), recorded \(Self.shown(Self.shownPath(of: recorded.url)))")
         }
         guard queryDiffers || !differingHeaders.isEmpty || bodyDiffers else { return lines }
-        let policy = Self.policy([recorded])
         if queryDiffers {
             let (extra, missing) = Self.unmatched(asked.counts, recordedItems)
             let has = Self.shown(extra, policy, besideOAuth: Self.besideOAuth(asked.items, policy))

@@ -31,16 +31,41 @@ extension RequestComparison {
                 missing.append(item)
             }
         }
-        var extra = counts.flatMap { item, count in Array(repeating: item, count: count) }.sorted()
+        let extra = counts.flatMap { item, count in Array(repeating: item, count: count) }.sorted()
+        guard !patterns.isEmpty else { return (extra, missing.sorted()) }
+        let fitted = fitting(patterns, to: extra)
+        missing += fitted.unfitted
+        return (extra.indices.filter { !fitted.used[$0] }.map { extra[$0] }, missing.sorted())
+    }
+
+    /// Each pattern takes the first item it fits that no earlier pattern took. Linear in the
+    /// items for each distinct pattern, however many times it repeats: an item is compared only
+    /// with patterns of its own name (`name=` before the marker), and a repeated pattern resumes
+    /// after the item the last one took (or fails at once, as the last one did).
+    private static func fitting(_ patterns: [String], to items: [String]) -> (used: [Bool], unfitted: [String]) {
+        let bytes = items.map { Array($0.utf8) }
+        var byName: [ArraySlice<UInt8>: [Int]] = [:]
+        for (index, item) in bytes.enumerated() {
+            if let equals = item.firstIndex(of: UInt8(ascii: "=")) { byName[item[...equals], default: []].append(index) }
+        }
+        var used = [Bool](repeating: false, count: items.count)
+        var unfitted: [String] = []
+        var resume: [String: Int] = [:]  // per pattern: where in its candidates to look next
         for pattern in patterns {
             let parts = Self.parts(pattern)
-            if let index = extra.firstIndex(where: { Self.fits(Array($0.utf8), parts) }) {
-                extra.remove(at: index)
+            let candidates = parts[0].firstIndex(of: UInt8(ascii: "=")).map { byName[parts[0][...$0]] ?? [] } ?? Array(items.indices)
+            var position = resume[pattern] ?? 0
+            while position < candidates.count, used[candidates[position]] || !Self.fits(bytes[candidates[position]], parts) {
+                position += 1
+            }
+            resume[pattern] = position + 1
+            if position < candidates.count {
+                used[candidates[position]] = true
             } else {
-                missing.append(pattern)
+                unfitted.append(pattern)
             }
         }
-        return (extra, missing.sorted())
+        return (used, unfitted)
     }
 
     /// The literal parts of a recorded value around its markers: `a=` and `` for `a=REDACTED`.
@@ -102,7 +127,9 @@ extension RequestComparison {
     /// by parameter, a recorded `REDACTED` value matching any value; anything else byte for byte.
     static func bodiesMatch(_ body: AskedRequest.Body, _ recorded: Data) -> Bool {
         if body.data == recorded || FormBody.matches(body.data, recorded: recorded) { return true }
-        guard let value = body.json, let recordedValue = try? JSONValue(parsing: recorded) else { return false }
+        // The recording first: it is usually the smaller, and when it is not JSON the request's
+        // body is never parsed.
+        guard let recordedValue = try? JSONValue(parsing: recorded), let value = body.json else { return false }
         return matches(value, recordedValue)
     }
 
@@ -115,11 +142,7 @@ extension RequestComparison {
         case (.array(let elements), .array(let recordedElements)):
             return elements.count == recordedElements.count && zip(elements, recordedElements).allSatisfy { matches($0, $1) }
         case (.object(let members), .object(let recordedMembers)):
-            let keys = Set(members.map(\.key))
-            return keys == Set(recordedMembers.map(\.key)) && keys.allSatisfy { key in
-                guard let left = value[key], let right = recorded[key] else { return false }
-                return matches(left, right)
-            }
+            return JSONValue.membersMatch(members, recordedMembers) { matches($0, $1) }
         default:
             return value.isEquivalent(to: recorded)
         }

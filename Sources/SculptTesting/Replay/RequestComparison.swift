@@ -63,8 +63,15 @@ struct RequestComparison {
     /// Whether the requests match.
     var matches: Bool { count == 0 }
 
-    /// The raw path, `/` for none.
+    /// The path as compared, `/` for none: as written, except that percent-encodings equal by
+    /// RFC 3986 (section 6.2.2) are made one: hex digits in capitals (`%7c` is `%7C`) and
+    /// unreserved characters decoded (`%41` is `A`, `%7E` is `~`). `%2F` stays: it is not `/`.
     static func path(of url: URL) -> String {
+        PercentEncoding.normalized(shownPath(of: url))
+    }
+
+    /// The path as sent, `/` for none: what a description shows.
+    static func shownPath(of url: URL) -> String {
         let path = url.path(percentEncoded: true)
         return path.isEmpty ? "/" : path
     }

@@ -1,3 +1,5 @@
+import Sculpt
+
 /// Reads a `Transfer-Encoding: chunked` body (RFC 9112, section 7.1) as its bytes arrive, in any
 /// split: chunk sizes, extensions and trailer fields are read and dropped, and no line may grow
 /// past ``maximumLineLength``.
@@ -42,7 +44,7 @@ struct ChunkedBody: Sendable {
             switch state {
             case .size:
                 guard let line = try Self.line(in: buffer, from: &index) else { return }
-                let digits = line.prefix { Self.hexValue($0) != nil }
+                let digits = line.prefix { PercentEncoding.hexValue($0) != nil }
                 // Only an extension may follow the size, after optional white space (BWS ";").
                 let afterDigits = line.dropFirst(digits.count)
                 let rest = afterDigits.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
@@ -51,7 +53,7 @@ struct ChunkedBody: Sendable {
                 }
                 var size = 0
                 for digit in digits {
-                    guard let value = Self.hexValue(digit), size <= (maximumSize - count) >> 4 else {
+                    guard let value = PercentEncoding.hexValue(digit).map(Int.init), size <= (maximumSize - count) >> 4 else {
                         throw tooLarge
                     }
                     size = size << 4 | value
@@ -98,16 +100,11 @@ struct ChunkedBody: Sendable {
         }
         var line = buffer[index..<feed]
         if line.last == HTTPRequestHead.carriageReturn { line = line.dropLast() }
+        guard !line.contains(HTTPRequestHead.carriageReturn) else {
+            // A proxy in front could read a bare CR as a line end and frame the body otherwise.
+            throw HTTPRequestHead.Rejection(status: 400, reason: "a chunk line has a carriage return that does not end it")
+        }
         index = feed + 1
         return line
-    }
-
-    private static func hexValue(_ byte: UInt8) -> Int? {
-        switch byte {
-        case 0x30...0x39: Int(byte - 0x30)
-        case 0x41...0x46: Int(byte - 0x41 + 10)
-        case 0x61...0x66: Int(byte - 0x61 + 10)
-        default: nil
-        }
     }
 }

@@ -54,7 +54,7 @@ struct FixtureResponder: Sendable {
             }
         }
         let reason = String(recorded.status.reasonPhrase.unicodeScalars.filter { $0 == "\t" || (" "..."~").contains($0) }.map(Character.init))
-        return ServerResponse(status: code, reason: reason, fields: fields, body: Array(recorded.body))
+        return ServerResponse(status: code, reason: reason, fields: fields, body: recorded.body)
     }
 
     /// An absolute `http` or `https` `Location` moved to this server (path, query and fragment

@@ -16,18 +16,44 @@ struct HTTPConnection {
     let responder: FixtureResponder
     /// Whether bodies are kept for matching; otherwise they are read and dropped.
     let keepsBodies: Bool
+    /// Told when the connection starts waiting for a request, starts receiving a head, or has
+    /// one to answer: the listener makes room for a new client from the waiting ones.
+    let activity: @Sendable (Activity) -> Void
+
+    /// What a connection is doing, as the listener sees it when every connection is taken.
+    enum Activity: Equatable {
+        /// Waiting for the next request, nothing of it received: the cheapest to close.
+        case awaitingRequest
+        /// Part of a head received, the rest awaited.
+        case readingHead
+        /// A request being read or answered.
+        case busy
+    }
 
     /// Bytes received and not yet consumed start at `start`.
     private var buffer: [UInt8] = []
     private var start = 0
     /// The method of the request being read, once its head is parsed: a refusal answers it.
     private var method: HTTPRequest.Method?
+    /// The activity last told to ``activity``.
+    private var reported: Activity?
 
-    init(socket: Socket, limits: FixtureServer.Limits, responder: FixtureResponder, keepsBodies: Bool) {
+    init(
+        socket: Socket, limits: FixtureServer.Limits, responder: FixtureResponder, keepsBodies: Bool,
+        activity: @escaping @Sendable (Activity) -> Void = { _ in }
+    ) {
         self.socket = socket
         self.limits = limits
         self.responder = responder
         self.keepsBodies = keepsBodies
+        self.activity = activity
+    }
+
+    /// Tells ``activity`` of a change.
+    private mutating func report(_ now: Activity) {
+        guard now != reported else { return }
+        reported = now
+        activity(now)
     }
 
     /// Serves requests until the connection ends; the caller closes the socket.
@@ -64,6 +90,7 @@ struct HTTPConnection {
             }
             scanned = Swift.max(scanned, start)
             if let (lines, next) = headEnd(scanning: &scanned) {
+                report(.busy)
                 let head = try HTTPRequestHead(parsing: buffer[start..<lines], maximumBodySize: limits.maximumBodySize)
                 start = next
                 return head
@@ -78,6 +105,7 @@ struct HTTPConnection {
             if pending > 0, headDeadline == nil { headDeadline = .now + limits.headTimeout }
             scanned -= start
             compact()
+            report(pending > 0 ? .readingHead : .awaitingRequest)
             switch socket.read(into: &buffer, limit: limits.maximumHeadSize - pending, until: headDeadline ?? idleDeadline) {
             case .bytes: continue
             case .closed: return nil
@@ -119,7 +147,7 @@ struct HTTPConnection {
         case .none:
             return .some(kept)
         case .length(var remaining):
-            kept?.reserveCapacity(remaining)
+            kept?.reserveCapacity(Swift.min(remaining, 1 << 20))  // what is announced is not yet sent
             if head.expectsContinue, start == buffer.count, !sendContinue() { return nil }
             while true {
                 let available = buffer[start..<Swift.min(buffer.count, start + remaining)]

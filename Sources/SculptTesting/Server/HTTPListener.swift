@@ -1,8 +1,11 @@
 import Foundation
 
 /// Accepts connections on 127.0.0.1 and serves each on a thread of its own, so a slow or hostile
-/// client holds one thread, never the others: every wait on a connection has a deadline, and
-/// past ``FixtureServer/Limits/maximumConnections`` a new client is answered `503` and closed.
+/// client holds one thread, never the others: every wait on a connection has a deadline. When
+/// ``FixtureServer/Limits/maximumConnections`` are open, a new client takes the place of the
+/// connection that has waited longest for its next request, or else of one whose head has been
+/// arriving for over a second (a real client sends its head at once); only when there is
+/// neither is it answered `503`, and the answer is read before the close, so that it arrives.
 ///
 /// Blocking threads rather than Swift concurrency: a connection waits in `poll` most of its
 /// life, and a waiting task would hold one of the cooperative pool's few threads.
@@ -13,6 +16,10 @@ final class HTTPListener: @unchecked Sendable {
     /// Guards everything below; signalled when a thread ends.
     private let state = NSCondition()
     private var open: Set<Int32> = []
+    /// The open connections waiting for a request or for the rest of a head, and since when.
+    private var waiting: [Int32: (activity: HTTPConnection.Activity, since: ContinuousClock.Instant)] = [:]
+    /// Clients being answered `503` on threads of their own.
+    private var turningAway = 0
     private var threads = 0
     private var stopping = false
     private var wake: WakePipe?
@@ -79,7 +86,7 @@ final class HTTPListener: @unchecked Sendable {
             let admitted: Bool? = state.withLock {
                 if stopping { return nil }
                 guard let connection else { return false }
-                guard open.count < limits.maximumConnections else { return false }
+                guard open.count < limits.maximumConnections || makeRoom() else { return false }
                 open.insert(connection.descriptor)
                 threads += 1
                 return true
@@ -94,7 +101,12 @@ final class HTTPListener: @unchecked Sendable {
                 continue
             }
             let thread = Thread { [self] in
-                var served = HTTPConnection(socket: connection, limits: limits, responder: responder, keepsBodies: keepsBodies)
+                var served = HTTPConnection(socket: connection, limits: limits, responder: responder, keepsBodies: keepsBodies) { activity in
+                    self.state.withLock {
+                        guard self.open.contains(connection.descriptor) else { return }
+                        self.waiting[connection.descriptor] = activity == .busy ? nil : (activity, .now)
+                    }
+                }
                 served.serve { state.withLock { stopping } }
                 finished(connection)
             }
@@ -103,11 +115,50 @@ final class HTTPListener: @unchecked Sendable {
         }
     }
 
-    /// A client over the connection limit: `503`, then closed.
+    /// Closes the connection that has waited longest for its next request, or else the one whose
+    /// head began arriving longest ago, over a second ago; `false` when there is none. Its thread
+    /// sees the close and ends. Called with the lock held.
+    private func makeRoom() -> Bool {
+        let now = ContinuousClock.now
+        let idle = waiting.filter { $0.value.activity == .awaitingRequest }.min { $0.value.since < $1.value.since }
+        let slow = waiting.filter { $0.value.activity == .readingHead && now - $0.value.since > .seconds(1) }.min { $0.value.since < $1.value.since }
+        guard let victim = (idle ?? slow)?.key else { return false }
+        waiting[victim] = nil
+        Socket(descriptor: victim).shutdown()
+        return true
+    }
+
+    /// The most clients answered `503` at once; past them a client is closed unanswered.
+    private static let mostTurningAway = 16
+
+    /// A client over the connection limit: `503`, then what it sent is read for a moment before
+    /// the close (a close with unread bytes resets the connection and loses the answer). On a
+    /// thread of its own, so the accept loop never waits on a client.
     private func turnAway(_ connection: Socket) {
+        let admitted = state.withLock {
+            guard turningAway < Self.mostTurningAway else { return false }
+            turningAway += 1
+            threads += 1
+            return true
+        }
+        guard admitted else {
+            connection.close()
+            return
+        }
         let busy = ServerResponse.text(503, "Service Unavailable", "The server has \(limits.maximumConnections) connections open, its limit.")
-        _ = connection.write(busy.head(answering: .get, closing: true), busy.body, idle: .milliseconds(100), until: .now + .milliseconds(200))
-        connection.close()
+        let thread = Thread { [self] in
+            if connection.write(busy.head(answering: .get, closing: true), busy.body, idle: .milliseconds(100), until: .now + .milliseconds(200)) {
+                connection.shutdownWriting()
+                var sink: [UInt8] = []
+                let deadline = ContinuousClock.now + .milliseconds(200)
+                while case .bytes = connection.read(into: &sink, limit: 64 << 10, until: deadline) { sink.removeAll(keepingCapacity: true) }
+            }
+            connection.close()
+            state.withLock { turningAway -= 1 }
+            finished(nil)
+        }
+        thread.stackSize = 1 << 18
+        thread.start()
     }
 
     /// A thread is done; a connection's socket is closed under the lock, so ``stop()`` never
@@ -116,6 +167,7 @@ final class HTTPListener: @unchecked Sendable {
         state.withLock {
             if let connection {
                 open.remove(connection.descriptor)
+                waiting[connection.descriptor] = nil
                 connection.close()
             }
             threads -= 1

@@ -85,10 +85,12 @@ struct HTTPRequestHead: Sendable {
         else {
             throw Rejection(status: 400, reason: "the request line does not end in an HTTP version (HTTP/1.1)")
         }
-        guard major == UInt8(ascii: "1"), minor <= UInt8(ascii: "1") else {
+        guard major == UInt8(ascii: "1") else {
             throw Rejection(status: 505, reason: "this server speaks HTTP/1.0 and HTTP/1.1")
         }
-        return (method, try RequestTarget.pathAndQuery(parts[1]), Int(minor - UInt8(ascii: "0")))
+        // A later 1.x is answered as 1.1, the highest minor version this server speaks (RFC 9110,
+        // section 6.2).
+        return (method, try RequestTarget.pathAndQuery(parts[1]), Swift.min(Int(minor - UInt8(ascii: "0")), 1))
     }
 
     // MARK: - Fields
@@ -114,7 +116,8 @@ struct HTTPRequestHead: Sendable {
     private static func framing(_ fields: HTTPFields, minorVersion: Int, maximumBodySize: Int) throws(Rejection) -> Framing {
         let lengths = fields[values: .contentLength].flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { $0.trimmingWhiteSpace }
         let codings = tokens(fields[values: .transferEncoding])
-        if !codings.isEmpty {
+        if fields[.transferEncoding] != nil {
+            guard !codings.isEmpty else { throw Rejection(status: 400, reason: "Transfer-Encoding names no coding") }
             guard lengths.isEmpty else {
                 throw Rejection(status: 400, reason: "the request has both Content-Length and Transfer-Encoding")
             }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Sculpt
 
@@ -10,14 +11,15 @@ struct ServerResponse: Sendable {
     var reason: String
     /// The fields, without any framing field: the server adds `Content-Length` and `Connection`.
     var fields: HTTPFields
-    /// The body, sent unless the status or the request's method forbids one.
-    var body: [UInt8]
+    /// The body, sent unless the status or the request's method forbids one: the fixture's own
+    /// bytes, shared, not copied per response.
+    var body: Data
 
     /// A plain-text answer made by the server itself (a miss, a refused request).
     static func text(_ status: Int, _ reason: String, _ text: String, replay: String? = nil) -> ServerResponse {
         var fields: HTTPFields = [.contentType: "text/plain; charset=utf-8"]
         if let replay { fields[ServerResponse.replayField] = replay }
-        return ServerResponse(status: status, reason: reason, fields: fields, body: Array((text + "\n").utf8))
+        return ServerResponse(status: status, reason: reason, fields: fields, body: Data((text + "\n").utf8))
     }
 
     /// `X-Sculpt-Replay`: `miss` or `unreplayable` on the server's own answers.

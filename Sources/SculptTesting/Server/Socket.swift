@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// A connected or listening TCP socket on 127.0.0.1, with blocking calls bounded by deadlines.
 ///
@@ -121,26 +122,28 @@ struct Socket: Sendable {
         }
     }
 
-    /// Writes every byte of `chunks` in order, or stops at the first failure: a peer that went
-    /// away, one that takes nothing for `idle`, or one still taking bytes at `deadline`. `true`
-    /// when all was written.
-    func write(_ chunks: [UInt8]..., idle: Duration, until deadline: ContinuousClock.Instant) -> Bool {
-        for chunk in chunks {
-            var offset = 0
-            while offset < chunk.count {
-                let milliseconds = Self.milliseconds(until: Swift.min(.now + idle, deadline))
-                guard milliseconds > 0 else { return false }
-                var descriptors = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                let ready = poll(&descriptors, 1, milliseconds)
-                if ready < 0, errno == EINTR { continue }
-                guard ready > 0, descriptors.revents & Int16(POLLOUT) != 0 else { return false }
-                let sent = chunk.withUnsafeBytes { raw in
-                    send(descriptor, raw.baseAddress.map { $0 + offset }, chunk.count - offset, Self.sendFlags)
-                }
-                if sent < 0, errno == EINTR || errno == EAGAIN { continue }
-                guard sent > 0 else { return false }
-                offset += sent
-            }
+    /// Writes every byte of `head`, then of `body`, or stops at the first failure: a peer that
+    /// went away, one that takes nothing for `idle`, or one still taking bytes at `deadline`.
+    /// `true` when all was written. The body is sent from its own storage, never copied: a
+    /// fixture's body is shared by every connection that sends it.
+    func write(_ head: [UInt8], _ body: Data = Data(), idle: Duration, until deadline: ContinuousClock.Instant) -> Bool {
+        head.withUnsafeBytes { write($0, idle: idle, until: deadline) }
+            && body.withUnsafeBytes { write($0, idle: idle, until: deadline) }
+    }
+
+    private func write(_ chunk: UnsafeRawBufferPointer, idle: Duration, until deadline: ContinuousClock.Instant) -> Bool {
+        var offset = 0
+        while offset < chunk.count {
+            let milliseconds = Self.milliseconds(until: Swift.min(.now + idle, deadline))
+            guard milliseconds > 0 else { return false }
+            var descriptors = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            let ready = poll(&descriptors, 1, milliseconds)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0, descriptors.revents & Int16(POLLOUT) != 0 else { return false }
+            let sent = send(descriptor, chunk.baseAddress.map { $0 + offset }, chunk.count - offset, Self.sendFlags)
+            if sent < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard sent > 0 else { return false }
+            offset += sent
         }
         return true
     }

@@ -161,6 +161,8 @@ struct PaginationTests {
         (#"</items?cursor=abc>; rel=next"#, "https://api.example.com/items?cursor=abc"),
         (#"<mailto:a@example.com>; rel="next""#, nil),
         (#"<https://a.example/p?page=1>; rel="prev""#, nil),
+        // Found by the outsider's pass on #13: a `;` in a quoted parameter ended it.
+        (#"<https://a.example/x>; title="a;rel=next"; rel="prev", <https://a.example/y>; rel="next""#, "https://a.example/y"),
         ("", nil),
     ] as [(String, String?)])
     func nextLinks(value: String, next: String?) throws {
@@ -184,5 +186,73 @@ struct PaginationTests {
             #expect((next.value(forHTTPHeaderField: "Authorization") != nil) == keepsCredentials)
             #expect(next.value(forHTTPHeaderField: "Accept") == "application/json")
         }
+    }
+
+    // MARK: - Found by the outsider's pass on #13
+
+    @Test("request(setting:to:) takes names with brackets and values with delimiters, replacing the encoded name", arguments: [
+        ("page[cursor]", "a&b=c", "page%5Bcursor%5D=a%26b%3Dc"),
+        ("page", "2", "page=2"),
+        ("q", "#x+y", "q=%23x%2By"),
+    ])
+    func settingQueryItems(name: String, value: String, written: String) throws {
+        let request = URLRequest(url: try #require(URL(string: "https://api.example.com/items?page%5Bcursor%5D=old&page=1&q=z")))
+        let page = Page(value: 0, response: ResponseContext(url: request.url, method: .get, status: .ok, headerFields: [:]), request: request, number: 1)
+        let query = try #require(page.request(setting: name, to: value).url?.query(percentEncoded: true))
+        #expect(query.hasSuffix(written), "\(query)")
+        #expect(query.components(separatedBy: "&").filter { $0.hasPrefix(written.prefix { $0 != "=" } + "=") }.count == 1, "\(query)")
+    }
+
+    @Test("a next link that repeats a page with a fragment, another host case or an equal encoding ends the load", arguments: [
+        "</lo%6Fp#top>; rel=\"next\"", "<https://API.example.com/loop>; rel=\"next\"", "</loop#again>; rel=\"next\"",
+    ])
+    func repeatedPagesUnderOtherSpellings(link: String) async throws {
+        let looping = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.example.com/loop"))),
+            response: .init(status: .ok, headerFields: [.contentType: "application/json", .literal("Link"): link], body: Data("[]".utf8)))
+        let replay = FixtureReplay([looping], options: .init(repeatsLastResponse: true))
+        let request = URLRequest(url: try #require(URL(string: "https://api.example.com/loop")))
+        let result = await collect(replay.makeSession().pages(for: request, serializer: issues, as: [Issue].self, maximumPages: 5))
+        #expect(result.pages.count == 1)
+        #expect(result.error == nil)
+    }
+
+    @Test("a next closure that throws still gives the page it was given; the failure comes after it")
+    func throwingNextClosure() async throws {
+        struct Stop: Error {}
+        let replay = FixtureReplay(try Self.githubPages())
+        let request = URLRequest(url: try #require(URL(string: "https://api.github.com\(Self.firstPage)")))
+        let pages = replay.makeSession().pages(for: request, serializer: issues, as: [Issue].self) { _ in throw Stop() }
+        let result = await collect(pages)
+        #expect(result.pages.map(\.number) == [1])
+        #expect((result.error as? PageFailure)?.underlying is Stop)
+    }
+
+    @Test("a transport failure's description shows no secret of the page's URL")
+    func transportFailureRedacted() async throws {
+        let secret = "zz" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        // Port 1 on loopback refuses: the URLError carries the failing URL in its user info.
+        let request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:1/items?access_token=\(secret)")))
+        let result = await collect(URLSession(configuration: .ephemeral).pages(for: request, serializer: issues, as: [Issue].self))
+        let failure = try #require(result.error as? PageFailure)
+        #expect(failure.underlying is URLError)
+        #expect(String(describing: failure.underlying).contains(secret), "the test must plant the secret where it leaked")
+        #expect(!failure.description.contains(secret), "\(failure.description)")
+    }
+
+    @Test("a page load in a task cancelled before it asks sends no request")
+    func cancelledBeforeAsking() async throws {
+        let server = try ScriptedServer { _ in "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]" }
+        defer { server.stop() }
+        let session = URLSession(configuration: .ephemeral)
+        let serializer = issues
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            var pages = session.pages(for: URLRequest(url: server.url("/items")), serializer: serializer, as: [Issue].self).makeAsyncIterator()
+            return try await pages.next()
+        }
+        #expect(try await task.value == nil)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.heads.isEmpty)
     }
 }

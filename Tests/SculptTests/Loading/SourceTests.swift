@@ -140,10 +140,15 @@ struct SourceTests {
         await again.value
         #expect(source.items.count == 3)
         #expect(replay.unusedInteractions.count == 4)
-        for _ in 0..<5 { await source.loadNextPage().value }
+        for _ in 0..<3 { await source.loadNextPage().value }
+        #expect(source.hasMore)
+        await source.loadNextPage().value
+        // Known with the last page, not at a call that finds nothing (found by the outsider's
+        // pass on #13).
         #expect(source.items.count == 13)
         #expect(source.pageCount == 5)
         #expect(!source.hasMore)
+        #expect(replay.unusedInteractions.isEmpty)
     }
 
     @Test("reload forgets the items and loads the first page again")
