@@ -9,10 +9,19 @@ let package = Package(
         .library(name: "Sculpt", targets: ["Sculpt"]),
         .library(name: "SculptMatchers", targets: ["SculptMatchers"]),
         .library(name: "SculptTesting", targets: ["SculptTesting"]),
+        // The persistent store, on SQLite through GRDB: empty unless the Persistence trait is on.
+        .library(name: "SculptStore", targets: ["SculptStore"]),
         .executable(name: "sculpt-example", targets: ["SculptExample"]),
+    ],
+    traits: [
+        .trait(
+            name: "Persistence",
+            description: "Builds SculptStore (SQLite through GRDB). Off by default: a package that depends on Sculpt never builds GRDB unless it asks."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -37,6 +46,14 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        .target(
+            name: "SculptStore",
+            dependencies: [
+                "Sculpt",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Persistence"])),
+            ]
+        ),
         // zlib, for SculptTesting only: gunzip of recorded bodies.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .executableTarget(
@@ -45,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SculptTests",
-            dependencies: ["Sculpt", "SculptMatchers", "SculptTesting"]
+            dependencies: ["Sculpt", "SculptMatchers", "SculptTesting", "SculptStore"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -21,14 +21,18 @@ extension URLSession {
     /// that iterates ends the iteration (no further value, no error) and cancels the request in
     /// flight. Only `GET` responses are stored.
     ///
-    /// - Parameter cache: where responses are stored; the session's `URLCache` by default.
+    /// - Parameters:
+    ///   - cache: where responses are stored under HTTP's rules; the session's `URLCache` by default.
+    ///   - store: where the last good response to each request is kept whatever HTTP says, for
+    ///     ``LoadPolicy/storeThenFetch`` and the offline fallback of ``LoadPolicy/fetchElseCache``;
+    ///     none by default.
     /// - Throws (from the iteration): the transport error (`URLError`), the serializer's error (an
-    ///   error model is a ``SculptError``), or `URLError(.resourceUnavailable)` for
-    ///   ``LoadPolicy/cacheOnly`` with nothing stored.
+    ///   error model is a ``SculptError``), the store's error, or `URLError(.resourceUnavailable)`
+    ///   for ``LoadPolicy/cacheOnly`` with nothing stored.
     public func models<S: ResponseSerializer>(
-        for request: URLRequest, serializer: S, policy: LoadPolicy, cache: HTTPResponseCache? = nil
+        for request: URLRequest, serializer: S, policy: LoadPolicy, cache: HTTPResponseCache? = nil, store: (any ResponseStore)? = nil
     ) -> LoadSequence<S.Output> {
-        loads(request, policy: policy, cache: cache) { data, response in try serializer.serialize(data, for: response) }
+        loads(request, policy: policy, cache: cache, store: store) { data, response in try serializer.serialize(data, for: response) }
     }
 
     /// Loads a request under a ``LoadPolicy`` and serializes each response as a model of type `M`.
@@ -38,18 +42,20 @@ extension URLSession {
     ///     render(user.value, offline: user.origin == .cache)
     /// }
     /// ```
-    /// - Throws (from the iteration): as ``models(for:serializer:policy:cache:)``, and
+    /// - Throws (from the iteration): as ``models(for:serializer:policy:cache:store:)``, and
     ///   ``SculptError/typeMismatch(expected:matched:_:)`` when the matcher resolved another type.
     public func models<Matcher, M: Decodable & Sendable>(
         for request: URLRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type, policy: LoadPolicy,
-        cache: HTTPResponseCache? = nil
+        cache: HTTPResponseCache? = nil, store: (any ResponseStore)? = nil
     ) -> LoadSequence<M> {
-        loads(request, policy: policy, cache: cache) { data, response in try serializer.serialize(data, for: response, as: M.self) }
+        loads(request, policy: policy, cache: cache, store: store) { data, response in try serializer.serialize(data, for: response, as: M.self) }
     }
 
     private func loads<Output: Sendable>(
-        _ request: URLRequest, policy: LoadPolicy, cache: HTTPResponseCache?, serialize: @escaping @Sendable (Data, ResponseContext) throws -> Output
+        _ request: URLRequest, policy: LoadPolicy, cache: HTTPResponseCache?, store: (any ResponseStore)?,
+        serialize: @escaping @Sendable (Data, ResponseContext) throws -> Output
     ) -> LoadSequence<Output> {
-        LoadSequence(loader: ResponseLoader(session: self, cache: cache ?? HTTPResponseCache(for: self), serialize: serialize), request: request, policy: policy)
+        let loader = ResponseLoader(session: self, cache: cache ?? HTTPResponseCache(for: self), store: store, serialize: serialize)
+        return LoadSequence(loader: loader, request: request, policy: policy)
     }
 }

@@ -30,7 +30,7 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         let sequence: PageSequence
         var request: URLRequest?
-        /// The URLs loaded, as ``key(_:)`` writes them.
+        /// The URLs loaded, normalized (``NormalizedURL``).
         var loaded: Set<String> = []
         var number = 1
         /// An error of the `next` closure, thrown at the `next()` after the page it was given.
@@ -46,7 +46,7 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
         var hasNextPage: Bool {
             if pendingFailure != nil { return true }
             guard let request, number <= sequence.maximumPages else { return false }
-            return !loaded.contains(Self.key(request.url))
+            return !loaded.contains(NormalizedURL.text(request.url))
         }
 
         /// The next page; `nil` when there is no next request, after `maximumPages`, when a next
@@ -60,7 +60,7 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
                 self.pendingFailure = nil
                 throw pendingFailure
             }
-            guard let current = request, number <= sequence.maximumPages, loaded.insert(Self.key(current.url)).inserted else {
+            guard let current = request, number <= sequence.maximumPages, loaded.insert(NormalizedURL.text(current.url)).inserted else {
                 request = nil
                 return nil
             }
@@ -85,18 +85,6 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
                 pendingFailure = PageFailure(page: number, url: nil, underlying: error)
             }
             return page
-        }
-
-        /// A URL as the repeat guard compares it: without its fragment, the scheme and host
-        /// lowercased, equal percent-encodings made one.
-        static func key(_ url: URL?) -> String {
-            guard let url = url?.absoluteURL, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-                return url?.absoluteString ?? ""
-            }
-            components.fragment = nil
-            components.scheme = components.scheme?.lowercased()
-            components.host = components.host?.lowercased()
-            return PercentEncoding.normalized(components.string ?? url.absoluteString)
         }
     }
 }

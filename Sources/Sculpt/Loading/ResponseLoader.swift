@@ -8,6 +8,8 @@ import FoundationNetworking
 struct ResponseLoader<Output: Sendable>: Sendable {
     let session: URLSession
     let cache: HTTPResponseCache
+    /// The persistent store of last good responses, when the load has one.
+    let store: (any ResponseStore)?
     /// Serializes a response: the caller's serializer.
     let serialize: @Sendable (Data, ResponseContext) throws -> Output
 
@@ -18,8 +20,8 @@ struct ResponseLoader<Output: Sendable>: Sendable {
     /// passed over where the network can still answer, and its error thrown where it is the only
     /// answer (``LoadPolicy/cacheOnly``, the fallback of ``LoadPolicy/fetchElseCache``).
     ///
-    /// - Throws: the transport error, the serializer's error, or `URLError(.resourceUnavailable)`
-    ///   for ``LoadPolicy/cacheOnly`` with nothing stored.
+    /// - Throws: the transport error, the serializer's error, the store's error, or
+    ///   `URLError(.resourceUnavailable)` for ``LoadPolicy/cacheOnly`` with nothing stored.
     func first(_ request: URLRequest, policy: LoadPolicy) async throws -> (value: Loaded<Output>, thenFetch: StoredResponse??) {
         try Task.checkCancellation()
         let now = Date()
@@ -39,14 +41,22 @@ struct ResponseLoader<Output: Sendable>: Sendable {
                 return (value, .some(stored))
             }
             return (try await fetch(request, revalidating: stored), nil)
+        case .storeThenFetch:
+            if let saved = try? await saved(request, at: now) {
+                return (saved, .some(stored))
+            }
+            return (try await fetch(request, revalidating: stored), nil)
         case .fetchElseCache:
             do {
                 return (try await fetch(request, revalidating: stored), nil)
             } catch let error as URLError where error.code != .cancelled {
                 // Judged when the network failed, not when it was asked: a timeout takes a while.
                 let failedAt = Date()
-                guard let stored, stored.isFresh(at: failedAt) || stored.mayBeServedStale else { throw error }
-                return (try cached(stored, at: failedAt), nil)
+                if let stored, stored.isFresh(at: failedAt) || stored.mayBeServedStale {
+                    return (try cached(stored, at: failedAt), nil)
+                }
+                guard let saved = try await saved(request, at: failedAt) else { throw error }
+                return (saved, nil)
             }
         case .networkOnly:
             return (try await fetch(request, revalidating: nil), nil)
@@ -62,6 +72,13 @@ struct ResponseLoader<Output: Sendable>: Sendable {
         }
         let control = CacheControl([value])
         return !control.contains("no-cache") && control.seconds("max-age") != 0
+    }
+
+    /// The store's last response for `request` as a value (origin ``Loaded/Origin/store``), or
+    /// `nil` when the load has no store or it holds nothing for the request.
+    private func saved(_ request: URLRequest, at now: Date) async throws -> Loaded<Output>? {
+        guard let store, let saved = try await store.lastResponse(for: request) else { return nil }
+        return Loaded(value: try serialize(saved.body, saved.response), origin: .store, response: saved.response, isStale: !saved.isFresh(at: now))
     }
 
     /// A stored response's value, stale or not.
@@ -97,7 +114,9 @@ struct ResponseLoader<Output: Sendable>: Sendable {
             } else {
                 cache.remove(for: request)  // the 304 said no-store, or Vary: *
             }
-            return Loaded(value: try serialize(updated.body, updated.response), origin: .network, response: updated.response, isStale: false)
+            let value = try serialize(updated.body, updated.response)
+            save(updated.response, updated.body, at: responseTime, for: request)
+            return Loaded(value: value, origin: .network, response: updated.response, isStale: false)
         }
         // A response reached through a redirect is stored under its own URL, never under the
         // requested one: the redirect itself may lead elsewhere next time.
@@ -109,6 +128,15 @@ struct ResponseLoader<Output: Sendable>: Sendable {
         } else if StoredResponse.isUnsafe(request), (200..<400).contains(response.status.code) {
             cache.invalidate(after: request, response: response)
         }
-        return Loaded(value: try serialize(data, response), origin: .network, response: response, isStale: false)
+        let value = try serialize(data, response)
+        save(response, data, at: responseTime, for: request)
+        return Loaded(value: value, origin: .network, response: response, isStale: false)
+    }
+
+    /// Hands a good answer (a `GET`'s `2xx` that serialized) to the store, which writes it off
+    /// this path.
+    private func save(_ response: ResponseContext, _ body: Data, at time: Date, for request: URLRequest) {
+        guard let store, (request.httpMethod ?? "GET").uppercased() == "GET", (200..<300).contains(response.status.code) else { return }
+        store.save(SavedResponse(response: response, body: body, savedAt: time), for: request)
     }
 }
