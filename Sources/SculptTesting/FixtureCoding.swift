@@ -60,10 +60,24 @@ extension Fixture {
         for pair in pairs {
             guard let items = pair.array, items.count == 2, let name = items[0].string.flatMap({ HTTPField.Name($0) }),
                 let text = items[1].string
-            else { throw FormatError(reason: "\(path) has an invalid pair \(pair.compactText)") }
+            else {
+                // Only the shape is named: the values may be secrets (an Authorization value).
+                throw FormatError(reason: "\(path) has an invalid pair at position \(fields.count + 1): \(Self.shape(of: pair))")
+            }
             fields.append(HTTPField(name: name, value: text))
         }
         return fields
+    }
+
+    /// What a header pair is instead of `[name, value]`: `an array of 3 items`, `a number`.
+    private static func shape(of pair: JSONValue) -> String {
+        switch pair {
+        case .array(let items) where items.count != 2: "an array of \(items.count) items, not [name, value]"
+        case .array: "not a valid field name and a string value"
+        case .object: "an object, not [name, value]"
+        case .string: "a string, not [name, value]"
+        default: "not [name, value]"
+        }
     }
 
     private static func json(_ fields: HTTPFields) -> JSONValue {

@@ -113,9 +113,15 @@ extension SecretPolicy {
     /// How many times a value is decoded to look for parameters inside it.
     private static let maximumNesting = 3
 
-    /// A value that holds parameters itself (`state=token=x`, as a decoded query item shows it) or
-    /// percent-encoded ones, redacted; `nil` when it holds no secret.
+    /// A value that holds a URL with user information (`next=https://u:p@h/`), parameters itself
+    /// (`state=token=x`, as a decoded query item shows it) or percent-encoded ones, redacted;
+    /// `nil` when it holds no secret.
     private func redacting(nestedValue value: ArraySlice<UInt8>, depth: Int) -> String? {
+        if value.contains(UInt8(ascii: "@")) {
+            let text = Self.text(value)
+            let redacted = redacting(urlText: text, depth: depth + 1)
+            if redacted != text { return redacted }
+        }
         if value.contains(UInt8(ascii: "=")) {
             let text = Self.text(value)
             let redacted = redacting(parameters: text, besideOAuth: nil, depth: depth + 1)
@@ -124,20 +130,22 @@ extension SecretPolicy {
         return redacting(encodedValue: value, depth: depth)
     }
 
-    /// A percent-encoded value that, decoded, holds parameters (an encoded `=`), redacted and
-    /// encoded again as many times as it was decoded (everything but letters, digits and `-._~`);
-    /// `nil` when it holds no secret.
+    /// A percent-encoded value that, decoded, holds parameters (an encoded `=`) or user
+    /// information (an encoded `@`), redacted and encoded again as many times as it was decoded
+    /// (everything but letters, digits and `-._~`); `nil` when it holds no secret.
     private func redacting(encodedValue value: ArraySlice<UInt8>, depth: Int) -> String? {
-        guard value.count <= 64 << 10, Self.hasEncodedEquals(value) else { return nil }
+        guard value.count <= 64 << 10, Self.hasEncoded(value, UInt8(ascii: "3"), UInt8(ascii: "d"))
+            || Self.hasEncoded(value, UInt8(ascii: "4"), UInt8(ascii: "0"))
+        else { return nil }
         var decoded = Self.text(value)
         var decodings = 0
-        // `%253D` is an `=` encoded twice: decode until an `=` shows, within the nesting bound.
+        // `%253D` is an `=` encoded twice: decode until an `=` or `@` shows, within the nesting bound.
         repeat {
             guard let once = decoded.removingPercentEncoding, once != decoded else { return nil }
             decoded = once
             decodings += 1
-        } while !decoded.utf8.contains(UInt8(ascii: "=")) && depth + decodings <= Self.maximumNesting
-        let isURL = decoded.contains("?") || decoded.contains("#") || decoded.contains("://")
+        } while !decoded.utf8.contains(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "@") }) && depth + decodings <= Self.maximumNesting
+        let isURL = decoded.contains("?") || decoded.contains("#") || decoded.contains("://") || decoded.contains("@")
         let nesting = depth + decodings
         var redacted = isURL ? redacting(urlText: decoded, depth: nesting) : redacting(parameters: decoded, besideOAuth: nil, depth: nesting)
         guard redacted != decoded else { return nil }
@@ -147,14 +155,15 @@ extension SecretPolicy {
         return redacted
     }
 
-    /// Whether `bytes` hold an encoded `=`: `%3D`, or `%253D` and so on for one encoded again,
-    /// in either case.
-    private static func hasEncodedEquals(_ bytes: ArraySlice<UInt8>) -> Bool {
+    /// Whether `bytes` hold a byte encoded as `%` and the hex digits `high` `low` (`low` a digit or
+    /// a lowercase letter, matched in either case): `%3D`, or `%253D` and so on for one encoded
+    /// again.
+    private static func hasEncoded(_ bytes: ArraySlice<UInt8>, _ high: UInt8, _ low: UInt8) -> Bool {
         var index = bytes.startIndex
         while let percent = bytes[index...].firstIndex(of: UInt8(ascii: "%")) {
             var next = percent + 1
             while next + 1 < bytes.endIndex, bytes[next] == UInt8(ascii: "2"), bytes[next + 1] == UInt8(ascii: "5") { next += 2 }
-            if next + 1 < bytes.endIndex, bytes[next] == UInt8(ascii: "3"), bytes[next + 1] | 0x20 == UInt8(ascii: "d") { return true }
+            if next + 1 < bytes.endIndex, bytes[next] == high, bytes[next + 1] | 0x20 == low { return true }
             index = percent + 1
         }
         return false

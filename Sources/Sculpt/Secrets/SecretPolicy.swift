@@ -81,12 +81,13 @@ package struct SecretPolicy: Sendable {
     /// The longest parameter name decoded to be compared, in bytes.
     static let longestDecodedName = 4_096
 
-    /// A name as compared: percent-decoded (up to three times), trimmed of spaces, ASCII-lowercased; longer names
+    /// A name as compared: `+` read as a space, percent-decoded (up to three times), trimmed of spaces, ASCII-lowercased; longer names
     /// than ``longestDecodedName`` are not decoded (empty). Bytes only: this runs for every
     /// parameter a replay compares.
     static func normalized(_ raw: some StringProtocol) -> String {
         guard raw.utf8.count <= Self.longestDecodedName else { return "" }
-        var bytes = Array(raw.utf8)
+        // `+` is a space in form encoding: `token+` is `token `.
+        var bytes = raw.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }
         // Up to three times: a name encoded twice (`access%255Ftoken`) is still its name.
         for _ in 0..<3 where bytes.contains(UInt8(ascii: "%")) {
             guard let decoded = String(decoding: bytes, as: UTF8.self).removingPercentEncoding else { break }

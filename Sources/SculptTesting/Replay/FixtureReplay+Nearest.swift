@@ -11,6 +11,10 @@ extension FixtureReplay {
     /// the request's method, then recorded order.
     package static let nearestBudget = 64
 
+    /// The largest body a miss parses to rank its candidates; larger ones are compared byte for
+    /// byte (a miss among 64 recordings of 16 MiB took 2 minutes when each was parsed).
+    static let nearestBodyParseLimit = 256 << 10
+
     /// The recorded interactions closest to `asked`, at most ``Miss/shownCandidates`` of them,
     /// each with its difference lines: fewest differences first, then in the order of preference
     /// that ``nearestBudget`` describes (so recorded order within the request's own route); and how
@@ -18,7 +22,9 @@ extension FixtureReplay {
     func nearest(to asked: AskedRequest) -> (candidates: [Miss.Candidate], compared: Int) {
         let indices = nearestIndices(for: asked)
         let closest = indices.enumerated()
-            .map { position, index in (position, index, RequestComparison(asked, interactions[index].request, options)) }
+            .map { position, index in
+                (position, index, RequestComparison(asked, interactions[index].request, options, bodyParseLimit: Self.nearestBodyParseLimit))
+            }
             .sorted { ($0.2.count, $0.0) < ($1.2.count, $1.0) }
             .prefix(Miss.shownCandidates)
         // Lines are written only for what is shown.

@@ -10,8 +10,10 @@ import Sculpt
 ///
 /// Escaped: the C0 controls (`\0`, `\t`, `\n`, `\r`, the others as `\u{1B}`), DEL and the C1
 /// controls (`\u{7F}`, `\u{85}`), the Unicode line and paragraph separators (`\u{2028}`,
-/// `\u{2029}`), and the bidirectional marks, embeddings, overrides and isolates (`\u{202E}` and
-/// the like), which would reorder the text a terminal shows. A backslash is left as it is.
+/// `\u{2029}`), the bidirectional marks, embeddings, overrides and isolates (`\u{202E}`,
+/// `\u{061C}` and the like), which would reorder the text a terminal shows, and the invisible
+/// zero-width characters and byte order mark (`\u{200B}`, `\u{2060}`, `\u{FEFF}`). A backslash
+/// is left as it is.
 enum PrintableText {
     /// `text` escaped and cut to `limit` UTF-8 bytes as ``ClippedText/value(_:limit:)`` cuts (its
     /// start, then `… (N bytes)` with the size of `text` itself); reads only as much of `text` as it
@@ -45,7 +47,8 @@ enum PrintableText {
         case 0x09: return "\\t"
         case 0x0A: return "\\n"
         case 0x0D: return "\\r"
-        case 0x01...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        case 0x01...0x1F, 0x7F...0x9F, 0x061C, 0x200B...0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0xFEFF:
+            return "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
         default: return nil
         }
     }
@@ -71,9 +74,10 @@ enum PrintableText {
     }
 
     /// Whether a UTF-8 byte is, or can begin, a scalar that ``escape(_:)`` writes differently:
-    /// C0 and DEL themselves, `0xC2` before a C1 control, `0xE2` before a separator or a
-    /// bidirectional control.
+    /// C0 and DEL themselves, `0xC2` before a C1 control, `0xD8` before the Arabic letter mark,
+    /// `0xE2` before a separator, a zero-width or a bidirectional control, `0xEF` before the byte
+    /// order mark.
     private static func mayStartEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2
+        byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 || byte == 0xEF
     }
 }

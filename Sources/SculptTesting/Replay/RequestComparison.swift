@@ -39,8 +39,9 @@ struct RequestComparison {
     /// Whether bodies are matched and differ.
     let bodyDiffers: Bool
 
-    /// Compares `asked` with `recorded` under `options`.
-    init(_ asked: AskedRequest, _ recorded: Fixture.Request, _ options: FixtureReplay.Options) {
+    /// Compares `asked` with `recorded` under `options`. Bodies larger than `bodyParseLimit` bytes
+    /// are compared byte for byte, not parsed: a miss ranks its candidates so, at a bounded cost.
+    init(_ asked: AskedRequest, _ recorded: Fixture.Request, _ options: FixtureReplay.Options, bodyParseLimit: Int = .max) {
         self.asked = asked
         self.recorded = recorded
         recordedPath = Self.path(of: recorded.url)
@@ -52,7 +53,7 @@ struct RequestComparison {
         differingHeaders = options.matchedHeaders.filter { name in
             !Self.headerMatches(asked.header(name), recorded.headerFields[values: name])
         }
-        bodyDiffers = options.matchesBody && !Self.bodiesMatch(asked.body, recorded.body ?? Data())
+        bodyDiffers = options.matchesBody && !Self.bodiesMatch(asked.body, recorded.body ?? Data(), parseLimit: bodyParseLimit)
     }
 
     /// How many lines ``differences()`` writes: one per part that differs.
@@ -87,17 +88,48 @@ struct RequestComparison {
     }
 
     /// The rules a difference line is shown with: ``Secrets``' defaults, plus every query
-    /// parameter and header the recordings themselves redacted (the names of a user's `Redaction`).
+    /// parameter, header and body member the recordings themselves redacted (the names of a user's
+    /// `Redaction`); a body member's name counts as a parameter's too (`pin` in a body, `?pin=` in
+    /// a query).
     static func policy(_ recorded: some Sequence<Fixture.Request>) -> SecretPolicy {
         var parameters: [String] = []
         var headers: [HTTPField.Name] = []
+        var members: [String] = []
         for request in recorded {
             parameters += queryItems(of: request.url).compactMap { item -> String? in
                 let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 return parts.count == 2 && parts[1] == Redaction.marker ? String(parts[0]) : nil
             }
             headers += request.headerFields.filter { $0.value == Redaction.marker }.map(\.name)
+            if let body = request.body { members += redactedNames(in: body) }
         }
-        return Redaction(headers: headers, queryParameters: parameters).policy
+        return Redaction(headers: headers, queryParameters: parameters + members, bodyFields: members).policy
+    }
+
+    /// The names whose values a redaction replaced in a body: JSON members holding the marker,
+    /// or form parameters.
+    private static func redactedNames(in body: Data) -> [String] {
+        guard body.range(of: Data(Redaction.marker.utf8)) != nil else { return [] }
+        if let json = try? JSONValue(parsing: body) {
+            var names: [String] = []
+            var pending = [json]
+            while let value = pending.popLast() {
+                switch value {
+                case .object(let members):
+                    for member in members {
+                        if member.value == .string(Redaction.marker) { names.append(member.key) } else { pending.append(member.value) }
+                    }
+                case .array(let elements):
+                    pending += elements
+                default:
+                    break
+                }
+            }
+            return names
+        }
+        return String(decoding: body, as: UTF8.self).split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            return parts.count == 2 && parts[1] == Redaction.marker ? String(parts[0]) : nil
+        }
     }
 }

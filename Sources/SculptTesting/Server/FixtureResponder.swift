@@ -61,15 +61,30 @@ struct FixtureResponder: Sendable {
     /// kept as recorded, secrets and all, so the client's next request matches the recording);
     /// a relative one is left as it is.
     func location(_ value: String) -> String {
+        // As a browser reads it (WHATWG): tabs and line breaks anywhere are dropped, C0 controls
+        // and spaces around it trimmed, so `https://evil.example\t/x` names evil.example.
+        let cleaned = String(String.UnicodeScalarView(value.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }))
+            .trimmingCharacters(in: CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(0x20)))
         // A network-path reference (`//host/x`) names a host too: it is moved like an absolute URL.
-        let absolute = value.hasPrefix("//") ? "http:" + value : value
+        let absolute = cleaned.hasPrefix("//") ? "http:" + cleaned : cleaned
         guard let target = URL(string: absolute), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return value
+            // Something a browser might still read as another host is not sent as it is.
+            return Self.mayNameAHost(cleaned) ? baseURL + "/" : value
         }
         let path = target.path(percentEncoded: true).hasPrefix("/") ? target.path(percentEncoded: true) : "/" + target.path(percentEncoded: true)
         let query = target.query(percentEncoded: true).map { "?\($0)" } ?? ""
         let fragment = target.fragment(percentEncoded: true).map { "#\($0)" } ?? ""
         return baseURL + path + query + fragment
+    }
+
+    /// Whether a `Location` this server cannot parse might still take a client elsewhere: it
+    /// starts with a scheme (`https:`) or two slashes of either kind.
+    private static func mayNameAHost(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let isSlash = { (byte: UInt8) in byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") }
+        if bytes.count >= 2, isSlash(bytes[0]), isSlash(bytes[1]) { return true }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
+        return bytes[..<colon].allSatisfy { (0x61...0x7A).contains($0 | 0x20) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
     }
 
     /// A `Link` value with each `<target>` moved as ``location(_:)`` moves a `Location`, so a

@@ -12,8 +12,8 @@ import FoundationNetworking
 /// The cache rules the outsider's pass on #13 found broken, each against the loopback server.
 extension LoadPolicyTests {
     @Test("delta-seconds: leading zeros, values past 2^31 and invalid max-age (stale, not heuristic)", arguments: [
-        ("max-age=0000000000060", nil, false),
-        ("max-age=60", "99999999999999999999", true),
+        ("max-age=0000000086400", nil, false),
+        ("max-age=86400", "99999999999999999999", true),
         ("max-age=abc", nil, true),
         ("max-age=", nil, true),
     ] as [(String, String?, Bool)])
@@ -30,7 +30,7 @@ extension LoadPolicyTests {
 
     @Test("206 and a 304 answering the caller's own conditional request are never stored", arguments: [206, 304])
     func partialAndNotModifiedNotStored(status: Int) async throws {
-        try await withServer([Self.fixture(1, status: status, fields: [.cacheControl: "max-age=60"], ifNoneMatch: "\"mine\"")]) { _, request in
+        try await withServer([Self.fixture(1, status: status, fields: [.cacheControl: "max-age=86400"], ifNoneMatch: "\"mine\"")]) { _, request in
             var conditional = request
             conditional.setValue("\"mine\"", forHTTPHeaderField: "If-None-Match")
             _ = await load(conditional, .networkOnly)
@@ -57,7 +57,7 @@ extension LoadPolicyTests {
         let fixtures = [
             Self.fixture(1, fields: [.cacheControl: "max-age=0", .eTag: "\"a\""]),
             Self.fixture(0, status: 304, fields: [.eTag: "\"b\""], ifNoneMatch: "\"a\""),
-            Self.fixture(2, fields: [.cacheControl: "max-age=60", .eTag: "\"b\""]),
+            Self.fixture(2, fields: [.cacheControl: "max-age=86400", .eTag: "\"b\""]),
         ]
         try await withServer(fixtures) { server, request in
             _ = await load(request, .networkOnly)
@@ -71,7 +71,7 @@ extension LoadPolicyTests {
         let post = Fixture(
             request: .init(method: .post, url: URL(string: "https://api.example.com\(Self.path)")!),
             response: .init(status: .created, headerFields: [.contentType: "application/json"], body: Data(#"{"version":2}"#.utf8)))
-        try await withServer([Self.fixture(1, fields: [.cacheControl: "max-age=60"]), post]) { _, request in
+        try await withServer([Self.fixture(1, fields: [.cacheControl: "max-age=86400"]), post]) { _, request in
             _ = await load(request, .networkOnly)
             #expect(Self.summary(await load(request, .cacheOnly).values) == ["cache v1"])
             var posting = request
@@ -86,7 +86,7 @@ extension LoadPolicyTests {
         let moved = Fixture(
             request: .init(url: URL(string: "https://api.example.com/old")!),
             response: .init(status: .found, headerFields: [.location: "https://api.example.com\(Self.path)"]))
-        try await withServer([moved, Self.fixture(1, fields: [.cacheControl: "max-age=60"])]) { server, request in
+        try await withServer([moved, Self.fixture(1, fields: [.cacheControl: "max-age=86400"])]) { server, request in
             let old = URLRequest(url: try await server.url(for: "/old"))
             #expect(Self.summary(await load(old, .networkOnly).values) == ["network v1"])
             #expect((await load(old, .cacheOnly).error as? URLError)?.code == .resourceUnavailable)
@@ -98,7 +98,7 @@ extension LoadPolicyTests {
         ("Cache-Control", "max-age=0"), ("Pragma", "no-cache"), ("Cache-Control", "no-cache"),
     ])
     func requestDirectives(name: String, value: String) async throws {
-        let fresh: HTTPFields = [.cacheControl: "max-age=60"]
+        let fresh: HTTPFields = [.cacheControl: "max-age=86400"]
         try await withServer([Self.fixture(1, fields: fresh), Self.fixture(2, fields: fresh)]) { _, request in
             _ = await load(request, .networkOnly)
             var asking = request
@@ -109,7 +109,7 @@ extension LoadPolicyTests {
 
     @Test("a stored response gives out no Set-Cookie")
     func cookiesNotStored() async throws {
-        try await withServer([Self.fixture(1, fields: [.cacheControl: "max-age=60", .setCookie: "session=live"])]) { _, request in
+        try await withServer([Self.fixture(1, fields: [.cacheControl: "max-age=86400", .setCookie: "session=live"])]) { _, request in
             _ = await load(request, .networkOnly)
             let stored = await load(request, .cacheOnly).values
             #expect(stored.count == 1)

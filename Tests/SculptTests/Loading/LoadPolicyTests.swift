@@ -77,7 +77,7 @@ struct LoadPolicyTests {
 
     @Test("cachedThenFetch: nothing stored gives the network's value; then the stored value first and the network's after it")
     func cachedThenFetch() async throws {
-        let fresh: HTTPFields = [.cacheControl: "max-age=60"]
+        let fresh: HTTPFields = [.cacheControl: "max-age=86400"]
         try await withServer([Self.fixture(1, fields: fresh), Self.fixture(2, fields: fresh)]) { server, request in
             let first = await load(request, .cachedThenFetch)
             #expect(Self.summary(first.values) == ["network v1"])
@@ -92,8 +92,8 @@ struct LoadPolicyTests {
     func cacheElseFetch() async throws {
         let fixtures = [
             Self.fixture(1, fields: [.cacheControl: "no-cache", .eTag: "\"v1\""]),
-            Self.fixture(0, status: 304, fields: [.cacheControl: "max-age=60", .eTag: "\"v1\""], ifNoneMatch: "\"v1\""),
-            Self.fixture(9, fields: [.cacheControl: "max-age=60"]),
+            Self.fixture(0, status: 304, fields: [.cacheControl: "max-age=86400", .eTag: "\"v1\""], ifNoneMatch: "\"v1\""),
+            Self.fixture(9, fields: [.cacheControl: "max-age=86400"]),
         ]
         try await withServer(fixtures) { server, request in
             #expect(Self.summary(await load(request, .cacheElseFetch).values) == ["network v1"])
@@ -101,7 +101,7 @@ struct LoadPolicyTests {
             let revalidated = await load(request, .cacheElseFetch)
             #expect(Self.summary(revalidated.values) == ["network v1"])
             #expect(revalidated.values.first?.response.status == .ok)
-            #expect(revalidated.values.first?.response.headerFields[.cacheControl] == "max-age=60")
+            #expect(revalidated.values.first?.response.headerFields[.cacheControl] == "max-age=86400")
             #expect(Self.summary(await load(request, .cacheElseFetch).values) == ["cache v1"])
             #expect(server.replay.unusedInteractions.count == 1)
         }
@@ -109,8 +109,8 @@ struct LoadPolicyTests {
 
     @Test("fetchElseCache: when the network cannot be reached, the stored value, marked stale; must-revalidate forbids it")
     func fetchElseCache() async throws {
-        let stale = Self.httpDate(Date(timeIntervalSinceNow: -3600))
-        for (control, expected) in [("max-age=60", ["cache v1 stale"]), ("max-age=60, must-revalidate", [])] {
+        let stale = Self.httpDate(Date(timeIntervalSinceNow: -100_000))
+        for (control, expected) in [("max-age=86400", ["cache v1 stale"]), ("max-age=86400, must-revalidate", [])] {
             let fixtures = [Self.fixture(1, fields: [.cacheControl: control, .date: stale])]
             var request: URLRequest?
             try await withServer(fixtures) { _, served in
@@ -127,7 +127,7 @@ struct LoadPolicyTests {
 
     @Test("networkOnly always asks; cacheOnly never does, and says so when nothing is stored")
     func networkOnlyAndCacheOnly() async throws {
-        let fresh: HTTPFields = [.cacheControl: "max-age=60"]
+        let fresh: HTTPFields = [.cacheControl: "max-age=86400"]
         try await withServer([Self.fixture(1, fields: fresh), Self.fixture(2, fields: fresh)]) { server, request in
             let empty = await load(request, .cacheOnly)
             #expect(empty.values.isEmpty)
@@ -143,7 +143,7 @@ struct LoadPolicyTests {
 
     @Test("an error model on the network leg ends the load after the stored value, as a SculptError with the model")
     func errorModelAfterCachedValue() async throws {
-        try await withServer([Self.fixture(1, fields: [.cacheControl: "max-age=60"]), Self.fixture(0, status: 503)]) { _, request in
+        try await withServer([Self.fixture(1, fields: [.cacheControl: "max-age=86400"]), Self.fixture(0, status: 503)]) { _, request in
             _ = await load(request, .networkOnly)
             let second = await load(request, .cachedThenFetch)
             #expect(Self.summary(second.values) == ["cache v1"])
@@ -173,9 +173,9 @@ struct LoadPolicyTests {
     // MARK: - HTTP caching (RFC 9111)
 
     @Test("freshness comes from Cache-Control, Expires, Date, Age and Last-Modified", arguments: [
-        ("max-age=60", nil, nil, nil, nil, false),
-        ("max-age=60", -120, nil, nil, nil, true),
-        ("max-age=60", nil, nil, "100", nil, true),
+        ("max-age=86400", nil, nil, nil, nil, false),
+        ("max-age=86400", -100_000, nil, nil, nil, true),
+        ("max-age=86400", nil, nil, "100000", nil, true),
         (nil, 0, 3600, nil, nil, false),
         (nil, 0, -10, nil, nil, true),
         (nil, nil, nil, nil, -10 * 86_400, false),
@@ -199,7 +199,7 @@ struct LoadPolicyTests {
 
     @Test("no-store, a POST and Vary: * are never stored")
     func notStored() async throws {
-        for (fields, method) in [([HTTPField.Name.cacheControl: "no-store, max-age=60"] as HTTPFields, "GET"), ([.vary: "*", .cacheControl: "max-age=60"], "GET")] {
+        for (fields, method) in [([HTTPField.Name.cacheControl: "no-store, max-age=86400"] as HTTPFields, "GET"), ([.vary: "*", .cacheControl: "max-age=86400"], "GET")] {
             try await withServer([Self.fixture(1, fields: fields)]) { _, request in
                 var request = request
                 request.httpMethod = method
@@ -209,7 +209,7 @@ struct LoadPolicyTests {
         }
         let post = Fixture(
             request: .init(method: .post, url: URL(string: "https://api.example.com\(Self.path)")!),
-            response: .init(status: .ok, headerFields: [.contentType: "application/json", .cacheControl: "max-age=60"], body: Data(#"{"version":1}"#.utf8)))
+            response: .init(status: .ok, headerFields: [.contentType: "application/json", .cacheControl: "max-age=86400"], body: Data(#"{"version":1}"#.utf8)))
         try await withServer([post]) { _, request in
             var request = request
             request.httpMethod = "POST"
@@ -221,7 +221,7 @@ struct LoadPolicyTests {
 
     @Test("a stored response answers only requests with the same values of the fields it varies on")
     func vary() async throws {
-        try await withServer([Self.fixture(1, fields: [.cacheControl: "max-age=60", .vary: "Accept-Language"])]) { _, request in
+        try await withServer([Self.fixture(1, fields: [.cacheControl: "max-age=86400", .vary: "Accept-Language"])]) { _, request in
             var english = request
             english.setValue("en", forHTTPHeaderField: "Accept-Language")
             _ = await load(english, .networkOnly)

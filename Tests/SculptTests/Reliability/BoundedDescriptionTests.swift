@@ -120,7 +120,7 @@ struct BoundedDescriptionTests {
         #expect(whole, "\(row.rawValue): the error must keep the value whole")
     }
 
-    @Test("a 100 MB discriminator value is described in milliseconds", .timeLimit(.minutes(1)))
+    @Test("a 100 MB discriminator value is described in at most 4,096 bytes, its size stated", .timeLimit(.minutes(1)))
     func hugeTag() throws {
         var types = TypeFieldModelMatcher(field: "type")
         try types.add("user", User.self)
@@ -128,10 +128,9 @@ struct BoundedDescriptionTests {
         body.append(Data(repeating: UInt8(ascii: "t"), count: 100 << 20))
         body.append(Data(#""}"#.utf8))
         let error = try #require(thrownError { try ModelResponseSerializer(matcher: types).serialize(body, for: response()) } as? SculptError)
-        let clock = ContinuousClock()
-        var description = ""
-        let elapsed = clock.measure { description = error.description }
-        #expect(elapsed < .milliseconds(100), "described in \(elapsed)")
+        // How fast is the benchmarks' business (Benchmarks/: the describe row); the time limit only
+        // catches a description that reads the whole value.
+        let description = error.description
         #expect(description.utf8.count <= 4_096)
         #expect(description.contains("(104,857,602 bytes)"), "\(description)")
     }

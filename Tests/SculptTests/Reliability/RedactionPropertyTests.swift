@@ -22,6 +22,8 @@ struct RedactionPropertyTests {
         case queryRefreshToken, queryIDToken, queryAPIKey, queryApikey, queryClientSecret, queryToken, queryPassword
         case queryOAuthCode, queryNestedURL, queryEncodedNestedURL, queryDoublyEncodedNestedURL, queryEncodedParameters
         case queryEncodedAbsoluteURL, locationEncodedNestedURL, queryLongArrayName, locationBackslashes, locationNoSlashes
+        case queryTriplyEncodedName, queryNestedCredentials, queryEncodedNestedCredentials, queryPlusInName, queryEncodedSpacesInName
+        case responseFormAsText
         case userName, password
         case fragmentImplicitFlow, fragmentHashRoute
         case relativeBaseUser, relativeBasePassword
@@ -65,6 +67,15 @@ struct RedactionPropertyTests {
             case .queryEncodedParameters: planted.url = try url("\(base)?state=token%3D\(secret)%26page%3D2")
             case .queryEncodedAbsoluteURL: planted.url = try url("\(base)?next=https%3A%2F%2Fa.example%2Fcb%3Faccess_token%3D\(secret)")
             case .queryLongArrayName: planted.url = try url("\(base)?\(String(repeating: "a", count: 300))%5Baccess%5Ftoken%5D=\(secret)")
+            // Found by the outsider's third pass on #12.
+            case .queryTriplyEncodedName: planted.url = try url("\(base)?access%25255Ftoken=\(secret)")
+            case .queryNestedCredentials: planted.url = try url("\(base)?next=https://u:\(secret)@x.example/&a=1")
+            case .queryEncodedNestedCredentials: planted.url = try url("\(base)?next=https%3A%2F%2Fu%3A\(secret)%40x.example%2F&a=1")
+            case .queryPlusInName: planted.url = try url("\(base)?token+=\(secret)")
+            case .queryEncodedSpacesInName: planted.url = try url("\(base)?\(String(repeating: "%20", count: 100))token=\(secret)")
+            case .responseFormAsText:
+                planted.responseContentType = "text/plain"
+                planted.responseBody = "refresh_token=\(secret)&scope=repo"
             case .locationBackslashes:
                 // WHATWG URL parsers (browsers, curl's follow) read `\` as `/` after a special scheme.
                 planted.status = 302
@@ -191,17 +202,47 @@ struct RedactionPropertyTests {
             Fixture.Request(method: .get, url: try #require(URL(string: url)), headerFields: fields)
         }
         let response = Fixture.Response(status: .ok, headerFields: [.contentType: "application/json"], body: Data("{}".utf8))
+        var pin = Fixture(request: try request("https://h/b"), response: response)
+        pin.request.method = .post
+        pin.request.body = Data(#"{"pin":"REDACTED"}"#.utf8)
         let fixtures = [
+            pin,
             Fixture(request: try request("https://h/a?mysig=REDACTED&page=1", [signature: "REDACTED"]), response: response),
             Fixture(request: try request("https://h/a?page=2"), response: response),
             Fixture(request: try request("https://h/a?page=3&sort=asc"), response: response),
             Fixture(request: try request("https://h/a?page=4&sort=desc"), response: response),
         ]
         let replay = FixtureReplay(fixtures, options: .init(matchedHeaders: [signature]))
-        let asked = try request("https://h/a?mysig=\(secret)&page=9", [signature: "\(secret)H"])
+        // `pin` was redacted in a recorded body: as a parameter it is a secret too.
+        let asked = try request("https://h/a?mysig=\(secret)&page=9&pin=\(secret)P", [signature: "\(secret)H"])
         let miss = try #require(throws: FixtureReplay.Miss.self) { try replay.response(for: asked) }
         #expect(!miss.description.contains(secret), "\(miss.description)")
         #expect(miss.description.contains("mysig=REDACTED"), "\(miss.description)")
+    }
+
+    @Test("a matcher's error quotes no value the body holds under a secret name")
+    func matcherErrorsRedacted() throws {
+        let secret = Self.secret()
+        let body = Data(#"{"token":"\#(secret)","kind":"grant"}"#.utf8)
+        let context = ResponseContext(url: URL(string: "https://h/grant"), method: .get, status: .ok, headerFields: [.contentType: "application/json"])
+        struct Quoting: Error, CustomStringConvertible {
+            let text: String
+            var description: String { "could not read \(text)" }
+        }
+        func description(_ matcher: some ModelMatcher) throws -> String {
+            let serializer = ModelResponseSerializer(matcher: matcher)
+            guard let error = thrownError({ try serializer.serialize(body, for: context) }) as? SculptError else {
+                Issue.record("the serializer did not throw a SculptError")
+                return ""
+            }
+            return error.description
+        }
+        for text in [
+            try description(TypeFieldModelMatcher(field: "token", ["expected": User.self])),
+            try description(ClosureModelMatcher { _, data in throw Quoting(text: String(decoding: data, as: UTF8.self)) }),
+        ] {
+            #expect(!text.contains(secret), "\(text)")
+        }
     }
 
     // MARK: - The pipelines

@@ -118,7 +118,7 @@ struct ReplayMissBoundsTests {
 
     /// A value holding control characters, and how a description writes it.
     enum Hostile: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case crlf, nul, esc, del, tab, nextLine, lineSeparator, bidiOverride
+        case crlf, nul, esc, del, tab, nextLine, lineSeparator, bidiOverride, arabicLetterMark, invisible
 
         var testDescription: String { rawValue }
 
@@ -132,6 +132,9 @@ struct ReplayMissBoundsTests {
             case .nextLine: "a\u{85}X-Injected: 1"
             case .lineSeparator: "a\u{2028}b\u{2029}c"
             case .bidiOverride: "txt.\u{202E}exe\u{2066}x\u{2069}"
+            // Found by the outsider's third pass on #12.
+            case .arabicLetterMark: "a\u{061C}b"
+            case .invisible: "a\u{FEFF}b\u{200B}c\u{2060}d"
             }
         }
 
@@ -145,6 +148,8 @@ struct ReplayMissBoundsTests {
             case .nextLine: #"a\u{85}X-Injected: 1"#
             case .lineSeparator: #"a\u{2028}b\u{2029}c"#
             case .bidiOverride: #"txt.\u{202E}exe\u{2066}x\u{2069}"#
+            case .arabicLetterMark: #"a\u{61C}b"#
+            case .invisible: #"a\u{FEFF}b\u{200B}c\u{2060}d"#
             }
         }
 

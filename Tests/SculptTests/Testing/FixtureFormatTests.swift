@@ -97,4 +97,14 @@ struct FixtureFormatTests {
     func hostile(_ text: String) {
         #expect(throws: Fixture.FormatError.self) { try Fixture(json: Data(text.utf8)) }
     }
+
+    @Test("an invalid header pair is named by its place and shape, never its values (found by the outsider's pass on #12)", arguments: [
+        #"[["Authorization","Bearer zzSECRETzz",1]]"#, #"[["Set-Cookie",7]]"#, #"[{"Cookie":"zzSECRETzz"}]"#, #"["zzSECRETzz"]"#,
+    ])
+    func invalidHeaderPair(_ headers: String) throws {
+        let text = #"{"request":{"url":"https://x","headers":\#(headers)},"response":{"status":200}}"#
+        let error = try #require(throws: Fixture.FormatError.self) { try Fixture(json: Data(text.utf8)) }
+        #expect(error.description.contains("position 1"), "\(error.description)")
+        #expect(!error.description.contains("zzSECRETzz"), "\(error.description)")
+    }
 }
