@@ -129,6 +129,70 @@ struct PaginationTests {
         }
     }
 
+    /// A Stripe list: `{"object":"list","data":[...],"has_more":true}`; the next page starts after
+    /// the last object's id.
+    struct StripeList: Decodable, Sendable {
+        struct Object: Decodable, Sendable { let id: String }
+        let data: [Object]
+        let has_more: Bool
+    }
+
+    /// A Slack page: the items and `response_metadata.next_cursor`, empty on the last page.
+    struct SlackChannels: Decodable, Sendable {
+        struct Channel: Decodable, Sendable { let id: String }
+        struct Metadata: Decodable, Sendable { let next_cursor: String }
+        let channels: [Channel]
+        let response_metadata: Metadata
+    }
+
+    static func page(_ path: String, _ body: String) throws -> Fixture {
+        Fixture(
+            request: .init(url: try #require(URL(string: "https://api.example.com\(path)"))),
+            response: .init(status: .ok, headerFields: [.contentType: "application/json"], body: Data(body.utf8)))
+    }
+
+    @Test("Stripe's has_more and starting_after, through a closure")
+    func stripeCursor() async throws {
+        // The shape of Stripe's list objects (docs.stripe.com/api/pagination); ids as Stripe writes them.
+        let fixtures = try [
+            Self.page("/v1/customers?limit=2", #"{"object":"list","url":"/v1/customers","has_more":true,"data":[{"id":"cus_1","object":"customer"},{"id":"cus_2","object":"customer"}]}"#),
+            Self.page("/v1/customers?limit=2&starting_after=cus_2", #"{"object":"list","url":"/v1/customers","has_more":true,"data":[{"id":"cus_3","object":"customer"},{"id":"cus_4","object":"customer"}]}"#),
+            Self.page("/v1/customers?limit=2&starting_after=cus_4", #"{"object":"list","url":"/v1/customers","has_more":false,"data":[{"id":"cus_5","object":"customer"}]}"#),
+        ]
+        try await withServer(fixtures) { server in
+            let request = URLRequest(url: try await server.url(for: "/v1/customers?limit=2"))
+            let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(StripeList.self))
+            let pages = URLSession(configuration: .ephemeral).pages(for: request, serializer: serializer, as: StripeList.self) { page in
+                guard page.value.has_more, let last = page.value.data.last else { return nil }
+                return page.request(setting: "starting_after", to: last.id)
+            }
+            let result = await collect(pages)
+            #expect(result.error == nil)
+            #expect(result.pages.flatMap { $0.value.data.map(\.id) } == ["cus_1", "cus_2", "cus_3", "cus_4", "cus_5"])
+            #expect(server.replay.unusedInteractions.isEmpty)
+        }
+    }
+
+    @Test("Slack's response_metadata.next_cursor, through a closure; an empty cursor ends the load")
+    func slackCursor() async throws {
+        // The shape of Slack's cursor pagination (api.slack.com/docs/pagination): base64 cursors.
+        let fixtures = try [
+            Self.page("/api/conversations.list?limit=2", #"{"ok":true,"channels":[{"id":"C1"},{"id":"C2"}],"response_metadata":{"next_cursor":"dGVhbTpDMg=="}}"#),
+            Self.page("/api/conversations.list?limit=2&cursor=dGVhbTpDMg%3D%3D", #"{"ok":true,"channels":[{"id":"C3"}],"response_metadata":{"next_cursor":""}}"#),
+        ]
+        try await withServer(fixtures) { server in
+            let request = URLRequest(url: try await server.url(for: "/api/conversations.list?limit=2"))
+            let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(SlackChannels.self))
+            let pages = URLSession(configuration: .ephemeral).pages(for: request, serializer: serializer, as: SlackChannels.self) { page in
+                let cursor = page.value.response_metadata.next_cursor
+                return cursor.isEmpty ? nil : page.request(setting: "cursor", to: cursor)
+            }
+            let result = await collect(pages)
+            #expect(result.error == nil)
+            #expect(result.pages.flatMap { $0.value.channels.map(\.id) } == ["C1", "C2", "C3"])
+        }
+    }
+
     @Test("a page that fails is named, with its URL, and the pages before it were given")
     func failingPage() async throws {
         let ok = Fixture(
