@@ -10,7 +10,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [.executable(name: "sculpt-benchmarks", targets: ["SculptBenchmarks"])],
     dependencies: [
-        .package(name: "Sculpt", path: ".."),
+        .package(name: "Sculpt", path: "..", traits: ["Persistence"]),
         .package(url: "https://github.com/vapor/routing-kit.git", from: "4.9.3"),
     ],
     targets: [
@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "Sculpt", package: "Sculpt"),
                 .product(name: "SculptMatchers", package: "Sculpt"),
                 .product(name: "SculptTesting", package: "Sculpt"),
+                .product(name: "SculptStore", package: "Sculpt"),
                 .product(name: "RoutingKit", package: "routing-kit"),
             ],
             path: "Sources/SculptBenchmarks"

@@ -7,7 +7,7 @@ import SculptMatchers
 /// The cases of the suite, with the targets issue #5 sets.
 enum Cases {
     static func all() throws -> [Case] {
-        try decoding() + routing() + replay() + loading() + descriptions()
+        try decoding() + routing() + replay() + loading() + storing() + descriptions()
     }
 
     /// Serializers against `JSONDecoder` decoding the same type from the same bytes.

@@ -32,7 +32,7 @@ extension Cases {
 
 /// A started server with one recorded user, a session, a warm cache, and a way to run a load to
 /// its end from the benchmark's synchronous loop.
-private final class LoadingSetup: Sendable {
+final class LoadingSetup: Sendable {
     let server: FixtureServer
     let request: URLRequest
     let session = URLSession(configuration: .ephemeral)
@@ -54,9 +54,9 @@ private final class LoadingSetup: Sendable {
         try load(.networkOnly)
     }
 
-    func load(_ policy: LoadPolicy) throws {
+    func load(_ policy: LoadPolicy, store: (any ResponseStore)? = nil) throws {
         try Self.wait { [self] in
-            for try await loaded in session.models(for: request, serializer: serializer, as: GitHubUser.self, policy: policy, cache: cache) {
+            for try await loaded in session.models(for: request, serializer: serializer, as: GitHubUser.self, policy: policy, cache: cache, store: store) {
                 consume(loaded.value)
             }
         }

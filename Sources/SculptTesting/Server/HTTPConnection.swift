@@ -210,10 +210,13 @@ struct HTTPConnection {
 
     /// Answers a refused request and closes.
     private func refuse(_ rejection: HTTPRequestHead.Rejection) {
-        let response = ServerResponse.text(rejection.status, Self.reason(rejection.status), "Refused: \(rejection.reason).")
-        // A head refused before it parsed is still answered as HEAD when it began as one.
-        let answering = method ?? (buffer[start...].starts(with: Self.headPrefix) ? .head : .get)
-        _ = send(response, answering: answering, closing: true)
+        // The answer is released before the close's wait: nothing of it outlives its sending.
+        do {
+            let response = ServerResponse.text(rejection.status, Self.reason(rejection.status), "Refused: \(rejection.reason).")
+            // A head refused before it parsed is still answered as HEAD when it began as one.
+            let answering = method ?? (buffer[start...].starts(with: Self.headPrefix) ? .head : .get)
+            _ = send(response, answering: answering, closing: true)
+        }
         closeGracefully()
     }
 

@@ -145,9 +145,8 @@ final class HTTPListener: @unchecked Sendable {
             connection.close()
             return
         }
-        let busy = ServerResponse.text(503, "Service Unavailable", "The server has \(limits.maximumConnections) connections open, its limit.")
         let thread = Thread { [self] in
-            if connection.write(busy.head(answering: .get, closing: true), busy.body, idle: .milliseconds(100), until: .now + .milliseconds(200)) {
+            if sendBusy(connection) {
                 connection.shutdownWriting()
                 var sink: [UInt8] = []
                 let deadline = ContinuousClock.now + .milliseconds(200)
@@ -159,6 +158,13 @@ final class HTTPListener: @unchecked Sendable {
         }
         thread.stackSize = 1 << 18
         thread.start()
+    }
+
+    /// Writes the `503`; `true` when all of it was taken. The answer is released on return, before
+    /// the wait for the client's close.
+    private func sendBusy(_ connection: Socket) -> Bool {
+        let busy = ServerResponse.text(503, "Service Unavailable", "The server has \(limits.maximumConnections) connections open, its limit.")
+        return connection.write(busy.head(answering: .get, closing: true), busy.body, idle: .milliseconds(100), until: .now + .milliseconds(200))
     }
 
     /// A thread is done; a connection's socket is closed under the lock, so ``stop()`` never
