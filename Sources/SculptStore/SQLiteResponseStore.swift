@@ -18,18 +18,23 @@ public import FoundationNetworking
 /// ```
 ///
 /// A response is saved under the request's method, normalized URL and its values of the fields
-/// the response varies on (`Vary`), replacing the one saved before; each save is one transaction,
-/// written on the store's own queue, off the caller's path. Reads wait for the saves before them.
+/// the response varies on (`Vary`), replacing the one saved before. Saves are written off the
+/// caller's path: the latest response per key waits in memory, and one transaction writes all
+/// that wait, so a burst of saves costs one write (the file is in WAL mode, `synchronous=NORMAL`:
+/// a crash loses at most the last transaction, never corrupts). The most recently used responses
+/// (256) are also kept in memory, so a warm read does not touch SQLite.
 public final class SQLiteResponseStore: ResponseStore {
-    private let database: DatabaseQueue
-    private let failures = SaveFailures()
+    private let database: any DatabaseWriter
+    private let memory = SavedResponses()
 
     /// Opens (or creates) the store at `path`.
     ///
     /// - Throws: GRDB's `DatabaseError` when the file cannot be opened or is not a store this
     ///   version reads.
     public init(path: String) throws {
-        database = try DatabaseQueue(path: path)
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        database = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(database)
     }
 
@@ -41,44 +46,49 @@ public final class SQLiteResponseStore: ResponseStore {
         try Self.migrator.migrate(database)
     }
 
-    /// The last response saved for `request` whose varying fields match it.
+    /// The last response saved for `request` whose varying fields match it: from memory when it
+    /// was saved or read lately, else from the file.
     ///
     /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func lastResponse(for request: URLRequest) async throws -> SavedResponse? {
-        let method = Self.method(request)
-        let url = NormalizedURL.text(request.url)
+        let key = Key(request)
+        if let remembered = memory.response(for: key, matching: request) { return remembered }
         let candidates = try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM sculptResponse WHERE method = ? AND url = ? ORDER BY savedAt DESC", arguments: [method, url])
-                .map { row in (saved: try Self.saved(from: row), varying: Self.varying(decoding: row["varying"])) }
+            let statement = try db.cachedStatement(sql: "SELECT varying, status, finalURL, fields, body, savedAt FROM sculptResponse WHERE method = ? AND url = ?")
+            return try Row.fetchAll(statement, arguments: [key.method, key.url]).map(Self.entry)
         }
-        return candidates.first { $0.saved.varying(for: request) == $0.varying }?.saved
+        let found = candidates.filter { $0.saved.varying(for: request) == $0.varying }.max { $0.saved.savedAt < $1.saved.savedAt }
+        if let found { memory.remember(found, for: key) }
+        return found?.saved
     }
 
-    /// Saves `response` for `request` in one transaction on the store's queue; returns at once.
-    /// A save that fails is kept for ``saveFailures()``.
+    /// Saves `response` for `request`; returns at once. The write happens on the store's queue,
+    /// with every other save waiting then, in one transaction; one that fails is kept for
+    /// ``saveFailures()``.
     public func save(_ response: SavedResponse, for request: URLRequest) {
-        let method = Self.method(request)
-        let url = NormalizedURL.text(request.url)
-        let varying = Self.encode(varying: response.varying(for: request))
-        let fields = Self.encode(fields: response.response.headerFields)
-        let failures = failures
+        let entry = Entry(varying: response.varying(for: request), saved: response)
+        guard memory.enqueue(entry, for: Key(request)) else { return }  // a write is already coming
+        let memory = memory
         database.asyncWrite({ db in
-            try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO sculptResponse (method, url, varying, status, finalURL, fields, body, savedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    method, url, varying, response.response.status.code, response.response.url?.absoluteString, fields, response.body,
-                    response.savedAt.timeIntervalSince1970,
+            for (key, entry) in memory.takePending() {
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR REPLACE INTO sculptResponse (method, url, varying, status, finalURL, fields, body, savedAt)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [
+                    key.method, key.url, Self.encode(varying: entry.varying), entry.saved.response.status.code,
+                    entry.saved.response.url?.absoluteString, Self.encode(fields: entry.saved.response.headerFields), entry.saved.body,
+                    entry.saved.savedAt.timeIntervalSince1970,
                 ])
+            }
         }, completion: { _, result in
-            if case .failure(let error) = result { failures.append(error) }
+            if case .failure(let error) = result { memory.finishWrite(failure: error) } else { memory.finishWrite(failure: nil) }
         })
     }
 
     /// The errors of saves that failed since the last call, oldest first, once every save asked
-    /// for before it is done.
+    /// for before it is written.
     ///
     /// ```swift
     /// let failed = try await store.saveFailures()   // [] when every save landed
@@ -86,14 +96,14 @@ public final class SQLiteResponseStore: ResponseStore {
     /// - Throws: GRDB's `DatabaseError` when the store cannot be reached.
     public func saveFailures() async throws -> [any Error] {
         try await database.write { _ in }
-        return failures.takeAll()
+        return memory.takeFailures()
     }
 
-    /// How many responses are saved.
+    /// How many responses are saved in the file, once every save asked for before it is written.
     ///
     /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func count() async throws -> Int {
-        try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sculptResponse") ?? 0 }
+        try await database.write { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sculptResponse") ?? 0 }
     }
 
     // MARK: - Schema
@@ -118,55 +128,147 @@ public final class SQLiteResponseStore: ResponseStore {
 
     // MARK: - Rows
 
-    private static func method(_ request: URLRequest) -> String {
-        (request.httpMethod ?? "GET").uppercased()
-    }
-
-    private static func saved(from row: Row) throws -> SavedResponse {
+    private static func entry(_ row: Row) -> Entry {
         let finalURL: String? = row["finalURL"]
         let response = ResponseContext(
-            url: finalURL.flatMap(URL.init(string:)), method: .get, status: .init(code: row["status"]),
-            headerFields: try decode(fields: row["fields"]))
-        return SavedResponse(response: response, body: row["body"], savedAt: Date(timeIntervalSince1970: row["savedAt"]))
+            url: finalURL.flatMap(URL.init(string:)), method: .get, status: .init(code: row["status"]), headerFields: decode(fields: row["fields"]))
+        let saved = SavedResponse(response: response, body: row["body"], savedAt: Date(timeIntervalSince1970: row["savedAt"]))
+        return Entry(varying: decode(varying: row["varying"]), saved: saved)
     }
 
-    /// Fields as JSON, `[["Name", "value"], ...]`, in order.
+    /// Fields as `name NUL value NUL ...`, in order: HTTP field values hold no NUL.
     private static func encode(fields: HTTPFields) -> Data {
-        (try? JSONSerialization.data(withJSONObject: fields.map { [$0.name.rawName, $0.value] })) ?? Data("[]".utf8)
+        var bytes: [UInt8] = []
+        for field in fields {
+            bytes += field.name.rawName.utf8
+            bytes.append(0)
+            bytes += field.value.utf8
+            bytes.append(0)
+        }
+        return Data(bytes)
     }
 
-    private static func decode(fields data: Data) throws -> HTTPFields {
+    private static func decode(fields data: Data) -> HTTPFields {
         var fields = HTTPFields()
-        for pair in (try JSONSerialization.jsonObject(with: data) as? [[String]]) ?? [] where pair.count == 2 {
-            if let name = HTTPField.Name(pair[0]) { fields.append(HTTPField(name: name, value: pair[1])) }
+        let parts = data.split(separator: 0, omittingEmptySubsequences: false)
+        var index = parts.startIndex
+        while index + 1 < parts.endIndex {
+            if let name = HTTPField.Name(String(decoding: parts[index], as: UTF8.self)) {
+                fields.append(HTTPField(name: name, value: String(decoding: parts[index + 1], as: UTF8.self)))
+            }
+            index += 2
         }
         return fields
     }
 
-    /// The varying values as sorted JSON, so equal sets write equal text.
+    /// The varying values as `name NUL value NUL ...`, sorted by name, so equal sets write equal
+    /// text.
     private static func encode(varying: [String: String]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: varying, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        varying.sorted { $0.key < $1.key }.map { "\($0.key)\u{0}\($0.value)\u{0}" }.joined()
     }
 
-    private static func varying(decoding text: String) -> [String: String] {
-        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String] ?? [:]
+    private static func decode(varying text: String) -> [String: String] {
+        let parts = text.split(separator: "\u{0}", omittingEmptySubsequences: false)
+        var varying: [String: String] = [:]
+        var index = 0
+        while index + 1 < parts.count {
+            varying[String(parts[index])] = String(parts[index + 1])
+            index += 2
+        }
+        return varying
     }
 }
 
-/// Errors of saves, collected from the store's queue.
-private final class SaveFailures: @unchecked Sendable {
-    private let lock = NSLock()
-    private var errors: [any Error] = []
+/// Where a response is saved: the request's method and normalized URL.
+struct Key: Hashable, Sendable {
+    let method: String
+    let url: String
 
-    func append(_ error: any Error) {
-        lock.withLock { errors.append(error) }
+    init(_ request: URLRequest) {
+        method = (request.httpMethod ?? "GET").uppercased()
+        url = NormalizedURL.text(request.url)
+    }
+}
+
+/// A saved response with the request's values of the fields it varies on.
+struct Entry: Sendable {
+    let varying: [String: String]
+    let saved: SavedResponse
+}
+
+/// The store's memory: the responses waiting to be written, the most recently used ones, and the
+/// errors of failed writes.
+private final class SavedResponses: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: [Key: Entry] = [:]
+    private var recent: [Key: [Entry]] = [:]
+    private var order: [Key] = []
+    private var failures: [any Error] = []
+    /// The most keys kept in memory.
+    private static let capacity = 256
+
+    /// The remembered entry for `key` that `request` matches.
+    func response(for key: Key, matching request: URLRequest) -> SavedResponse? {
+        lock.withLock {
+            let entries = (pending[key].map { [$0] } ?? []) + (recent[key] ?? [])
+            return entries.first { $0.saved.varying(for: request) == $0.varying }?.saved
+        }
     }
 
-    func takeAll() -> [any Error] {
+    /// Keeps `entry` to be written and remembers it; `true` when no write was waiting already.
+    func enqueue(_ entry: Entry, for key: Key) -> Bool {
         lock.withLock {
-            defer { errors = [] }
-            return errors
+            let wasIdle = pending.isEmpty
+            pending[key] = entry
+            rememberLocked(entry, for: key)
+            return wasIdle
+        }
+    }
+
+    /// The entries taken by the write in progress.
+    private var writing: [Key: Entry] = [:]
+
+    /// Every entry waiting to be written, now taken by the write in progress.
+    func takePending() -> [Key: Entry] {
+        lock.withLock {
+            writing = pending
+            pending = [:]
+            return writing
+        }
+    }
+
+    /// The write in progress ended; when it failed, its entries are forgotten (a read goes to
+    /// the file, which still holds what was saved before) and its error kept.
+    func finishWrite(failure: (any Error)?) {
+        lock.withLock {
+            if let failure {
+                failures.append(failure)
+                for (key, entry) in writing {
+                    recent[key]?.removeAll { $0.varying == entry.varying }
+                }
+            }
+            writing = [:]
+        }
+    }
+
+    func remember(_ entry: Entry, for key: Key) {
+        lock.withLock { rememberLocked(entry, for: key) }
+    }
+
+    private func rememberLocked(_ entry: Entry, for key: Key) {
+        var entries = recent[key] ?? []
+        entries.removeAll { $0.varying == entry.varying }
+        entries.insert(entry, at: 0)
+        if recent.updateValue(entries, forKey: key) == nil {
+            order.append(key)
+            if order.count > Self.capacity { recent[order.removeFirst()] = nil }
+        }
+    }
+
+    func takeFailures() -> [any Error] {
+        lock.withLock {
+            defer { failures = [] }
+            return failures
         }
     }
 }
