@@ -270,9 +270,13 @@ struct HostileServerTests {
         try await withServer(limits: .init(bodyTimeout: .seconds(60), idleTimeout: .seconds(60), maximumConnections: 2)) { server, baseURL in
             let holders = try (0..<2).map { _ in try RawHTTP(baseURL) }
             defer { holders.forEach { $0.close() } }
-            // Busy: each is sending a body the server waits for.
-            holders.forEach { $0.send("POST /v3/users/user5 HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n12345") }
-            try await Task.sleep(for: .milliseconds(100))
+            // Busy: each has a head the server read (it says so with 100 Continue) and a body it
+            // waits for.
+            for holder in holders {
+                holder.send("POST /v3/users/user5 HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n")
+                #expect(await holder.readHead() == "HTTP/1.1 100 Continue\r\n\r\n")
+                holder.send("12345")
+            }
             // Its request is read after the answer, so the answer is not lost to a reset (found by
             // the outsider's pass on #12: the close came with the request unread).
             for _ in 0..<20 {
@@ -303,9 +307,15 @@ struct HostileServerTests {
             // Found by the outsider's pass on #12: 520 idle keep-alive connections made every
             // other client a 503 for a minute.
             #expect(try await exchange(baseURL, get).map(\.status) == [200])
-            #expect(await holders[0].isClosed(within: .seconds(10)))
-            holders[1].send("GET /v3/users/user5 HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await holders[1].readResponses(1).map(\.status) == [200])
+            // One holder made room (the first to go idle, as the server saw it: on a loaded
+            // machine either may be); the other is still served.
+            var closed: [Bool] = []
+            for holder in holders { closed.append(await holder.isClosed(within: .milliseconds(closed.contains(true) ? 100 : 10_000))) }
+            #expect(closed.filter { $0 }.count == 1, "\(closed)")
+            if let open = closed.firstIndex(of: false) {
+                holders[open].send("GET /v3/users/user5 HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(await holders[open].readResponses(1).map(\.status) == [200])
+            }
         }
     }
 
@@ -315,8 +325,14 @@ struct HostileServerTests {
             let holders = try (0..<2).map { _ in try RawHTTP(baseURL) }
             defer { holders.forEach { $0.close() } }
             holders.forEach { $0.send("GET /v3/users/user5 HTTP/1.1\r\nHost: ") }
-            try await Task.sleep(for: .milliseconds(1_500))
-            #expect(try await exchange(baseURL, get).map(\.status) == [200])
+            // Over a second from when the server read the start of the heads, which a loaded
+            // machine may do late: a newcomer is answered 503 until then, then served.
+            var statuses: [Int] = []
+            for _ in 0..<40 where statuses != [200] {
+                try await Task.sleep(for: .milliseconds(500))
+                statuses = try await exchange(baseURL, get).map(\.status)
+            }
+            #expect(statuses == [200])
         }
     }
 
