@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "SculptTesting", targets: ["SculptTesting"]),
         // The persistent store, on SQLite through GRDB: empty unless the Persistence trait is on.
         .library(name: "SculptStore", targets: ["SculptStore"]),
+        // Serializing AsyncHTTPClient's responses: empty unless the AsyncHTTPClientAdapter trait is on.
+        .library(name: "SculptAsyncHTTPClient", targets: ["SculptAsyncHTTPClient"]),
         .executable(name: "sculpt-example", targets: ["SculptExample"]),
     ],
     traits: [
@@ -18,10 +20,16 @@ let package = Package(
             name: "Persistence",
             description: "Builds SculptStore (SQLite through GRDB). Off by default: a package that depends on Sculpt never builds GRDB unless it asks."
         ),
+        .trait(
+            name: "AsyncHTTPClientAdapter",
+            description: "Builds SculptAsyncHTTPClient (AsyncHTTPClient, SwiftNIO, BoringSSL). Off by default: minutes of build a URLSession user never pays."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
     ],
     targets: [
         .target(
@@ -54,6 +62,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Persistence"])),
             ]
         ),
+        .target(
+            name: "SculptAsyncHTTPClient",
+            dependencies: [
+                "Sculpt",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientAdapter"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientAdapter"])),
+            ]
+        ),
         // zlib, for SculptTesting only: gunzip of recorded bodies.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .executableTarget(
@@ -62,7 +79,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SculptTests",
-            dependencies: ["Sculpt", "SculptMatchers", "SculptTesting", "SculptStore"]
+            dependencies: [
+                "Sculpt", "SculptMatchers", "SculptTesting", "SculptStore", "SculptAsyncHTTPClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientAdapter"])),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -108,7 +108,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails (see the type's
     ///   documentation).
     @inlinable
-    public func serialize(_ data: Data, for response: ResponseContext) throws -> Output {
+    public func serialize(_ data: Data, for response: ResponseContext) throws(SculptError) -> Output {
         guard let modelType = try resolvedType(response, data, expecting: nil) else {
             return try bodilessValue(response, data)
         }
@@ -132,7 +132,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// ``EmptyBodyRepresentable`` (`NoContent`, any `Optional`).
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
     @inlinable
-    public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws -> M {
+    public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws(SculptError) -> M {
         guard let modelType = try resolvedType(response, data, expecting: M.self) else {
             return try bodilessValue(response, data, as: M.self)
         }
@@ -144,6 +144,20 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         }
     }
 
+    /// The outcome of serializing a response into `M`, as a `Result` whose failure is typed: for
+    /// code that passes outcomes on rather than throwing.
+    ///
+    /// ```swift
+    /// switch serializer.result(data, for: context, as: Issue.self) {
+    /// case .success(let issue): show(issue)
+    /// case .failure(let error): show(error.errorModel(as: APIError.self)?.message ?? "\(error)")
+    /// }
+    /// ```
+    @inlinable
+    public func result<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) -> Result<M, SculptError> {
+        Result { () throws(SculptError) in try serialize(data, for: response, as: M.self) }
+    }
+
     // MARK: - Steps
     //
     // The steps do only the checks, specialized into the caller; each failure is built by a
@@ -153,7 +167,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// Steps 1 to 5: the model type to decode, or `nil` for a response that may be and is bodiless.
     /// `expected` is the model the caller wants, named in the message of an unexpected empty body.
     @inlinable
-    func resolvedType(_ response: ResponseContext, _ data: Data, expecting expected: Any.Type?) throws -> ModelType? {
+    func resolvedType(_ response: ResponseContext, _ data: Data, expecting expected: Any.Type?) throws(SculptError) -> ModelType? {
         guard statusCodeFilter.accepts(response.status.code) else {
             throw statusFailure(response, data)
         }
@@ -176,7 +190,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// Throws when the matched type is not a model to return: an ``ErrorResponseModel`` (decoded
     /// and thrown as ``SculptError/errorResponse(model:_:)``), or not the `expected` type.
     @inlinable
-    func checkIsModel(_ modelType: ModelType, expected: (any (Decodable & Sendable).Type)?, _ response: ResponseContext, _ data: Data) throws {
+    func checkIsModel(_ modelType: ModelType, expected: (any (Decodable & Sendable).Type)?, _ response: ResponseContext, _ data: Data) throws(SculptError) {
         if modelType.isErrorResponse || expected.map({ modelType.type != $0 }) ?? false {
             throw rejectedModelFailure(modelType, expected: expected, response, data)
         }
@@ -184,9 +198,10 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     @inlinable
     func acceptsContentType(of response: ResponseContext) -> Bool {
-        // The first Content-Type field, found without `HTTPFields`' subscript, which joins repeated
-        // values into a new string on every call.
-        guard let contentTypeFilter, let contentType = response.headerFields.first(where: { $0.name == .contentType })?.value else {
+        // The first Content-Type's media type, found without `HTTPFields`' subscript (which joins
+        // repeated values into a new string on every call) or converting a Foundation response's
+        // fields.
+        guard let contentTypeFilter, let contentType = response.fieldSource.mediaType else {
             return true
         }
         return contentTypeFilter.accepts(contentType)
@@ -195,7 +210,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// The model type `matcher` picks; an error it throws that is not a ``SculptError`` becomes
     /// ``SculptError/matcherFailed(underlying:_:)``.
     @inlinable
-    func matchedType(_ response: ResponseContext, _ data: Data, by matcher: some ModelMatcher) throws -> ModelType? {
+    func matchedType(_ response: ResponseContext, _ data: Data, by matcher: some ModelMatcher) throws(SculptError) -> ModelType? {
         do {
             return try matcher.modelType(for: response, data: data)
         } catch {
@@ -206,13 +221,13 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// What a bodiless 204, 205 or `HEAD` response yields: the matched type's empty value, else
     /// ``NoContent``.
     @usableFromInline
-    func bodilessValue(_ response: ResponseContext, _ data: Data) throws -> Output {
+    func bodilessValue(_ response: ResponseContext, _ data: Data) throws(SculptError) -> Output {
         try matchedType(response, data, by: matcher)?.emptyValue ?? NoContent()
     }
 
     /// What a bodiless response yields as `M`: its empty value, when it has one.
     @usableFromInline
-    func bodilessValue<M>(_ response: ResponseContext, _ data: Data, as type: M.Type) throws -> M {
+    func bodilessValue<M>(_ response: ResponseContext, _ data: Data, as type: M.Type) throws(SculptError) -> M {
         guard let value = ModelType.emptyBodyValue(of: M.self) else {
             throw SculptError.emptyBody(expected: String(describing: M.self), .init(response: response, body: data))
         }
@@ -221,7 +236,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// Throws when the body is over ``maximumBodySize`` or nests deeper than ``maximumNestingDepth``.
     @usableFromInline
-    func checkLimits(_ response: ResponseContext, _ data: Data) throws {
+    func checkLimits(_ response: ResponseContext, _ data: Data) throws(SculptError) {
         if let maximumBodySize, data.count > maximumBodySize {
             throw SculptError.bodyTooLarge(maximum: maximumBodySize, .init(response: response, body: data))
         }
@@ -233,7 +248,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// The error body decoded as the model ``errorMatcher`` picks; `nil` when there is no error
     /// matcher, no body, a content type that is not acceptable, or no model type for it. A body
     /// over the limits throws (and is reported as the reason the error model is missing).
-    func errorModel(_ response: ResponseContext, _ data: Data) throws -> (any Decodable & Sendable)? {
+    func errorModel(_ response: ResponseContext, _ data: Data) throws(SculptError) -> (any Decodable & Sendable)? {
         guard let errorMatcher, !data.isBlank, acceptsContentType(of: response) else { return nil }
         try checkLimits(response, data)
         guard let errorType = try matchedType(response, data, by: errorMatcher) else { return nil }

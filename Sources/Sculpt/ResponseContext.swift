@@ -28,8 +28,15 @@ public struct ResponseContext: Sendable {
     /// The response's status.
     public var status: HTTPResponse.Status
 
-    /// The response's header fields, in the order received, repeated fields kept.
-    public var headerFields: HTTPFields
+    /// The response's header fields, in the order received, repeated fields kept. From a
+    /// Foundation response they are converted when first read, once.
+    public var headerFields: HTTPFields {
+        get { fieldSource.fields }
+        set { fieldSource = HeaderFieldSource(newValue) }
+    }
+
+    /// Where ``headerFields`` come from.
+    @usableFromInline var fieldSource: HeaderFieldSource
 
     /// Creates a context from its parts.
     ///
@@ -46,7 +53,7 @@ public struct ResponseContext: Sendable {
         self.url = url
         self.method = method
         self.status = status
-        self.headerFields = headerFields
+        self.fieldSource = HeaderFieldSource(headerFields)
     }
 
     /// Creates a context from a Foundation response and, optionally, the request that produced it.
@@ -58,28 +65,36 @@ public struct ResponseContext: Sendable {
     ///
     /// The URL is the response's (the final one, after redirects), else the request's; the method
     /// is the request's. A response that is not an `HTTPURLResponse` (a `file:` or `data:` URL)
-    /// counts as `200 OK` with its MIME type as `Content-Type`. A status code outside 0...999,
-    /// which `HTTPResponse.Status` cannot hold, becomes 0 so that no status range accepts it.
+    /// counts as `200 OK` with its MIME type as `Content-Type`. The status has its standard
+    /// reason phrase (`404 Not Found`, see ``HTTPTypes/HTTPResponse/Status/standard(_:)``); a code
+    /// outside 0...999, which `HTTPResponse.Status` cannot hold, becomes 0 so that no status range
+    /// accepts it. The header fields are converted from the response when first read.
     public init(_ response: URLResponse, request: URLRequest? = nil) {
         self.url = response.url ?? request?.url
-        self.method = request.flatMap { HTTPRequest.Method($0.httpMethod ?? "GET") }
+        self.method = request.flatMap { Self.method(of: $0) }
         guard let http = response as? HTTPURLResponse else {
             self.status = .ok
-            self.headerFields = [:]
-            if let mimeType = response.mimeType {
-                headerFields[.contentType] = mimeType
-            }
+            self.fieldSource = HeaderFieldSource(response.mimeType.map { [.contentType: $0] } ?? [:])
             return
         }
-        self.status = (0...999).contains(http.statusCode) ? .init(code: http.statusCode) : .init(code: 0)
-        var fields = HTTPFields()
-        for (name, value) in http.allHeaderFields {
-            guard let name = (name as? String).flatMap({ HTTPField.Name($0) }), let value = value as? String else {
-                continue
-            }
-            fields.append(HTTPField(name: name, value: value))
+        self.status = .standard(http.statusCode)
+        self.fieldSource = HeaderFieldSource(http)
+    }
+}
+
+extension ResponseContext {
+    /// A request's method; the common ones without validating their spelling again (this runs for
+    /// every response).
+    static func method(of request: URLRequest) -> HTTPRequest.Method? {
+        switch request.httpMethod {
+        case nil, "GET": .get
+        case "POST": .post
+        case "PUT": .put
+        case "PATCH": .patch
+        case "DELETE": .delete
+        case "HEAD": .head
+        case let other?: HTTPRequest.Method(other)
         }
-        self.headerFields = fields
     }
 }
 

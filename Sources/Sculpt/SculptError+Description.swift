@@ -28,7 +28,10 @@ extension SculptError {
         let room = Self.descriptionLimit - excerpt.utf8.count - 1
         let secrets = SecretPolicy.default.secretValues(
             in: context.body, contentTypes: context.response.headerFields[values: .contentType], scanning: Self.secretScanLimit)
-        let report = SecretPolicy.redacting(values: secrets, in: report.joined(separator: "\n"))
+        // Each line's control, bidirectional and invisible characters escaped: the only line
+        // breaks are the report's own, and what a server sent cannot pose as another log line.
+        let lines = report.map { PrintableText.value($0, limit: Self.descriptionLimit) }
+        let report = SecretPolicy.redacting(values: secrets, in: lines.joined(separator: "\n"))
         return ClippedText.value(report, limit: room) + "\n" + excerpt
     }
 
@@ -76,7 +79,9 @@ extension SculptError {
         case .invalidJSON(let reason, let offset, _):
             lines.append("The body of \(request) is not valid JSON at byte \(offset): \(Self.value(reason)).")
         case .bodyTooLarge(let maximum, _):
-            lines.append("The body of \(request) is \(context.body.count) bytes; the serializer reads at most \(maximum).")
+            // A client that stopped reading at the limit keeps only the bytes it read.
+            let size = context.body.count > maximum ? "is \(context.body.count) bytes" : "is over \(maximum) bytes"
+            lines.append("The body of \(request) \(size); the serializer reads at most \(maximum).")
         case .nestingTooDeep(let maximum, let offset, _):
             lines.append("The body of \(request) nests arrays and objects deeper than \(maximum) levels (at byte \(offset)).")
         }
@@ -91,7 +96,8 @@ extension SculptError {
         let (text, remaining) = SecretPolicy.default.excerpt(
             of: body, contentTypes: context.response.headerFields[values: .contentType], bytes: Self.bodyExcerptLimit)
         let more = remaining > 0 ? "… (\(remaining) more bytes)" : ""
-        return "Body (\(body.count) bytes): \(text)\(more)"
+        // Escaping at most multiplies the excerpt's length by five: the limit never cuts it.
+        return "Body (\(body.count) bytes): \(PrintableText.value(text, limit: Self.bodyExcerptLimit * 6))\(more)"
     }
 
     private static func describe(_ miss: KeyPathMiss) -> String {
@@ -148,8 +154,9 @@ extension SculptError {
         ClippedText.value(text, limit: limit)
     }
 
-    /// What `print` shows for `subject`, cut to `limit` bytes with its size stated.
+    /// What `print` shows for `subject`, built no further than `limit` bytes and cut there (an
+    /// error model holding a 100 MB string is described in the time a short one is).
     private static func text(_ subject: Any, limit: Int = valueLimit) -> String {
-        ClippedText.value(String(describing: subject), limit: limit)
+        ClippedText.value(BoundedDescription.of(subject, limit: limit), limit: limit)
     }
 }

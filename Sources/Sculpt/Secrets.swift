@@ -38,26 +38,36 @@ public enum Secrets {
     public static let marker = "REDACTED"
 
     /// Headers whose whole value is a credential: `Authorization`, `Proxy-Authorization`, `Cookie`,
-    /// `Set-Cookie`, `X-Api-Key`, `X-Auth-Token`.
+    /// `Set-Cookie`, `X-Api-Key`, `X-Auth-Token`, `X-Access-Token`, `Api-Key`, `X-Goog-Api-Key`,
+    /// `Private-Token` (GitLab), `Ocp-Apim-Subscription-Key` (Azure), `X-Amz-Security-Token`.
     public static let headers: [HTTPField.Name] = [
-        .authorization, .proxyAuthorization, .cookie, .setCookie, apiKeyHeader, authTokenHeader,
+        .authorization, .proxyAuthorization, .cookie, .setCookie, .literal("X-Api-Key"), .literal("X-Auth-Token"),
+        .literal("X-Access-Token"), .literal("Api-Key"), .literal("X-Goog-Api-Key"), .literal("Private-Token"),
+        .literal("Ocp-Apim-Subscription-Key"), .literal("X-Amz-Security-Token"),
     ]
 
     /// Headers whose value is a URL (or, for `Link`, URLs in `<...>`), redacted as URLs:
     /// `Location`, `Content-Location`, `Link`, `Referer`.
     public static let urlHeaders: [HTTPField.Name] = [.location, .contentLocation, linkHeader, .referer]
 
-    /// Query and fragment parameters that carry credentials (compared case-insensitively and
-    /// percent-decoded): `access_token`, `refresh_token`, `id_token`, `api_key`, `apikey`,
-    /// `client_secret`, `token`, `password`. `code` beside an OAuth parameter too (see above).
+    /// Query and fragment parameters that carry credentials (compared percent-decoded, ignoring
+    /// case, `_` and `-`, so `accessToken` and `Access-Token` are `access_token`): `access_token`,
+    /// `refresh_token`, `id_token`, `session_token`, `auth_token`, `private_token`, `api_key`,
+    /// `client_secret`, `client_assertion`, `code_verifier`, `token`, `password`, and the
+    /// signatures of presigned URLs (`signature`, `sig`, `X-Amz-Signature`, `X-Amz-Credential`,
+    /// `X-Amz-Security-Token`). `code` beside an OAuth parameter too (see above). Names that are
+    /// often something else (`key`, `code`) are not in the list: add them to a `Redaction`.
     public static let queryParameters = [
-        "access_token", "refresh_token", "id_token", "api_key", "apikey", "client_secret", "token", "password",
+        "access_token", "refresh_token", "id_token", "session_token", "auth_token", "private_token", "api_key", "client_secret",
+        "client_assertion", "code_verifier", "token", "password", "signature", "sig", "x-amz-signature", "x-amz-credential",
+        "x-amz-security-token",
     ]
 
-    /// JSON members whose values are credentials (compared case-insensitively): the same names as
-    /// ``queryParameters``, so a token endpoint's `{"access_token": ..., "refresh_token": ...}` and
-    /// GitHub's `{"token": ...}` are never recorded.
-    public static let bodyFields = queryParameters
+    /// JSON members whose values are credentials (compared as ``queryParameters`` are): the same
+    /// names, so a token endpoint's `{"access_token": ..., "refresh_token": ...}` and GitHub's
+    /// `{"token": ...}` are never recorded, and the credential headers' names, so an echo
+    /// service's `{"headers": {"Authorization": ...}}` is not either.
+    public static let bodyFields = queryParameters + headers.map { $0.canonicalName }
 
     /// `url` in its absolute form with its user name, password and secret query and fragment
     /// parameters replaced by ``marker``. `parameters` are lowercased names.
@@ -69,7 +79,5 @@ public enum Secrets {
         SecretPolicy(parameters: parameters).redacting(url)
     }
 
-    private static let apiKeyHeader = HTTPField.Name.literal("X-Api-Key")
-    private static let authTokenHeader = HTTPField.Name.literal("X-Auth-Token")
     private static let linkHeader = HTTPField.Name.literal("Link")
 }

@@ -11,10 +11,11 @@ extension URLSession {
     /// ```
     ///
     /// The serializer sees the final URL (after redirects) and the request's method.
-    /// - Throws: the session's transport error (`URLError`), or the serializer's error
-    ///   (``SculptError`` for ``ModelResponseSerializer``).
+    /// - Throws: the session's transport error (`URLError`, with the URLs it carries redacted as
+    ///   ``Secrets`` says), or the serializer's error (``SculptError`` for
+    ///   ``ModelResponseSerializer``).
     public func model<S: ResponseSerializer>(for request: URLRequest, serializer: S) async throws -> S.Output {
-        let (data, response) = try await data(for: request)
+        let (data, response) = try await redactedData(for: request)
         return try serializer.serialize(data, for: response, request: request)
     }
 
@@ -40,7 +41,7 @@ extension URLSession {
         serializer: ModelResponseSerializer<Matcher>,
         as type: M.Type
     ) async throws -> M {
-        let (data, response) = try await data(for: request)
+        let (data, response) = try await redactedData(for: request)
         return try serializer.serialize(data, for: ResponseContext(response, request: request), as: M.self)
     }
 
@@ -56,5 +57,14 @@ extension URLSession {
         as type: M.Type
     ) async throws -> M {
         try await model(for: URLRequest(url: url), serializer: serializer, as: M.self)
+    }
+
+    /// `data(for:)`, with a transport error's URLs redacted: its description would print them.
+    private func redactedData(for request: URLRequest) async throws -> (Data, URLResponse) {
+        do {
+            return try await data(for: request)
+        } catch {
+            throw SecretPolicy.default.redactingURLs(in: error)
+        }
     }
 }

@@ -69,10 +69,15 @@ public struct RecordLoadSequence<Value: Sendable>: AsyncSequence, Sendable {
                 return loaded
             case .saved(let saving):
                 step = .done
-                try await saving.value
-                // Read in a write: after every write before it, whatever the writer's kind.
-                guard let saved = try await sequence.records.writer.write(sequence.query) else { return nil }
-                return Loaded(value: saved, origin: .store, response: storeResponse, isStale: false)
+                try await saving.value  // the save runs to its end, cancelled or not: whole or nothing
+                guard !Task.isCancelled else { return nil }
+                do {
+                    // Read in a write: after every write before it, whatever the writer's kind.
+                    guard let saved = try await sequence.records.writer.write(sequence.query) else { return nil }
+                    return Loaded(value: saved, origin: .store, response: storeResponse, isStale: false)
+                } catch is CancellationError {
+                    return nil
+                }
             case .done:
                 return nil
             }

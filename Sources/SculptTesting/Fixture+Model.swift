@@ -44,9 +44,12 @@ extension Fixture {
         /// 4,096 bytes, the URL shown as ``Sculpt/ResponseContext`` shows it (secrets redacted), long
         /// parts cut with their size stated. The properties keep everything whole.
         public var description: String {
-            let source = fixture.source.map { "Fixture \(ClippedText.value($0, limit: 256)): " } ?? "Fixture: "
-            let head = "\(source)\(fixture.context.description)\nMatcher decision: \(ClippedText.value(decision, limit: 512))\n"
-            return head + ClippedText.value(String(describing: error), limit: Self.descriptionLimit - head.utf8.count)
+            let source = fixture.source.map { "Fixture \(PrintableText.value($0, limit: 256)): " } ?? "Fixture: "
+            let head = "\(source)\(fixture.context.description)\nMatcher decision: \(PrintableText.value(decision, limit: 512))\n"
+            // A SculptError's description escapes what it quotes itself, and keeps its own lines.
+            let room = Self.descriptionLimit - head.utf8.count
+            let failure = error is SculptError ? ClippedText.value("\(error)", limit: room) : PrintableText.value("\(error)", limit: room)
+            return head + failure
         }
 
         /// The most a description holds, in UTF-8 bytes.

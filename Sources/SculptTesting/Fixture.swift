@@ -77,8 +77,8 @@ public struct Fixture: Sendable {
         /// E.g. `fixture user.json: response.status must be a number`; at most 4,096 bytes, a long
         /// file name or reason cut with its size stated (``reason`` keeps it whole).
         public var description: String {
-            let head = "fixture \(ClippedText.value(file?.lastPathComponent ?? "(data)", limit: 256)): "
-            return head + ClippedText.value(reason, limit: 4_096 - head.utf8.count)
+            let head = "fixture \(PrintableText.value(file?.lastPathComponent ?? "(data)", limit: 256)): "
+            return head + PrintableText.value(reason, limit: 4_096 - head.utf8.count)
         }
 
         /// `parse` applied to the contents of `file`, with the file named in any format error.

@@ -28,7 +28,7 @@ extension Fixture {
                 headerFields: try Self.fields(request["headers"], at: "\(path)request.headers"),
                 body: try Self.body(of: request, at: "\(path)request")),
             response: .init(
-                status: .init(code: status),
+                status: .standard(status),
                 headerFields: try Self.fields(response["headers"], at: "\(path)response.headers"),
                 body: try Self.body(of: response, at: "\(path)response") ?? Data()))
     }

@@ -53,6 +53,10 @@ public actor FixtureServer {
         public var idleTimeout: Duration
         /// The most connections open at once; a client past it is answered `503`. Default: 512.
         public var maximumConnections: Int
+        /// The most bytes of request bodies the server holds at once, all connections together,
+        /// when the replay matches bodies (otherwise bodies are read and dropped); a body that
+        /// would pass it is answered `503`. Default: 256 MiB.
+        public var maximumBufferedBodies: Int
 
         /// Creates limits; every parameter has the default documented on its property.
         ///
@@ -62,7 +66,7 @@ public actor FixtureServer {
         public init(
             maximumHeadSize: Int = 64 << 10, maximumBodySize: Int = 16 << 20, headTimeout: Duration = .seconds(10),
             bodyTimeout: Duration = .seconds(30), responseTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(5),
-            maximumConnections: Int = 512
+            maximumConnections: Int = 512, maximumBufferedBodies: Int = 256 << 20
         ) {
             self.maximumHeadSize = max(maximumHeadSize, 64)
             self.maximumBodySize = max(maximumBodySize, 0)
@@ -71,6 +75,7 @@ public actor FixtureServer {
             self.responseTimeout = responseTimeout
             self.idleTimeout = idleTimeout
             self.maximumConnections = max(maximumConnections, 1)
+            self.maximumBufferedBodies = max(maximumBufferedBodies, 0)
         }
     }
 

@@ -26,19 +26,25 @@ struct ReadmeTests {
         let serializer = ModelResponseSerializer(matcher: routes, errorMatcher: StaticModelMatcher(APIError.self))
 
         let issueURL = try #require(URL(string: "https://api.example.com/v3/repos/apple/swift/issues/1"))
-        let missingURL = try #require(URL(string: "https://api.example.com/v3/repos/apple/swift/issues/2"))
+        let missingIssueURL = try #require(URL(string: "https://api.example.com/v3/repos/apple/swift/issues/2"))
         let session = FixtureReplay([
             Fixture(request: .init(url: issueURL), response: .init(status: .ok, headerFields: [.contentType: "application/json"], body: Data(#"{"number":1,"title":"Crash"}"#.utf8))),
-            Fixture(request: .init(url: missingURL), response: .init(status: .notFound, headerFields: [.contentType: "application/json"], body: Data(#"{"message":"Not Found"}"#.utf8))),
+            Fixture(request: .init(url: missingIssueURL), response: .init(status: .notFound, headerFields: [.contentType: "application/json"], body: Data(#"{"message":"Not Found"}"#.utf8))),
         ]).makeSession()
 
         let issue = try await session.model(from: issueURL, serializer: serializer, as: Issue.self)
         #expect(issue.number == 1)
-        await #expect {
-            try await session.model(from: missingURL, serializer: serializer, as: Issue.self)
-        } throws: { error in
-            guard case SculptError.errorResponse(let model, _) = error else { return false }
-            return (model as? APIError)?.message == "Not Found"
+
+        var printed: String?
+        do {
+            _ = try await session.model(from: missingIssueURL, serializer: serializer, as: Issue.self)
+        } catch let error as SculptError {
+            printed = error.errorModel(as: APIError.self)?.message ?? "\(error)"   // Not Found
         }
+        #expect(printed == "Not Found")
+
+        let context = ResponseContext(url: missingIssueURL, method: .get, status: .notFound, headerFields: [.contentType: "application/json"])
+        let result: Result<Issue, SculptError> = serializer.result(Data(#"{"message":"Not Found"}"#.utf8), for: context, as: Issue.self)
+        #expect((try? result.get()) == nil)
     }
 }

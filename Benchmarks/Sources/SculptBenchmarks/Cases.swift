@@ -4,6 +4,10 @@ import RoutingKit
 import Sculpt
 import SculptMatchers
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The cases of the suite, with the targets issue #5 sets.
 enum Cases {
     static func all() throws -> [Case] {
@@ -50,6 +54,24 @@ enum Cases {
                 let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(GitHubUser.self), decoder: decoder)
                 return Sides(
                     sculpt: { consume(try serializer.serialize(user, for: userContext, as: GitHubUser.self)) },
+                    baseline: { consume(try decoder.decode(GitHubUser.self, from: user)) })
+            },
+            // The path URLSession users take: the response as URLSession gives it, with the 24
+            // header fields GitHub sends, not a context built by hand.
+            Case(name: "URLSession path: serialize(data, for: HTTPURLResponse), 1.2 KB user, 24 fields", baselineName: "JSONDecoder.decode", target: 1.03) {
+                let user = Payloads.userJSON
+                let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(GitHubUser.self), decoder: decoder)
+                let (response, request) = try Payloads.githubURLResponse(path: "/users/octocat")
+                return Sides(
+                    sculpt: { consume(try serializer.serialize(user, for: response, request: request)) },
+                    baseline: { consume(try decoder.decode(GitHubUser.self, from: user)) })
+            },
+            Case(name: "URLSession path, typed: serialize(data, for: HTTPURLResponse, as:), 1.2 KB user, 24 fields", baselineName: "JSONDecoder.decode", target: 1.03) {
+                let user = Payloads.userJSON
+                let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(GitHubUser.self), decoder: decoder)
+                let (response, request) = try Payloads.githubURLResponse(path: "/users/octocat")
+                return Sides(
+                    sculpt: { consume(try serializer.serialize(user, for: response, request: request, as: GitHubUser.self)) },
                     baseline: { consume(try decoder.decode(GitHubUser.self, from: user)) })
             },
             Case(name: "URL matcher + serializer, 1.2 KB user", baselineName: "JSONDecoder.decode", target: 1.03) {

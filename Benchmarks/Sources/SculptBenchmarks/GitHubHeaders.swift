@@ -1,4 +1,9 @@
+import Foundation
 import HTTPTypes
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 extension Payloads {
     /// The header fields GitHub's REST API sends with a user (24 of them, as recorded in 2024,
@@ -22,4 +27,15 @@ extension Payloads {
         }
         return fields
     }()
+
+    /// A `200` for `path` on api.github.com as URLSession gives it, with ``githubHeaders``, and
+    /// its `GET` request.
+    static func githubURLResponse(path: String) throws -> (HTTPURLResponse, URLRequest) {
+        guard let url = URL(string: "https://api.github.com" + path),
+            let response = HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: Dictionary(githubHeaders.map { ($0.name.rawName, $0.value) }, uniquingKeysWith: { $0 + ", " + $1 }))
+        else { throw URLError(.badURL) }
+        return (response, URLRequest(url: url))
+    }
 }

@@ -27,11 +27,12 @@ public struct RoutingOracle {
     public func check(_ url: URL) {
         let route = table.route(for: url)
         if let canonical = URL(string: "https://example.invalid/" + url.path(percentEncoded: true)) {
-            require(table.route(for: canonical) == route, "\(url) and \(canonical), its path as Foundation reads it, take different routes")
+            require(table.route(for: canonical)?.description == route?.description, "\(url) and \(canonical), its path as Foundation reads it, take different routes")
         }
         require(table.match(url) == route?.modelType, "match and route(for:) disagree on \(url)")
-        require(table.route(for: url, method: .get) == route, "a table without methods answers differently for GET on \(url)")
-        if let route, let index = table.routes.firstIndex(of: route) {
+        require(table.route(for: url, method: .get)?.description == route?.description, "a table without methods answers differently for GET on \(url)")
+        // A table's routes have distinct patterns, methods and statuses: their descriptions tell them apart.
+        if let route, let index = table.routes.firstIndex(where: { $0.description == route.description }) {
             require(singles[index].match(url) != nil, "\(url) picked \(route.pattern), which does not match it on its own")
         } else if let missed = singles.firstIndex(where: { $0.match(url) != nil }) {
             require(false, "\(url) matched nothing, but \(table.routes[missed].pattern) matches it on its own")

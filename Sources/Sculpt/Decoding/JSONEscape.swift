@@ -6,6 +6,28 @@ package enum JSONEscape {
         package var reason: String
     }
 
+    /// The content of a JSON string (between its quotes, `range` of `bytes`) with its escapes
+    /// decoded; `nil` when an escape is invalid.
+    ///
+    /// ```swift
+    /// JSONEscape.decodedContent(bytes, in: start..<end)   // #"a\u00e9"# gives the UTF-8 of "aé"
+    /// ```
+    package static func decodedContent(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> [UInt8]? {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(range.count)
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let byte = bytes[position]
+            position += 1
+            guard byte == UInt8(ascii: "\\") else {
+                decoded.append(byte)
+                continue
+            }
+            guard (try? decode(bytes, at: &position, end: range.upperBound, into: &decoded)) != nil else { return nil }
+        }
+        return decoded
+    }
+
     /// Decodes the escape after a backslash: `bytes[index]` is the character after `\`. Appends its
     /// UTF-8 to `output` and moves `index` past it. A `\u` high surrogate must be followed by a
     /// `\u` low one (they are joined); a lone surrogate is invalid.

@@ -39,7 +39,7 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     ///   whose metadata does not decode is ``SculptError/decodingFailed(_:underlying:_:)`` naming
     ///   `Meta`. A bodiless response has no metadata: it is
     ///   ``SculptError/emptyBody(expected:_:)`` unless `Meta` is ``EmptyBodyRepresentable``.
-    public func serialize(_ data: Data, for response: ResponseContext) throws -> Output {
+    public func serialize(_ data: Data, for response: ResponseContext) throws(SculptError) -> Output {
         guard let modelType = try base.resolvedType(response, data, expecting: nil) else {
             return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), result: try base.bodilessValue(response, data))
         }
@@ -54,7 +54,7 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     /// let page = try serializer.serialize(data, for: context, as: [Question].self)
     /// ```
     /// - Throws: ``SculptError``, as ``ModelResponseSerializer/serialize(_:for:as:)`` does.
-    public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws -> Envelope<Meta, M> {
+    public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws(SculptError) -> Envelope<Meta, M> {
         guard let modelType = try base.resolvedType(response, data, expecting: Envelope<Meta, M>.self) else {
             return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), result: try base.bodilessValue(response, data, as: M.self))
         }
@@ -66,7 +66,7 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     /// of the two failed.
     private func decodingEnvelope<Result: Sendable>(
         _ modelType: ModelType, _ response: ResponseContext, _ data: Data, _ result: @escaping @Sendable (any Decoder) throws -> Result
-    ) throws -> Envelope<Meta, Result> {
+    ) throws(SculptError) -> Envelope<Meta, Result> {
         do {
             return try RootDecoding.decode(data, using: base.decoder) { decoder in
                 let meta: Meta
@@ -78,7 +78,7 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
                 return Envelope(meta: meta, result: try result(decoder))
             }
         } catch let failure as MetaFailure {
-            throw SculptError.decodingFailed(ModelType(Meta.self), underlying: failure.underlying, .init(response: response, body: data))
+            throw .decodingFailed(ModelType(Meta.self), underlying: failure.underlying, .init(response: response, body: data))
         } catch {
             throw ModelResponseSerializer<Matcher>.decodingFailure(error, modelType, response, data)
         }

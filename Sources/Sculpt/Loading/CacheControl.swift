@@ -17,8 +17,18 @@ struct CacheControl: Sendable {
             let bytes = Array(value.utf8)
             var start = 0
             var quoted = false
+            var escaped = false
             for index in 0...bytes.count {
                 if index < bytes.count {
+                    // In a quoted string a backslash escapes the next byte (RFC 9110, 5.6.4).
+                    if escaped {
+                        escaped = false
+                        continue
+                    }
+                    if quoted, bytes[index] == UInt8(ascii: "\\") {
+                        escaped = true
+                        continue
+                    }
                     if bytes[index] == UInt8(ascii: "\"") { quoted.toggle() }
                     guard bytes[index] == UInt8(ascii: ","), !quoted else { continue }
                 }

@@ -3,9 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A delegate that follows redirects as a session would, except that credentials
-/// (`Authorization`, `Proxy-Authorization`, `Cookie`) set on the request are not carried to
-/// another origin (scheme, host and port), as browsers and `curl` behave.
+/// A delegate that follows redirects as a session would, except that credentials (the fields of
+/// ``Secrets/headers``: `Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key` and the
+/// like) set on the request are not carried to another origin (scheme, host and port), as
+/// browsers and `curl` behave.
 ///
 /// Sculpt's loads (``LoadSequence``, ``PageSequence``) pass one as the task delegate of every
 /// request they make. Apple platforms honour a task delegate's redirect callback;
@@ -16,8 +17,8 @@ import FoundationNetworking
 /// let session = URLSession(configuration: .default, delegate: CrossOriginRedirects(), delegateQueue: nil)
 /// ```
 public final class CrossOriginRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    /// The fields never sent to another origin than the request's.
-    static let credentialFields = ["Authorization", "Proxy-Authorization", "Cookie"]
+    /// The fields never sent to another origin than the request's: every credential header.
+    static let credentialFields = Secrets.headers.map(\.canonicalName)
 
     /// Creates the delegate.
     override public init() {}

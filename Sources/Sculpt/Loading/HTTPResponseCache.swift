@@ -16,11 +16,14 @@ internal import HTTPTypes
 /// ```
 ///
 /// Sculpt applies the rules itself because FoundationNetworking's `URLSession` (Linux) never
-/// stores into its `URLCache`, while the `URLCache` itself stores and survives a restart. On Apple
-/// platforms `URLSession` also caches into its own `URLCache`: the network leg of a load asks with
+/// stores into its `URLCache`, while the `URLCache` itself stores and survives a restart.
+/// Responses are stored under keys of Sculpt's own, never under the request's URL, so a session
+/// never finds them for its own requests (FoundationNetworking's does read its `URLCache`), and
+/// a query is part of the key (FoundationNetworking's `URLCache` ignores it). On Apple platforms
+/// `URLSession` also caches into its own `URLCache`: the network leg of a load asks with
 /// `reloadIgnoringLocalCacheData`, so the session never answers from its cache behind Sculpt's
-/// back, and what it stores there is the same response Sculpt stores; pass the session's own
-/// `URLCache` (the default) and the two share one store.
+/// back; with the session's own `URLCache` (the default) the two share its capacity, each with
+/// its own entries.
 public struct HTTPResponseCache: @unchecked Sendable {
     // `URLCache` is documented as thread-safe; it is not marked `Sendable` on every platform.
     /// The store.
@@ -42,7 +45,8 @@ public struct HTTPResponseCache: @unchecked Sendable {
     /// The stored response for `request`, if one is stored and matches its `Vary` fields.
     func response(for request: URLRequest) -> StoredResponse? {
         guard (request.httpMethod ?? "GET").uppercased() == "GET", let key = Self.key(request),
-            let cached = urlCache.cachedResponse(for: key), let http = cached.response as? HTTPURLResponse
+            let cached = urlCache.cachedResponse(for: key), let http = cached.response as? HTTPURLResponse,
+            NormalizedURL.text(http.url) == NormalizedURL.text(request.url)
         else { return nil }
         var fields = HTTPFields()
         var meta: [String: String] = [:]
@@ -58,7 +62,7 @@ public struct HTTPResponseCache: @unchecked Sendable {
             let responseTime = meta[Self.responseTimeField].flatMap(Double.init)
         else { return nil }
         let stored = StoredResponse(
-            response: ResponseContext(url: http.url, method: .get, status: .init(code: http.statusCode), headerFields: fields),
+            response: ResponseContext(url: http.url, method: .get, status: .standard(http.statusCode), headerFields: fields),
             body: cached.data, requestTime: Date(timeIntervalSince1970: requestTime), responseTime: Date(timeIntervalSince1970: responseTime),
             varying: Self.decodeVarying(meta[Self.varyingField] ?? ""))
         return stored.matches(request) ? stored : nil
@@ -93,23 +97,33 @@ public struct HTTPResponseCache: @unchecked Sendable {
     /// section 4.4): a `POST` to `/issues` or a `PATCH` of `/issues/1` makes them stale.
     func invalidate(after request: URLRequest, response: ResponseContext) {
         guard let url = request.url else { return }
-        urlCache.removeCachedResponse(for: URLRequest(url: url))
+        remove(for: URLRequest(url: url))
         for name in [HTTPField.Name.location, .contentLocation] {
             guard let value = response.headerFields[name], let target = URL(string: value, relativeTo: response.url ?? url)?.absoluteURL,
                 CrossOriginRedirects.isSameOrigin(target, url)
             else { continue }
-            urlCache.removeCachedResponse(for: URLRequest(url: target))
+            remove(for: URLRequest(url: target))
         }
     }
 
     // MARK: - Keys and metadata
 
-    /// The request a response is stored under: its URL and method only, so that the fields a
-    /// response varies on are compared by ``StoredResponse/matches(_:)``, not by the store.
+    /// The request a response is stored under: a URL of Sculpt's own on a host that does not
+    /// exist (`.invalid`, RFC 6761), whose path is a hash of the request's whole normalized URL.
+    ///
+    /// Not the request's URL: FoundationNetworking's `URLCache` tells entries apart by host,
+    /// port and path only (`/users?id=2` would be answered with `/users?id=1`'s response), and a
+    /// session answers its own requests from its `URLCache` (a response Sculpt stored there under
+    /// the request's URL would come back to every later request for that path, Sculpt's or not).
+    /// The fields a response varies on are compared by ``StoredResponse/matches(_:)``, and the
+    /// stored response's own URL against the request's, so a hash collision is a miss.
     private static func key(_ request: URLRequest) -> URLRequest? {
         guard let url = request.url else { return nil }
-        return URLRequest(url: url)
+        let hash = FNVHash.of(NormalizedURL.text(url))
+        guard let key = URL(string: "https://responses.sculpt-cache.invalid/\(String(hash, radix: 16))") else { return nil }
+        return URLRequest(url: key)
     }
+
 
     /// Fields of Sculpt's own on a stored response, removed when it is read back.
     private static let metaPrefix = "sculpt-cache-"

@@ -31,15 +31,7 @@ enum LinkField {
             let target = String(rest[rest.index(after: open)..<close])
             rest = rest[rest.index(after: close)...]
             // The parameters run to the next comma outside a quoted string.
-            var end = rest.endIndex
-            var quoted = false
-            for index in rest.indices {
-                if rest[index] == "\"" { quoted.toggle() }
-                if rest[index] == ",", !quoted {
-                    end = index
-                    break
-                }
-            }
+            let end = outsideQuotes(rest, separators: [","]).first.map(\.endIndex) ?? rest.endIndex
             links.append((target, relations(in: rest[..<end])))
             rest = rest[end...]
         }
@@ -47,25 +39,42 @@ enum LinkField {
     }
 
     /// The relation types of a link's parameters (`; rel="next last"`); a `;` inside a quoted
-    /// string (`title="a;rel=next"`) does not end a parameter.
+    /// string (`title="a;rel=next"`) does not end a parameter. A link with an `anchor` is about
+    /// another resource than the response's (RFC 8288, section 3.2): it has none here.
     private static func relations(in parameters: Substring) -> Set<String> {
+        var relations: Set<String> = []
+        for parameter in outsideQuotes(parameters, separators: [";"]) {
+            let parts = parameter.split(separator: "=", maxSplits: 1)
+            let name = parts.first?.trimmingCharacters(in: .whitespaces).lowercased()
+            if name == "anchor" { return [] }
+            guard parts.count == 2, name == "rel", relations.isEmpty else { continue }
+            let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            relations = Set(value.lowercased().split(separator: " ").map(String.init))
+        }
+        return relations
+    }
+
+    /// `text` split at each of `separators` outside a quoted string, where a backslash escapes
+    /// the next character (RFC 9110, section 5.6.4: `title="a\", b"` is one string).
+    private static func outsideQuotes(_ text: Substring, separators: Set<Character>) -> [Substring] {
         var pieces: [Substring] = []
-        var start = parameters.startIndex
+        var start = text.startIndex
         var quoted = false
-        for index in parameters.indices {
-            if parameters[index] == "\"" { quoted.toggle() }
-            if parameters[index] == ";", !quoted {
-                pieces.append(parameters[start..<index])
-                start = parameters.index(after: index)
+        var escaped = false
+        for index in text.indices {
+            let character = text[index]
+            if escaped {
+                escaped = false
+            } else if quoted, character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+            } else if !quoted, separators.contains(character) {
+                pieces.append(text[start..<index])
+                start = text.index(after: index)
             }
         }
-        pieces.append(parameters[start...])
-        for parameter in pieces {
-            let parts = parameter.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "rel" else { continue }
-            let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            return Set(value.lowercased().split(separator: " ").map(String.init))
-        }
-        return []
+        pieces.append(text[start...])
+        return pieces
     }
 }

@@ -54,7 +54,8 @@ public struct Page<Value: Sendable>: Sendable {
     }
 
     /// The request for ``nextLink``: this page's method and fields, except that credentials
-    /// (`Authorization`, `Proxy-Authorization`, `Cookie`) are not sent to another origin.
+    /// (``Secrets/headers``: `Authorization`, `Cookie`, `X-Api-Key` and the like) are not sent to
+    /// another origin.
     public var nextLinkRequest: URLRequest? {
         guard let next = nextLink else { return nil }
         var request = self.request

@@ -35,6 +35,8 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
         var number = 1
         /// An error of the `next` closure, thrown at the `next()` after the page it was given.
         var pendingFailure: PageFailure?
+        /// The page the `next` closure failed on: the call after the failure asks it again.
+        var failedAfter: Page<Value>?
 
         init(sequence: PageSequence, request: URLRequest) {
             self.sequence = sequence
@@ -44,7 +46,7 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
         /// Whether the next `next()` has something to give: a failure to throw, or a next request
         /// within `maximumPages` for a URL not loaded yet.
         var hasNextPage: Bool {
-            if pendingFailure != nil { return true }
+            if pendingFailure != nil || failedAfter != nil { return true }
             guard let request, number <= sequence.maximumPages else { return false }
             return !loaded.contains(NormalizedURL.text(request.url))
         }
@@ -60,6 +62,16 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
                 self.pendingFailure = nil
                 throw pendingFailure
             }
+            if request == nil, let failedAfter {
+                // The `next` closure failed on this page: asked again, its cause may be gone.
+                self.failedAfter = nil
+                do {
+                    request = try sequence.nextRequest(failedAfter)
+                } catch {
+                    self.failedAfter = failedAfter
+                    throw PageFailure(page: number, url: nil, underlying: error)
+                }
+            }
             guard let current = request, number <= sequence.maximumPages, loaded.insert(NormalizedURL.text(current.url)).inserted else {
                 request = nil
                 return nil
@@ -68,7 +80,12 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
             let page: Page<Value>
             do {
                 try Task.checkCancellation()
-                let (data, urlResponse) = try await sequence.session.data(for: current, delegate: CrossOriginRedirects())
+                let (data, urlResponse): (Data, URLResponse)
+                do {
+                    (data, urlResponse) = try await sequence.session.data(for: current, delegate: CrossOriginRedirects())
+                } catch {
+                    throw SecretPolicy.default.redactingURLs(in: error)
+                }
                 let response = ResponseContext(urlResponse, request: current)
                 page = Page(value: try sequence.serialize(data, response), response: response, request: current, number: number)
             } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
@@ -83,6 +100,7 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
                 request = try sequence.nextRequest(page)
             } catch {
                 pendingFailure = PageFailure(page: number, url: nil, underlying: error)
+                failedAfter = page
             }
             return page
         }

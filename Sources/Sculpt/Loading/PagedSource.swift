@@ -70,6 +70,10 @@ public final class PagedSource<Element: Sendable> {
                 self.state = .idle
             } catch {
                 guard let self, self.generation == current else { return }
+                // A page that failed to load is asked for again from the iterator before it; a
+                // failure of the `next` closure, handed over by the iterator, is kept as handed
+                // over, so that asking again runs the closure again.
+                if self.iterator?.pendingFailure != nil { self.iterator = iterator }
                 self.state = .failed(error)
             }
         }

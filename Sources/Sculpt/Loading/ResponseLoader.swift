@@ -55,7 +55,11 @@ struct ResponseLoader<Output: Sendable>: Sendable {
                 if let stored, stored.isFresh(at: failedAt) || stored.mayBeServedStale {
                     return (try cached(stored, at: failedAt), nil)
                 }
-                guard let saved = try await saved(request, at: failedAt) else { throw error }
+                // The store answers offline by the same rule: not with a response that must be
+                // revalidated once stale (RFC 9111, section 5.2.2).
+                guard let saved = try await saved(request, at: failedAt), !saved.isStale || StoredResponse.mayBeServedStale(CacheControl(saved.response.headerFields[values: .cacheControl])) else {
+                    throw error
+                }
                 return (saved, nil)
             }
         case .networkOnly:
@@ -81,6 +85,21 @@ struct ResponseLoader<Output: Sendable>: Sendable {
         return Loaded(value: try serialize(saved.body, saved.response), origin: .store, response: saved.response, isStale: !saved.isFresh(at: now))
     }
 
+    /// `request` with the session configuration's additional header fields it does not set
+    /// itself: what the session sends, and so what a response's `Vary` compares (RFC 9111,
+    /// section 4.1). A session whose `Authorization` or `Accept-Language` comes from its
+    /// configuration gets only the responses stored for the same values. Made once per load,
+    /// where the load is made.
+    func asSent(_ request: URLRequest) -> URLRequest {
+        guard let additional = session.configuration.httpAdditionalHeaders, !additional.isEmpty else { return request }
+        var sent = request
+        for (name, value) in additional {
+            guard let name = name as? String, let value = value as? String, sent.value(forHTTPHeaderField: name) == nil else { continue }
+            sent.setValue(value, forHTTPHeaderField: name)
+        }
+        return sent
+    }
+
     /// A stored response's value, stale or not.
     private func cached(_ stored: StoredResponse, at now: Date) throws -> Loaded<Output> {
         Loaded(value: try serialize(stored.body, stored.response), origin: .cache, response: stored.response, isStale: !stored.isFresh(at: now))
@@ -99,7 +118,12 @@ struct ResponseLoader<Output: Sendable>: Sendable {
         sent.cachePolicy = .reloadIgnoringLocalCacheData
         let conditional = stored.flatMap { $0.conditionalRequest(sent) }
         let requestTime = Date()
-        let (data, urlResponse) = try await session.data(for: conditional ?? sent, delegate: CrossOriginRedirects())
+        let (data, urlResponse): (Data, URLResponse)
+        do {
+            (data, urlResponse) = try await session.data(for: conditional ?? sent, delegate: CrossOriginRedirects())
+        } catch {
+            throw SecretPolicy.default.redactingURLs(in: error)  // a URLError's description prints its URL
+        }
         let responseTime = Date()
         let response = ResponseContext(urlResponse, request: request)
         if response.status.code == 304, conditional != nil, let stored {
@@ -137,6 +161,11 @@ struct ResponseLoader<Output: Sendable>: Sendable {
     /// this path.
     private func save(_ response: ResponseContext, _ body: Data, at time: Date, for request: URLRequest) {
         guard let store, (request.httpMethod ?? "GET").uppercased() == "GET", (200..<300).contains(response.status.code) else { return }
-        store.save(SavedResponse(response: response, body: body, savedAt: time), for: request)
+        // `no-store` is a MUST NOT for any cache (RFC 9111, section 5.2.2.5), the store included;
+        // cookies are the session's, never handed out again.
+        guard !CacheControl(response.headerFields[values: .cacheControl]).contains("no-store") else { return }
+        var kept = response
+        kept.headerFields[values: .setCookie] = []
+        store.save(SavedResponse(response: kept, body: body, savedAt: time), for: request)
     }
 }

@@ -46,11 +46,13 @@ public struct SavedResponse: Sendable {
         self.savedAt = savedAt
     }
 
-    /// The request's value of each field the response varies on (names lowercased, `""` for a
-    /// missing field): what a store keeps beside it and compares on reading.
+    /// The request's value of each field the response varies on, as a fingerprint (names
+    /// lowercased; a 64-bit hash of the value in hex, `""` for a missing field): what a store
+    /// keeps beside it and compares on reading. Not the values themselves, so that a response
+    /// varying on `Authorization` or `Cookie` puts no credential in a store.
     ///
     /// ```swift
-    /// let varying = saved.varying(for: request)   // ["accept-language": "en"]
+    /// let varying = saved.varying(for: request)   // ["accept-language": "88e3807b53946aa"] for "en"
     /// ```
     public func varying(for request: URLRequest) -> [String: String] {
         StoredResponse.varying(response, request: request)

@@ -57,20 +57,36 @@ struct StoredResponse: Sendable {
 
     /// The lowercased field names of the response's `Vary`.
     static func varyNames(_ response: ResponseContext) -> [String] {
-        response.headerFields[values: .vary].flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        // On bytes: field names are ASCII tokens, and this runs for every stored response read.
+        response.headerFields[values: .vary].flatMap { value in
+            value.utf8.split(separator: UInt8(ascii: ",")).compactMap { name -> String? in
+                let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+                guard let first = name.firstIndex(where: { !isSpace($0) }), let last = name.lastIndex(where: { !isSpace($0) }) else { return nil }
+                return String(decoding: name[first...last].map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+            }
+        }
     }
 
-    /// The request's values for the fields `response` varies on.
+    /// The request's values for the fields `response` varies on, as ``fingerprint(_:)``s.
     static func varying(_ response: ResponseContext, request: URLRequest) -> [String: String] {
-        Dictionary(varyNames(response).map { ($0, request.value(forHTTPHeaderField: $0) ?? "") }, uniquingKeysWith: { first, _ in first })
+        Dictionary(varyNames(response).map { ($0, fingerprint(request.value(forHTTPHeaderField: $0))) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// What a store keeps of a field's value to compare it later: a 64-bit hash (FNV-1a) in hex,
+    /// `""` for an absent field. Not the value: a response that varies on `Authorization` or
+    /// `Cookie` (GitHub's do) would otherwise write the credential to disk. A hash is not
+    /// encryption: a short, guessable value can be found from it; a token cannot.
+    static func fingerprint(_ value: String?) -> String {
+        guard let value else { return "" }
+        return String(FNVHash.of(value), radix: 16)
     }
 
     // MARK: - Reuse (RFC 9111, section 4)
 
-    /// Whether this response may answer `request`: every field it varies on has the same value.
+    /// Whether this response may answer `request`: every field it varies on has the same value
+    /// (absent only where it was absent).
     func matches(_ request: URLRequest) -> Bool {
-        varying.allSatisfy { name, value in (request.value(forHTTPHeaderField: name) ?? "") == value }
+        varying.allSatisfy { name, value in Self.fingerprint(request.value(forHTTPHeaderField: name)) == value }
     }
 
     /// The response's `Cache-Control`, parsed once.
@@ -113,6 +129,11 @@ struct StoredResponse: Sendable {
     /// Whether the response may be given out stale: not when it says `no-cache` or
     /// `must-revalidate` (section 5.2.2).
     var mayBeServedStale: Bool {
+        Self.mayBeServedStale(control)
+    }
+
+    /// The same for any response's `Cache-Control`: neither `no-cache` nor `must-revalidate`.
+    static func mayBeServedStale(_ control: CacheControl) -> Bool {
         !control.contains("no-cache") && !control.contains("must-revalidate")
     }
 
@@ -130,11 +151,14 @@ struct StoredResponse: Sendable {
         return conditional
     }
 
-    /// Whether a `304` confirms this response: it names no strong `ETag` other than this one's
+    /// Whether a `304` confirms this response: it names no `ETag`, or this one's, weak or strong
     /// (RFC 9111, section 4.3.4).
     func isConfirmed(by notModified: ResponseContext) -> Bool {
-        guard let etag = notModified.headerFields[.eTag], !etag.hasPrefix("W/") else { return true }
-        return etag == response.headerFields[.eTag]
+        // A 304 that names a validator names the representation it confirms: it must match the
+        // stored one, weakly compared (section 4.3.4); one that names none confirms this one.
+        guard let etag = notModified.headerFields[.eTag] else { return true }
+        func opaque(_ tag: String) -> Substring { tag.hasPrefix("W/") ? tag.dropFirst(2) : tag[...] }
+        return response.headerFields[.eTag].map { opaque($0) == opaque(etag) } ?? false
     }
 
     /// This response confirmed by a `304`: the `304`'s fields replace the stored ones of the same

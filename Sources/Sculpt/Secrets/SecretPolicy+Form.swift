@@ -16,8 +16,9 @@ extension SecretPolicy {
 
     /// How `body` is read for secrets, whatever its `Content-Type` values claim where the claim
     /// would keep a secret: JSON text (`{` or `[` after white space) is read as JSON under any
-    /// type; other bodies as a form when a type names a form, when no type is given, or when the
-    /// type is `text/*`.
+    /// type; other bodies as text (form parameters, and quoted members as JSONP writes them) when
+    /// a type names a form, when no type is given, or when the type is `text/*` or claims JSON or
+    /// JavaScript (a JSON type on a body that is not JSON text).
     ///
     /// ```swift
     /// SecretPolicy.kind(of: Data("refresh_token=r1".utf8), contentTypes: [])   // .form
@@ -29,8 +30,10 @@ extension SecretPolicy {
         let media = contentTypes.flatMap { value in
             value.split(separator: ",").map { lowercased($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
         }
-        let formLike = media.isEmpty || media.contains { $0 == "application/x-www-form-urlencoded" || $0.hasPrefix("text/") }
-        return formLike ? .form : .opaque
+        let textLike = media.isEmpty || media.contains { type in
+            type == "application/x-www-form-urlencoded" || type.hasPrefix("text/") || type.hasSuffix("json") || type.hasSuffix("javascript")
+        }
+        return textLike ? .form : .opaque
     }
 
     /// `body` with its secrets replaced, read as ``kind(of:contentTypes:)`` says.
@@ -40,18 +43,28 @@ extension SecretPolicy {
     /// ```
     package func redacting(body: Data, contentTypes: [String]) -> Data {
         switch Self.kind(of: body, contentTypes: contentTypes) {
-        case .json: redacting(json: body)
-        case .form: redacting(form: body)
-        case .opaque: body
+        case .json:
+            // JSON text, or what starts like it: `{'access_token': ...}` is read too.
+            let redacted = redacting(json: body)
+            guard redacted.contains(UInt8(ascii: "'")) else { return redacted }
+            let text = String(decoding: redacted, as: UTF8.self)
+            let quoted = redacting(embeddedMembers: text, singleQuotedOnly: true)
+            return quoted == text ? redacted : Data(quoted.utf8)
+        case .form: return redacting(form: body)
+        case .opaque: return body
         }
     }
 
     /// The start of `body` as text for a description, secrets replaced as
-    /// ``redacting(body:contentTypes:)`` replaces them, and how many bytes were left out.
+    /// ``redacting(body:contentTypes:)`` replaces them, and how many bytes were left out. A body
+    /// that is not JSON text is shown as text with its form parameters and quoted members
+    /// redacted whatever its type: a description only shows it.
     package func excerpt(of body: Data, contentTypes: [String], bytes: Int) -> (text: String, remaining: Int) {
         switch Self.kind(of: body.prefix(bytes + (64 << 10)), contentTypes: contentTypes) {
-        case .form: excerpt(ofForm: body, bytes: bytes)
-        case .json, .opaque: excerpt(of: body, bytes: bytes)
+        case .json:
+            let (text, remaining) = excerpt(of: body, bytes: bytes)
+            return (redacting(embeddedMembers: text, singleQuotedOnly: true), remaining)
+        case .form, .opaque: return excerpt(ofForm: body, bytes: bytes)
         }
     }
 
@@ -64,7 +77,7 @@ extension SecretPolicy {
     func redacting(form body: Data) -> Data {
         guard !body.isEmpty else { return body }
         let text = String(decoding: body, as: UTF8.self)
-        let redacted = formPolicy.redacting(parameters: text)
+        let redacted = redacting(embeddedMembers: formPolicy.redacting(parameters: text))
         return redacted == text ? body : Data(redacted.utf8)
     }
 
@@ -72,7 +85,7 @@ extension SecretPolicy {
     /// values replaced, and how many bytes were left out. Reads at most `bytes` plus 64 KB.
     func excerpt(ofForm body: Data, bytes: Int) -> (text: String, remaining: Int) {
         let scanned = body.prefix(bytes + (64 << 10))
-        let redacted = formPolicy.redacting(parameters: String(decoding: scanned, as: UTF8.self))
+        let redacted = redacting(embeddedMembers: formPolicy.redacting(parameters: String(decoding: scanned, as: UTF8.self)))
         let (text, remaining) = ClippedText.prefix(ofBytes: Array(redacted.utf8), bytes: bytes)
         return (text, remaining + body.count - scanned.count)
     }

@@ -11,9 +11,9 @@ extension SecretPolicy {
     /// // {"access_token": "REDACTED", "expires_in": 3600}
     /// ```
     package func redacting(json body: Data) -> Data {
-        let ranges = secretValueRanges(in: body, scanning: body.count)
-        guard !ranges.isEmpty else { return body }
-        return Data(Self.splice(body, ranges, upTo: body.count))
+        let replacements = secretReplacements(in: body, scanning: body.count)
+        guard !replacements.isEmpty else { return body }
+        return Data(Self.splice(body, replacements, upTo: body.count))
     }
 
     /// The start of `body` as text for a description, at most `bytes` bytes of it (cut on a scalar
@@ -26,38 +26,92 @@ extension SecretPolicy {
     package func excerpt(of body: Data, bytes: Int) -> (text: String, remaining: Int) {
         let (plain, remaining) = ClippedText.prefix(ofBytes: body, bytes: bytes)
         let shown = body.count - remaining
-        let ranges = secretValueRanges(in: body, scanning: min(body.count, bytes + (64 << 10)))
-            .compactMap { range in range.lowerBound < shown ? range.lowerBound..<min(range.upperBound, shown) : nil }
-        guard !ranges.isEmpty else { return (plain, remaining) }
-        return (String(decoding: Self.splice(body, ranges, upTo: shown), as: UTF8.self), remaining)
+        // A replacement cut by the excerpt's end becomes the marker: a URL cut there shows nothing
+        // of its query.
+        let replacements = secretReplacements(in: body, scanning: min(body.count, bytes + (64 << 10)))
+            .compactMap { found in
+                found.range.lowerBound < shown
+                    ? SecretReplacement(range: found.range.lowerBound..<min(found.range.upperBound, shown), text: found.range.upperBound <= shown ? found.text : nil)
+                    : nil
+            }
+        guard !replacements.isEmpty else { return (plain, remaining) }
+        return (String(decoding: Self.splice(body, replacements, upTo: shown), as: UTF8.self), remaining)
     }
 
-    /// The byte offsets (from the body's start) of the values of secret members in the first
-    /// `limit` bytes of `body`; a value that runs past `limit` ends there.
-    func secretValueRanges(in body: Data, scanning limit: Int) -> [Range<Int>] {
+    /// What replaces the secrets in the first `limit` bytes of `body`, in order: the values of
+    /// secret members (a value that runs past `limit` ends there), and string values holding a
+    /// URL with secrets (`"next": "https://graph.example/me?access_token=..."`), rewritten with
+    /// them redacted.
+    func secretReplacements(in body: Data, scanning limit: Int) -> [SecretReplacement] {
         guard !bodyFields.isEmpty else { return [] }
         return body.withUnsafeBytes { raw in
             let bytes = UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: min(limit, raw.count))
             var scanner = SecretMemberScanner(bytes: bytes, policy: self)
-            return scanner.ranges()
+            return scanner.replacements()
         }
     }
 
-    /// `body`'s first `end` bytes with each range replaced by `"REDACTED"`.
-    private static func splice(_ body: Data, _ ranges: [Range<Int>], upTo end: Int) -> [UInt8] {
+    /// `body`'s first `end` bytes with each replacement made.
+    private static func splice(_ body: Data, _ replacements: [SecretReplacement], upTo end: Int) -> [UInt8] {
         let marker = Array("\"\(Secrets.marker)\"".utf8)
         return body.withUnsafeBytes { raw in
             var output: [UInt8] = []
             output.reserveCapacity(end)
             var position = 0
-            for range in ranges {
-                output += raw[position..<range.lowerBound]
-                output += marker
-                position = range.upperBound
+            for replacement in replacements {
+                output += raw[position..<replacement.range.lowerBound]
+                output += replacement.text ?? marker
+                position = replacement.range.upperBound
             }
             output += raw[position..<end]
             return output
         }
+    }
+}
+
+/// Where a secret lies in a JSON body and what stands in for it.
+struct SecretReplacement {
+    /// The bytes replaced: a whole value, quotes included.
+    var range: Range<Int>
+    /// The JSON text put there; `nil` for `"REDACTED"`.
+    var text: [UInt8]?
+    /// For a URL rewritten with its secrets redacted: the URL as it was (decoded), whose secret
+    /// values a description also hides.
+    var url: String?
+}
+
+extension SecretPolicy {
+    /// A JSON string's content (escapes decoded) with the URL in it redacted, as a JSON string
+    /// again; `nil` when it holds no URL with secrets. Only strings with `://` are read.
+    fileprivate func redactingURL(inString content: UnsafeBufferPointer<UInt8>.SubSequence) -> (json: [UInt8], url: String)? {
+        guard content.count <= 64 << 10, Self.containsScheme(content),
+            let decoded = JSONEscape.decodedContent(content.base, in: content.startIndex..<content.endIndex)
+        else { return nil }
+        let text = String(decoding: decoded, as: UTF8.self)
+        let redacted = redacting(urlText: text)
+        guard redacted != text else { return nil }
+        var json: [UInt8] = [UInt8(ascii: "\"")]
+        for scalar in redacted.unicodeScalars {
+            switch scalar {
+            case "\"": json += Array(#"\""#.utf8)
+            case "\\": json += Array(#"\\"#.utf8)
+            case _ where scalar.value < 0x20: json += Array(String(format: "\\u%04X", scalar.value).utf8)
+            default: json += Array(String(scalar).utf8)
+            }
+        }
+        json.append(UInt8(ascii: "\""))
+        return (json, text)
+    }
+
+    /// Whether `bytes` hold `://` (escaped slashes, `:\/\/`, too).
+    private static func containsScheme(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        var index = bytes.startIndex
+        while index < bytes.endIndex, let colon = bytes[index...].firstIndex(of: UInt8(ascii: ":")) {
+            let rest = bytes[(colon + 1)...]
+            if rest.starts(with: "//".utf8) || rest.starts(with: #"\/\/"#.utf8) { return true }
+            index = colon + 1
+        }
+        return false
     }
 }
 
@@ -78,51 +132,43 @@ private struct SecretMemberScanner {
     /// Longer keys are no one's secret name and are not decoded.
     static let longestName = 256
 
-    mutating func ranges() -> [Range<Int>] {
+    mutating func replacements() -> [SecretReplacement] {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") else { return [] }
-        var found: [Range<Int>] = []
+        var found: [SecretReplacement] = []
         while index < bytes.count {
             guard bytes[index] == UInt8(ascii: "\"") else {
                 index += 1
                 continue
             }
+            let stringStart = index
             let keyStart = index + 1
             skipString()
-            let keyEnd = index - 1
+            let closed = index <= bytes.count && bytes[index - 1] == UInt8(ascii: "\"") && index - 1 > stringStart
+            let keyEnd = closed ? index - 1 : index
+            let stringEnd = index
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":"), keyEnd >= keyStart, isSecret(keyStart..<keyEnd) else { continue }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                // A string value: a URL in it may carry secrets.
+                if closed, let rewritten = policy.redactingURL(inString: bytes[keyStart..<keyEnd]) {
+                    found.append(SecretReplacement(range: stringStart..<stringEnd, text: rewritten.json, url: rewritten.url))
+                }
+                continue
+            }
+            guard keyEnd >= keyStart, isSecret(keyStart..<keyEnd) else { continue }
             index += 1
             skipWhitespace()
             let valueStart = index
             guard valueStart < bytes.count else { break }
             let kept = skipValue()
-            if !kept { found.append(valueStart..<index) }
+            if !kept { found.append(SecretReplacement(range: valueStart..<index)) }
         }
         return found
     }
 
     private func isSecret(_ key: Range<Int>) -> Bool {
         guard key.count <= Self.longestName else { return false }
-        var name = Array(bytes[key])
-        if name.contains(UInt8(ascii: "\\")) {
-            var decoded: [UInt8] = []
-            var position = key.lowerBound
-            while position < key.upperBound {
-                let byte = bytes[position]
-                position += 1
-                guard byte == UInt8(ascii: "\\") else {
-                    decoded.append(byte)
-                    continue
-                }
-                do {
-                    try JSONEscape.decode(bytes, at: &position, end: key.upperBound, into: &decoded)
-                } catch {
-                    return false
-                }
-            }
-            name = decoded
-        }
+        guard let name = JSONEscape.decodedContent(bytes, in: key) else { return false }
         return policy.isSecret(bodyField: String(decoding: name, as: UTF8.self))
     }
 

@@ -249,7 +249,15 @@ extension SecretPolicy {
             return start > colon + 1 || ["http", "https", "ws", "wss", "ftp", "file"].contains(scheme) ? start : nil
         }
         let start = bytes.firstIndex { !isSlash($0) } ?? bytes.count
-        return start >= 2 ? start : nil
+        if start >= 2 { return start }
+        // Not a URL a parser takes (`ht tp://u:p@h`, a HAR entry's broken URL), but written as one:
+        // `://` before any `/`, `?` or `#` starts an authority all the same.
+        if let separator = bytes.firstIndex(where: { isSlash($0) || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }),
+            separator > 0, bytes[separator - 1] == UInt8(ascii: ":"), bytes[separator...].starts(with: "//".utf8)
+        {
+            return bytes[separator...].firstIndex { !isSlash($0) } ?? bytes.count
+        }
+        return nil
     }
 
     /// Where a scheme (`https`) ends: the index of its `:`, when the text starts with one.

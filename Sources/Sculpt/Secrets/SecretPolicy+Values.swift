@@ -40,11 +40,22 @@ extension SecretPolicy {
                 let plus = String(decoding: value, as: UTF8.self).replacingOccurrences(of: "+", with: " ")
                 if let decoded = plus.removingPercentEncoding { add(decoded.utf8) }
             }
+            let bytes = Array(scanned)
+            for range in embeddedMemberValueRanges(in: bytes) { add(bytes[range]) }
             return values
         }
-        let ranges = secretValueRanges(in: scanned, scanning: scanned.count)
-        Array(scanned).withUnsafeBufferPointer { bytes in
-            for range in ranges { Self.tokens(bytes, range, into: add) }
+        let replacements = secretReplacements(in: scanned, scanning: scanned.count)
+        let all = Array(scanned)
+        for range in embeddedMemberValueRanges(in: all, singleQuotedOnly: true) { add(all[range]) }
+        all.withUnsafeBufferPointer { bytes in
+            for replacement in replacements {
+                if let url = replacement.url {
+                    // A URL's secret values, as its redaction found them.
+                    for value in secretValues(inURLText: url) { add(value.utf8) }
+                } else {
+                    Self.tokens(bytes, replacement.range, into: add)
+                }
+            }
         }
         return values
     }
@@ -79,6 +90,11 @@ extension SecretPolicy {
             }
         }
         return values
+    }
+
+    /// The secret values of the URL written in `text`; none when it does not parse.
+    func secretValues(inURLText text: String) -> [String] {
+        URL(string: text).map { secretValues(in: $0) } ?? []
     }
 
     /// `text` with each of `values` replaced by ``Secrets/marker``, longest first (a value that

@@ -13,9 +13,16 @@ package struct SecretPolicy: Sendable {
     /// Headers whose whole value is replaced.
     package var headers: Set<HTTPField.Name>
     /// Query and fragment parameter names, lowercased.
-    package var parameters: Set<String>
+    package var parameters: Set<String> {
+        didSet { canonicalParameters = Set(parameters.map(Self.canonical)) }
+    }
     /// JSON member names, lowercased.
-    package var bodyFields: Set<String>
+    package var bodyFields: Set<String> {
+        didSet { canonicalBodyFields = Set(bodyFields.map(Self.canonical)) }
+    }
+    /// The same names as compared: ``canonical(_:)``.
+    private var canonicalParameters: Set<String>
+    private var canonicalBodyFields: Set<String>
     /// Whether a URL's user name and password, `code` beside an OAuth parameter, and URLs in
     /// ``Secrets/urlHeaders`` are redacted; off only in ``disabled``.
     package var redactsURLs: Bool
@@ -37,21 +44,22 @@ package struct SecretPolicy: Sendable {
             self = .default  // the defaults, built once: a replay makes a policy per difference it shows
             return
         }
-        self.headers = Set(Secrets.headers + headers)
-        self.parameters = Set((Secrets.queryParameters + parameters).map { Self.lowercased($0) })
-        self.bodyFields = Set((Secrets.bodyFields + bodyFields).map { Self.lowercased($0) })
-        self.redactsURLs = true
+        self.init(
+            headers: Set(Secrets.headers + headers), parameters: Set((Secrets.queryParameters + parameters).map { Self.lowercased($0) }),
+            bodyFields: Set((Secrets.bodyFields + bodyFields).map { Self.lowercased($0) }), redactsURLs: true)
     }
 
     private init(headers: Set<HTTPField.Name>, parameters: Set<String>, bodyFields: Set<String>, redactsURLs: Bool) {
         self.headers = headers
         self.parameters = parameters
         self.bodyFields = bodyFields
+        self.canonicalParameters = Set(parameters.map(Self.canonical))
+        self.canonicalBodyFields = Set(bodyFields.map(Self.canonical))
         self.redactsURLs = redactsURLs
     }
 
     /// The parameters that make a `code` beside them an OAuth 2.0 authorization code.
-    static let oauthCompanions: Set<String> = ["state", "redirect_uri", "grant_type", "code_verifier", "client_id"]
+    static let oauthCompanions: Set<String> = Set(["state", "redirect_uri", "grant_type", "code_verifier", "client_id"].map(canonical))
 
     /// Whether a parameter is secret, given its name as written (percent-encoded, any case,
     /// perhaps `name[]` or `outer[name]`) and whether an OAuth companion stands beside it.
@@ -59,23 +67,33 @@ package struct SecretPolicy: Sendable {
     /// at the cost of every comparison, and no one's usual parameter.
     package func isSecret(parameter raw: some StringProtocol, besideOAuth: Bool) -> Bool {
         guard raw.utf8.count <= Self.longestDecodedName else { return redactsURLs }
-        let name = Self.normalized(raw)
-        if parameters.contains(name) || (besideOAuth && redactsURLs && name == "code") { return true }
-        guard name.utf8.contains(UInt8(ascii: "[")) else { return false }
-        return name.split(whereSeparator: { $0 == "[" || $0 == "]" }).contains { piece in
-            parameters.contains(String(piece)) || (besideOAuth && redactsURLs && piece == "code")
+        return Self.pieces(of: Self.normalized(raw)).contains { piece in
+            canonicalParameters.contains(piece) || (besideOAuth && redactsURLs && piece == "code")
         }
     }
 
-    /// Whether any of the names (as written) is an OAuth companion of `code`.
+    /// Whether any of the names (as written, perhaps `state[]`) is an OAuth companion of `code`.
     package func hasOAuthCompanion(_ names: some Sequence<String>) -> Bool {
         // The companions' names are short: longer ones are not decoded to be compared.
-        redactsURLs && names.contains { $0.utf8.count <= 64 && Self.oauthCompanions.contains(Self.normalized($0)) }
+        redactsURLs && names.contains { $0.utf8.count <= 64 && Self.pieces(of: Self.normalized($0)).contains(where: Self.oauthCompanions.contains) }
     }
 
     /// A JSON member name, as decoded from the document, is secret.
     func isSecret(bodyField name: some StringProtocol) -> Bool {
-        bodyFields.contains(Self.lowercased(name))
+        canonicalBodyFields.contains(Self.canonical(name))
+    }
+
+    /// A normalized name as compared: itself, and for `name[]` or `outer[name]` each bracketed
+    /// part too, each ``canonical(_:)``.
+    private static func pieces(of name: String) -> [String] {
+        guard name.utf8.contains(UInt8(ascii: "[")) else { return [canonical(name)] }
+        return [canonical(name)] + name.split(whereSeparator: { $0 == "[" || $0 == "]" }).map(canonical)
+    }
+
+    /// A name as compared with the secret names: ASCII-lowercased, without `_` and `-`, so that
+    /// `access_token`, `accessToken`, `Access-Token` and `ACCESSTOKEN` are one name.
+    static func canonical(_ name: some StringProtocol) -> String {
+        String(decoding: name.utf8.lazy.filter { $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: "-") }.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The longest parameter name decoded to be compared, in bytes.
@@ -93,7 +111,8 @@ package struct SecretPolicy: Sendable {
             guard let decoded = String(decoding: bytes, as: UTF8.self).removingPercentEncoding else { break }
             bytes = Array(decoded.utf8)
         }
-        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        // Spaces, tabs and NULs around a name (`token%00`) do not make it another name.
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == 0 }
         let trimmed = bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
         return String(decoding: trimmed.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }

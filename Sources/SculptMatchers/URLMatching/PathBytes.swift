@@ -7,36 +7,36 @@ enum PathBytes {
     /// segment whose escapes are not UTF-8 is kept as written) and the ranges of its non-empty
     /// segments, with `.` and `..` segments resolved.
     static func withSegments<Result>(
-        of url: URL, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) -> Result
-    ) -> Result {
+        of url: URL, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) throws -> Result
+    ) rethrows -> Result {
         // A URL relative to a base has the path Foundation resolves; any other URL is its own
         // text, and its path a slice of it, read in place.
         if url.baseURL != nil {
             var path = url.path(percentEncoded: true)
-            return path.withUTF8 { withSegments(ofRawPath: $0, body) }
+            return try path.withUTF8 { try withSegments(ofRawPath: $0, body) }
         }
         var text = url.relativeString
-        return text.withUTF8 { text in
-            withSegments(ofRawPath: UnsafeBufferPointer(rebasing: text[URIPathRange.of(text)]), body)
+        return try text.withUTF8 { text in
+            try withSegments(ofRawPath: UnsafeBufferPointer(rebasing: text[URIPathRange.of(text)]), body)
         }
     }
 
     /// The same, for the bytes of a raw (percent-encoded) path.
     private static func withSegments<Result>(
-        ofRawPath raw: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) -> Result
-    ) -> Result {
+        ofRawPath raw: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) throws -> Result
+    ) rethrows -> Result {
         if raw.contains(UInt8(ascii: "%")) {
             var (bytes, ranges) = decoded(raw)
-            return bytes.withUnsafeBufferPointer { bytes in
-                ranges.withUnsafeMutableBufferPointer { ranges in
+            return try bytes.withUnsafeBufferPointer { bytes in
+                try ranges.withUnsafeMutableBufferPointer { ranges in
                     let count = removeDotSegments(ranges, count: ranges.count, of: bytes)
-                    return body(bytes, UnsafeBufferPointer(rebasing: ranges[..<count]))
+                    return try body(bytes, UnsafeBufferPointer(rebasing: ranges[..<count]))
                 }
             }
         }
-        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: raw.count / 2 + 1) { ranges in
+        return try withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: raw.count / 2 + 1) { ranges in
             let count = removeDotSegments(ranges, count: split(raw, into: ranges), of: raw)
-            return body(raw, UnsafeBufferPointer(rebasing: ranges[..<count]))
+            return try body(raw, UnsafeBufferPointer(rebasing: ranges[..<count]))
         }
     }
 

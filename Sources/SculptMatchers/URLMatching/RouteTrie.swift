@@ -76,19 +76,20 @@ struct RouteTrie: Sendable {
         return route
     }
 
-    /// The route for a path's `segments` (byte ranges of `bytes`, from `start`): at each segment a
-    /// literal child first, then `#`, then `*`, then `**`, backtracking when a branch finds no route
-    /// deeper.
-    func route(
+    /// The first route, in precedence order, for a path's `segments` (byte ranges of `bytes`, from
+    /// `start`) that `accept` turns into a value: at each segment a literal child first, then `#`,
+    /// then `*`, then `**`, backtracking when a branch finds no route deeper or `accept` declines
+    /// every route there (returns nil); among a node's routes, the most specific applicable first.
+    func route<T>(
         bytes: UnsafeBufferPointer<UInt8>, segments: UnsafeBufferPointer<Range<Int>>, from start: Int,
-        method: HTTPRequest.Method?, status: Int?
-    ) -> Int? {
-        nodes.withUnsafeBufferPointer { nodes in
-            Lookup(nodes: nodes, bytes: bytes, segments: segments, method: method, status: status).route(from: 0, at: start)
+        method: HTTPRequest.Method?, status: Int?, accept: (Int) throws -> T?
+    ) rethrows -> T? {
+        try nodes.withUnsafeBufferPointer { nodes in
+            try Lookup(nodes: nodes, bytes: bytes, segments: segments, method: method, status: status).route(from: 0, at: start, accept)
         }
     }
 
-    /// One lookup's inputs, so the recursion passes two integers.
+    /// One lookup's inputs, so the recursion passes two integers and the caller's `accept`.
     ///
     /// The recursion goes one level deeper only into a child node, so its depth is at most the
     /// trie's, which is at most ``URLPattern/maximumSegmentCount``: a few hundred small frames,
@@ -100,23 +101,39 @@ struct RouteTrie: Sendable {
         let method: HTTPRequest.Method?
         let status: Int?
 
-        func route(from index: Int, at position: Int) -> Int? {
+        func route<T>(from index: Int, at position: Int, _ accept: (Int) throws -> T?) rethrows -> T? {
             guard position < segments.count else {
-                return RouteTrie.best(nodes[index].endpoints, method, status) ?? RouteTrie.best(nodes[index].remainder, method, status)
+                if let found = try first(of: nodes[index].endpoints, accept) { return found }
+                return try first(of: nodes[index].remainder, accept)
             }
             let segment = UnsafeBufferPointer(rebasing: bytes[segments[position]])
-            if let child = RouteTrie.literalChild(of: nodes[index], segment), let found = route(from: child, at: position + 1) {
+            if let child = RouteTrie.literalChild(of: nodes[index], segment), let found = try route(from: child, at: position + 1, accept) {
                 return found
             }
-            if let child = nodes[index].digits, segment.isASCIIDigits,
-                let found = route(from: child, at: position + 1)
-            {
+            if let child = nodes[index].digits, segment.isASCIIDigits, let found = try route(from: child, at: position + 1, accept) {
                 return found
             }
-            if let child = nodes[index].segment, let found = route(from: child, at: position + 1) {
+            if let child = nodes[index].segment, let found = try route(from: child, at: position + 1, accept) {
                 return found
             }
-            return RouteTrie.best(nodes[index].remainder, method, status)
+            return try first(of: nodes[index].remainder, accept)
+        }
+
+        /// The first of `endpoints` that applies and that `accept` takes, most specific first.
+        /// Routes of one pattern differ in rank (at most one applies per rank), so at most four
+        /// are offered.
+        private func first<T>(of endpoints: [Endpoint], _ accept: (Int) throws -> T?) rethrows -> T? {
+            var declinedRanks = 0  // a bit per rank offered and declined
+            while true {
+                var best: (rank: Int, route: Int)?
+                for endpoint in endpoints {
+                    guard let rank = endpoint.rank(method: method, status: status), declinedRanks & (1 << rank) == 0 else { continue }
+                    if best.map({ rank < $0.rank }) ?? true { best = (rank, endpoint.route) }
+                }
+                guard let best else { return nil }
+                if let found = try accept(best.route) { return found }
+                declinedRanks |= 1 << best.rank
+            }
         }
     }
 
@@ -147,15 +164,6 @@ struct RouteTrie: Sendable {
             guard let left = left.baseAddress, let right = rhs.baseAddress else { return 0 }
             return Int(memcmp(left, right, rhs.count))
         }
-    }
-
-    private static func best(_ endpoints: [Endpoint], _ method: HTTPRequest.Method?, _ status: Int?) -> Int? {
-        var best: (rank: Int, route: Int)?
-        for endpoint in endpoints {
-            guard let rank = endpoint.rank(method: method, status: status) else { continue }
-            if best.map({ rank < $0.rank }) ?? true { best = (rank, endpoint.route) }
-        }
-        return best?.route
     }
 
     private mutating func child(of node: Int, existing: Int?, link: (inout Node, Int) -> Void) -> Int {

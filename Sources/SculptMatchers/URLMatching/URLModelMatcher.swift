@@ -28,23 +28,41 @@ public import Sculpt
 /// (RFC 3986, section 5.2.4), never above the root: `/users/../orgs/x` is `/orgs/x`, the path a
 /// client sends for that URL.
 public struct URLModelMatcher: ModelMatcher {
-    /// A registered pattern with its refinements and the model type it resolves to.
-    public struct Route: Sendable, Hashable, CustomStringConvertible {
+    /// A registered pattern with its refinements and what it resolves to: a model type, or a
+    /// matcher that decides.
+    public struct Route: Sendable, CustomStringConvertible {
+        /// What a route resolves to.
+        public enum Target: Sendable {
+            /// Always this model type.
+            case model(ModelType)
+            /// Whatever this matcher decides for the response (a type field, a header); when it
+            /// answers nil, matching goes on to the next route by precedence.
+            case matcher(any ModelMatcher)
+        }
+
         /// The compiled path pattern (without the matcher's prefix).
         public var pattern: URLPattern
         /// The method the route is limited to, or `nil` for any.
         public var method: HTTPRequest.Method?
         /// The status the route is limited to, or `nil` for any.
         public var status: HTTPResponse.Status?
-        /// The model type the route resolves to.
-        public var modelType: ModelType
+        /// What the route resolves to.
+        public var target: Target
 
-        /// E.g. `POST /repos/*/*/issues (201) -> Issue`.
-        public var description: String {
-            "\(signature) -> \(modelType)"
+        /// The model type of a route to one model; `nil` for a route that delegates to a matcher.
+        public var modelType: ModelType? {
+            if case .model(let modelType) = target { modelType } else { nil }
         }
 
-        /// The route without its model type: `POST /repos/*/*/issues (201)`.
+        /// E.g. `POST /repos/*/*/issues (201) -> Issue`, or `/feed/* -> TypeFieldModelMatcher`.
+        public var description: String {
+            switch target {
+            case .model(let modelType): "\(signature) -> \(modelType)"
+            case .matcher(let matcher): "\(signature) -> \(type(of: matcher))"
+            }
+        }
+
+        /// The route without its target: `POST /repos/*/*/issues (201)`.
         var signature: String {
             let method = self.method.map { "\($0.rawValue) " } ?? ""
             let status = self.status.map { " (\($0.code))" } ?? ""
@@ -53,7 +71,7 @@ public struct URLModelMatcher: ModelMatcher {
     }
 
     /// The prefix's segments, stripped from every URL path before matching.
-    private let prefix: [Substring]
+    let prefix: [Substring]
     /// The same, as UTF-8, for matching.
     private let prefixBytes: [[UInt8]]
     private var trie = RouteTrie()
@@ -109,9 +127,34 @@ public struct URLModelMatcher: ModelMatcher {
         method: HTTPRequest.Method? = nil,
         status: HTTPResponse.Status? = nil
     ) throws {
-        let route = Route(
-            pattern: try URLPattern(pattern), method: method, status: status,
-            modelType: try ModelType(type, at: keyPath).validated())
+        try add(pattern, .model(try ModelType(type, at: keyPath).validated()), method: method, status: status)
+    }
+
+    /// Registers a pattern whose responses another matcher decides, replacing an earlier
+    /// registration of the same pattern, method and status.
+    ///
+    /// ```swift
+    /// var feed = TypeFieldModelMatcher(field: "type")
+    /// try feed.add("post", Post.self)
+    /// try feed.add("photo", Photo.self)
+    /// try matcher.add("/feed/*", matcher: feed)   // the prefix is stripped once, here
+    /// ```
+    ///
+    /// The route competes by precedence like any other; when it wins, `matcher` sees the whole
+    /// response. When `matcher` answers nil, matching goes on to the next candidate route, as if
+    /// this one had not matched; an error it throws ends the match.
+    /// - Throws: ``URLPattern/ParseError`` for an invalid pattern.
+    public mutating func add(
+        _ pattern: String,
+        matcher: some ModelMatcher,
+        method: HTTPRequest.Method? = nil,
+        status: HTTPResponse.Status? = nil
+    ) throws {
+        try add(pattern, .matcher(matcher), method: method, status: status)
+    }
+
+    private mutating func add(_ pattern: String, _ target: Route.Target, method: HTTPRequest.Method?, status: HTTPResponse.Status?) throws {
+        let route = Route(pattern: try URLPattern(pattern), method: method, status: status, target: target)
         let index = trie.insert(route.pattern, method: method, status: status?.code, route: routes.count)
         if index == routes.count {
             routes.append(route)
@@ -120,13 +163,15 @@ public struct URLModelMatcher: ModelMatcher {
         }
     }
 
-    /// The model type for a URL, or `nil` when no route matches.
+    /// The model type for a URL, or `nil` when no route matches or the winning route delegates to
+    /// a matcher (which needs the response: use ``modelType(for:data:)``).
     ///
     /// ```swift
     /// matcher.match(URL(string: "https://api.github.com/repos/apple/swift/issues/42")!)  // Issue
     /// ```
     public func match(_ url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> ModelType? {
-        routeIndex(for: url, method: method, status: status).map { routes[$0].modelType }
+        // The winner's model type, nil included: a delegating winner is not passed over.
+        lookUp(url, method: method, status: status) { index in .some(routes[index].modelType) } ?? nil
     }
 
     /// The route that matches a URL, or `nil`: like ``match(_:method:status:)``, and also says which
@@ -136,40 +181,58 @@ public struct URLModelMatcher: ModelMatcher {
     /// matcher.route(for: url)?.pattern.description  // "/repos/*/*/issues/#"
     /// ```
     public func route(for url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> Route? {
-        routeIndex(for: url, method: method, status: status).map { routes[$0] }
+        lookUp(url, method: method, status: status) { routes[$0] }
     }
 
-    /// The index of the route for a URL: the path split into byte ranges on the stack, the prefix
-    /// compared segment by segment, the rest looked up in the trie.
-    private func routeIndex(for url: URL, method: HTTPRequest.Method?, status: HTTPResponse.Status?) -> Int? {
-        PathBytes.withSegments(of: url) { bytes, segments in
+    /// The model type for the response's URL, method and status; `nil` without a URL or a route.
+    /// A route that delegates asks its matcher; when that answers nil, the next route by
+    /// precedence is tried.
+    ///
+    /// - Throws: what a delegate matcher throws.
+    public func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
+        guard let url = response.url else { return nil }
+        return try lookUp(url, method: response.method, status: response.status) { index in
+            switch routes[index].target {
+            case .model(let modelType): modelType
+            case .matcher(let matcher): try matcher.modelType(for: response, data: data)
+            }
+        }
+    }
+
+    /// The first route for a URL, in precedence order, that `accept` takes: the path split into
+    /// byte ranges on the stack, the prefix compared segment by segment, the rest looked up in the
+    /// trie.
+    private func lookUp<T>(_ url: URL, method: HTTPRequest.Method?, status: HTTPResponse.Status?, _ accept: (Int) throws -> T?) rethrows -> T? {
+        try PathBytes.withSegments(of: url) { bytes, segments in
             guard segments.count >= prefixBytes.count else { return nil }
             for (index, prefix) in prefixBytes.enumerated() where !PathBytes.segment(segments[index], of: bytes, equals: prefix) {
                 return nil
             }
-            return trie.route(bytes: bytes, segments: segments, from: prefixBytes.count, method: method, status: status?.code)
+            return try trie.route(bytes: bytes, segments: segments, from: prefixBytes.count, method: method, status: status?.code, accept: accept)
         }
     }
 
-    /// The model type for the response's URL, method and status; `nil` without a URL or a route.
-    public func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
-        guard let url = response.url else { return nil }
-        return match(url, method: response.method, status: response.status)
-    }
-
-    /// The three routes whose patterns accept the longest start of the response's path, for the
-    /// message of a failed match.
+    /// The three routes nearest the response's path, for the message of a failed match: among
+    /// routes that share a literal segment with the path at the same place (an unrelated path
+    /// lists none), those whose patterns accept the longest start of it; then, when the matcher
+    /// has a prefix, a note that routes were matched after stripping it.
     public func nearestCandidates(for response: ResponseContext) -> [String] {
         guard let url = response.url else { return [] }
+        let prefixText = "/" + prefix.joined(separator: "/")
         guard let segments = segments(of: url) else {
-            return ["(the path does not start with the prefix /\(prefix.joined(separator: "/")))"]
+            return ["(the path does not start with the prefix \(prefixText))"]
         }
-        let ranked = routes.enumerated().map { index, route in
+        let related = routes.enumerated().filter { _, route in
+            zip(route.pattern.tokens, segments).contains { token, segment in token == .literal(String(segment)) }
+        }
+        let ranked = related.map { index, route in
             let accepted = route.pattern.acceptedPrefixLength(of: segments)
             let extra = abs(route.pattern.tokens.count - segments.count)
             return (score: accepted * 4 - extra, index: index, route: route)
         }
-        return ranked.sorted { ($0.score, -$0.index) > ($1.score, -$1.index) }.prefix(3).map(\.route.signature)
+        let nearest = ranked.sorted { ($0.score, -$0.index) > ($1.score, -$1.index) }.prefix(3).map(\.route.signature)
+        guard !prefix.isEmpty else { return nearest }
+        return nearest + ["(routes are matched after the prefix \(prefixText) is stripped: /\(segments.joined(separator: "/")))"]
     }
 
     /// The URL's decoded path segments after the prefix, or `nil` when the prefix is not there (for

@@ -39,8 +39,10 @@ public struct HARArchive: Sendable {
         /// E.g. `entry 1 (https://www.google.com/): status 0: the request did not complete`; at
         /// most 4,096 bytes, whatever the archive holds.
         public var description: String {
-            let head = "entry \(index)\(url.map { " (\(ClippedText.value($0, limit: 1_024)))" } ?? ""): "
-            return head + ClippedText.value(reason, limit: 4_096 - head.utf8.count)
+            // The URL as written may not parse: its secrets are found in its text.
+            let shown = url.map { " (\(PrintableText.value(SecretPolicy.default.redacting(urlText: String($0.utf8.prefix(64 << 10)) ?? ""), limit: 1_024)))" }
+            let head = "entry \(index)\(shown ?? ""): "
+            return head + PrintableText.value(reason, limit: 4_096 - head.utf8.count)
         }
     }
 
@@ -122,7 +124,7 @@ public struct HARArchive: Sendable {
         let requestBody = request["postData"]?["text"]?.string.map { Data($0.utf8) }
         return Fixture(
             request: .init(method: method, url: url, headerFields: fields(request["headers"]), body: requestBody),
-            response: .init(status: .init(code: status), headerFields: responseFields, body: body))
+            response: .init(status: .standard(status), headerFields: responseFields, body: body))
     }
 
     /// `[{"name": ..., "value": ...}]` as fields, in order; names HTTP does not allow (HTTP/2

@@ -64,7 +64,8 @@ public final class FixtureRecorder: @unchecked Sendable {
     /// let (data, response) = try await recorder.data(for: request)
     /// let model = try serializer.serialize(data, for: response, request: request)
     /// ```
-    /// - Throws: the session's error; nothing is recorded for a request that fails in transport.
+    /// - Throws: the session's error, the URLs it carries redacted; nothing is recorded for a
+    ///   request that fails in transport.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         let (data, response, hops) = try await send(request)
         var asked = request
@@ -83,12 +84,13 @@ public final class FixtureRecorder: @unchecked Sendable {
     /// Runs one data task, collecting its redirects by task identifier.
     private func send(_ request: URLRequest) async throws -> (Data, URLResponse, [RedirectLog.Hop]) {
         let redirects = self.redirects
+        let policy = redaction.policy
         return try await withCheckedThrowingContinuation { continuation in
             let holder = TaskIdentifier()
             let task = session.dataTask(with: request) { data, response, error in
                 let hops = redirects.finish(holder.value)
                 if let error {
-                    continuation.resume(throwing: error)
+                    continuation.resume(throwing: policy.redactingURLs(in: error))
                 } else if let response {
                     continuation.resume(returning: (data ?? Data(), response, hops))
                 } else {
@@ -113,7 +115,7 @@ public final class FixtureRecorder: @unchecked Sendable {
             request: .init(
                 method: HTTPRequest.Method(request.httpMethod ?? "GET") ?? .get,
                 url: request.url ?? URL(filePath: "/"), headerFields: requestFields, body: request.httpBody),
-            response: .init(status: .init(code: status), headerFields: ResponseContext(response).headerFields, body: body)))
+            response: .init(status: .standard(status), headerFields: ResponseContext(response).headerFields, body: body)))
     }
 
     /// The identifier of a task, set once the task exists (its completion handler is made first).

@@ -16,16 +16,20 @@ struct HTTPConnection {
     let responder: FixtureResponder
     /// Whether bodies are kept for matching; otherwise they are read and dropped.
     let keepsBodies: Bool
+    /// The bytes of kept bodies the whole server may hold.
+    let budget: BodyBudget
     /// Told when the connection starts waiting for a request, starts receiving a head, or has
     /// one to answer: the listener makes room for a new client from the waiting ones.
     let activity: @Sendable (Activity) -> Void
 
     /// What a connection is doing, as the listener sees it when every connection is taken.
     enum Activity: Equatable {
-        /// Waiting for the next request, nothing of it received: the cheapest to close.
-        case awaitingRequest
-        /// Part of a head received, the rest awaited.
+        /// Connected, nothing received yet: the first to close when room is needed.
+        case awaitingFirstRequest
+        /// Part of a head received, the rest awaited (a real client sends its head at once).
         case readingHead
+        /// Waiting for the next request after answering one: a keep-alive client, closed last.
+        case awaitingRequest
         /// A request being read or answered.
         case busy
     }
@@ -37,15 +41,20 @@ struct HTTPConnection {
     private var method: HTTPRequest.Method?
     /// The activity last told to ``activity``.
     private var reported: Activity?
+    /// The bytes of the current request's body taken from ``budget``.
+    private var held = 0
+    /// How many requests this connection has answered.
+    private var answered = 0
 
     init(
-        socket: Socket, limits: FixtureServer.Limits, responder: FixtureResponder, keepsBodies: Bool,
+        socket: Socket, limits: FixtureServer.Limits, responder: FixtureResponder, keepsBodies: Bool, budget: BodyBudget,
         activity: @escaping @Sendable (Activity) -> Void = { _ in }
     ) {
         self.socket = socket
         self.limits = limits
         self.responder = responder
         self.keepsBodies = keepsBodies
+        self.budget = budget
         self.activity = activity
     }
 
@@ -58,15 +67,18 @@ struct HTTPConnection {
 
     /// Serves requests until the connection ends; the caller closes the socket.
     mutating func serve(isStopping: () -> Bool) {
+        defer { releaseBody() }
         while !isStopping() {
             do throws(HTTPRequestHead.Rejection) {
                 method = nil
+                releaseBody()
                 guard let head = try nextHead() else { return }
                 method = head.method
                 guard let body = try self.body(of: head) else { return }
                 let response = responder.respond(to: head, body: body)
                 let closing = !head.keepsAlive || isStopping()
                 guard send(response, answering: head.method, closing: closing), !closing else { break }
+                answered += 1
             } catch {
                 refuse(error)
                 return
@@ -105,7 +117,7 @@ struct HTTPConnection {
             if pending > 0, headDeadline == nil { headDeadline = .now + limits.headTimeout }
             scanned -= start
             compact()
-            report(pending > 0 ? .readingHead : .awaitingRequest)
+            report(pending > 0 ? .readingHead : answered > 0 ? .awaitingRequest : .awaitingFirstRequest)
             switch socket.read(into: &buffer, limit: limits.maximumHeadSize - pending, until: headDeadline ?? idleDeadline) {
             case .bytes: continue
             case .closed: return nil
@@ -151,6 +163,7 @@ struct HTTPConnection {
             if head.expectsContinue, start == buffer.count, !sendContinue() { return nil }
             while true {
                 let available = buffer[start..<Swift.min(buffer.count, start + remaining)]
+                if kept != nil { try hold(available.count) }
                 kept?.append(contentsOf: available)
                 start = available.endIndex
                 remaining -= available.count
@@ -161,11 +174,33 @@ struct HTTPConnection {
             if head.expectsContinue, start == buffer.count, !sendContinue() { return nil }
             var chunked = ChunkedBody(maximumSize: limits.maximumBodySize)
             while true {
-                try chunked.consume(buffer, from: &start) { kept?.append(contentsOf: $0) }
+                var arrived = 0
+                try chunked.consume(buffer, from: &start) {
+                    arrived += $0.count
+                    kept?.append(contentsOf: $0)
+                }
+                if kept != nil { try hold(arrived) }
                 if chunked.isComplete { return .some(kept) }
                 guard try readMore(limit: 64 << 10, until: deadline) else { return nil }
             }
         }
+    }
+
+    /// Takes `bytes` of a kept body from the server's budget.
+    ///
+    /// - Throws: `503` when the server already holds ``FixtureServer/Limits/maximumBufferedBodies``.
+    private mutating func hold(_ bytes: Int) throws(HTTPRequestHead.Rejection) {
+        guard bytes > 0 else { return }
+        guard budget.take(bytes) else {
+            throw .init(status: 503, reason: "the server holds \(limits.maximumBufferedBodies) bytes of request bodies, its limit")
+        }
+        held += bytes
+    }
+
+    /// Gives the current body's bytes back to the budget.
+    private mutating func releaseBody() {
+        budget.give(held)
+        held = 0
     }
 
     /// Reads more of a body; `false` when the client closed. A client that sends nothing for

@@ -2,16 +2,21 @@ import Foundation
 
 /// Accepts connections on 127.0.0.1 and serves each on a thread of its own, so a slow or hostile
 /// client holds one thread, never the others: every wait on a connection has a deadline. When
-/// ``FixtureServer/Limits/maximumConnections`` are open, a new client takes the place of the
-/// connection that has waited longest for its next request, or else of one whose head has been
-/// arriving for over a second (a real client sends its head at once); only when there is
-/// neither is it answered `503`, and the answer is read before the close, so that it arrives.
+/// ``FixtureServer/Limits/maximumConnections`` are open, a new client takes the place of another:
+/// of the one connected longest without sending anything, else of the one whose head has been
+/// arriving longest (a real client sends its head at once), else of the keep-alive connection
+/// idle longest since its last answer. A client that floods the server with connections, empty
+/// or with heads half-sent, so displaces its own before a client that is being served; only when
+/// every connection has a request being read or answered is a newcomer answered `503`, and the
+/// answer is read before the close, so that it arrives.
 ///
 /// Blocking threads rather than Swift concurrency: a connection waits in `poll` most of its
 /// life, and a waiting task would hold one of the cooperative pool's few threads.
 final class HTTPListener: @unchecked Sendable {
     private let limits: FixtureServer.Limits
     private let keepsBodies: Bool
+    /// The bytes of request bodies held, all connections together.
+    private let budget: BodyBudget
 
     /// Guards everything below; signalled when a thread ends.
     private let state = NSCondition()
@@ -27,6 +32,7 @@ final class HTTPListener: @unchecked Sendable {
     init(limits: FixtureServer.Limits, keepsBodies: Bool) {
         self.limits = limits
         self.keepsBodies = keepsBodies
+        self.budget = BodyBudget(capacity: limits.maximumBufferedBodies)
     }
 
     /// Starts listening on `port` (0: any free port) and serving with the responder made for the
@@ -101,7 +107,7 @@ final class HTTPListener: @unchecked Sendable {
                 continue
             }
             let thread = Thread { [self] in
-                var served = HTTPConnection(socket: connection, limits: limits, responder: responder, keepsBodies: keepsBodies) { activity in
+                var served = HTTPConnection(socket: connection, limits: limits, responder: responder, keepsBodies: keepsBodies, budget: budget) { activity in
                     self.state.withLock {
                         guard self.open.contains(connection.descriptor) else { return }
                         self.waiting[connection.descriptor] = activity == .busy ? nil : (activity, .now)
@@ -115,17 +121,18 @@ final class HTTPListener: @unchecked Sendable {
         }
     }
 
-    /// Closes the connection that has waited longest for its next request, or else the one whose
-    /// head began arriving longest ago, over a second ago; `false` when there is none. Its thread
-    /// sees the close and ends. Called with the lock held.
+    /// Closes a connection to make room, in the order the type's documentation gives; `false`
+    /// when every connection is busy. Its thread sees the close and ends. Called with the lock
+    /// held.
     private func makeRoom() -> Bool {
-        let now = ContinuousClock.now
-        let idle = waiting.filter { $0.value.activity == .awaitingRequest }.min { $0.value.since < $1.value.since }
-        let slow = waiting.filter { $0.value.activity == .readingHead && now - $0.value.since > .seconds(1) }.min { $0.value.since < $1.value.since }
-        guard let victim = (idle ?? slow)?.key else { return false }
-        waiting[victim] = nil
-        Socket(descriptor: victim).shutdown()
-        return true
+        let order: [HTTPConnection.Activity] = [.awaitingFirstRequest, .readingHead, .awaitingRequest]
+        for activity in order {
+            guard let victim = waiting.filter({ $0.value.activity == activity }).min(by: { $0.value.since < $1.value.since })?.key else { continue }
+            waiting[victim] = nil
+            Socket(descriptor: victim).shutdown()
+            return true
+        }
+        return false
     }
 
     /// The most clients answered `503` at once; past them a client is closed unanswered.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Sculpt
+import SculptMatchers
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -61,5 +62,90 @@ struct ResponseContextTests {
     func description() {
         #expect(ResponseContext(url: URL(string: "https://x/a"), method: .get, status: .notFound).description == "GET https://x/a -> 404 Not Found")
         #expect(ResponseContext(url: nil).description == "(method unknown) (no URL) -> 200 OK")
+    }
+
+    // MARK: From URLSession's responses
+
+    @Test("a status from a Foundation response keeps its standard reason phrase", arguments: [
+        (404, "Not Found"), (200, "OK"), (422, "Unprocessable Content"), (402, "Payment Required"), (299, ""), (599, ""),
+        (207, "Multi-Status"), (423, "Locked"), (507, "Insufficient Storage"),  // IANA's registry too
+    ])
+    func reasonPhrase(code: Int, phrase: String) throws {
+        let url = try #require(URL(string: "https://api.example.com/users/x"))
+        let response = try #require(HTTPURLResponse(url: url, statusCode: code, httpVersion: "HTTP/1.1", headerFields: nil))
+        let context = ResponseContext(response, request: URLRequest(url: url))
+        #expect(context.status.reasonPhrase == phrase)
+        #expect(context.description == "GET https://api.example.com/users/x -> \(code)" + (phrase.isEmpty ? "" : " \(phrase)"))
+    }
+
+    @Test("standard(_:) names the codes RFC 9110 names, and holds only 0...999", arguments: [
+        (100, 100, "Continue"), (308, 308, "Permanent Redirect"), (511, 511, "Network Authentication Required"),
+        (0, 0, ""), (999, 999, ""), (-1, 0, ""), (1_000, 0, ""), (Int.max, 0, ""),
+    ])
+    func standardStatus(code: Int, held: Int, phrase: String) {
+        let status = HTTPResponse.Status.standard(code)
+        #expect(status.code == held)
+        #expect(status.reasonPhrase == phrase)
+    }
+
+    /// A Content-Type as a server spells it, and whether a JSON serializer accepts it.
+    static let contentTypes: [(String?, Bool)] = [
+        ("application/json", true), ("application/json; charset=utf-8", true), ("Application/JSON;Charset=UTF-8", true),
+        ("application/json ; charset=utf-8", true), ("application/vnd.github+json", true), ("application/problem+json", true),
+        ("text/json", true), ("text/html; charset=utf-8", false), ("TEXT/HTML", false), ("application/xml", false),
+        ("application/jsonp", false), ("", false), (nil, true), ("application/json, text/html", false),
+        (#"application/json; profile="a;b""#, true), ("multipart/form-data; boundary=json", false),
+    ]
+
+    @Test("the content type a serializer checks is the same from a URLSession response as from its fields", arguments: contentTypes)
+    func contentTypeFromFoundation(contentType: String?, accepted: Bool) throws {
+        let url = try #require(URL(string: "https://api.example.com/users/x"))
+        let fields = ["X-Request-Id": "1", "Server": "test"].merging(contentType.map { ["Content-Type": $0] } ?? [:]) { $1 }
+        let response = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: fields))
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self))
+        let body = Data(#"{"login":"x","id":1}"#.utf8)
+        let fromFoundation = Result { try serializer.serialize(body, for: response, request: URLRequest(url: url), as: User.self) }
+        var byHand = HTTPFields()
+        if let contentType { byHand[.contentType] = contentType }
+        let fromFields = Result { try serializer.serialize(body, for: ResponseContext(url: url, method: .get, headerFields: byHand), as: User.self) }
+        #expect(((try? fromFoundation.get()) != nil) == accepted)
+        #expect(((try? fromFields.get()) != nil) == accepted)
+        if case .failure(let error) = fromFoundation, let contentType, !contentType.isEmpty {
+            #expect("\(error)".contains(contentType), "the failure names what arrived: \(error)")
+        }
+    }
+
+    @Test("a URLSession response's fields, read on first use, are all there, and the same from 100 tasks at once")
+    func fieldsReadOnce() async throws {
+        let url = try #require(URL(string: "https://api.example.com/users/x"))
+        let sent = (0..<24).reduce(into: ["Content-Type": "application/json"]) { $0["X-Field-\($1)"] = "value \($1)" }
+        let response = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: sent))
+        let context = ResponseContext(response)
+        let readings = await withTaskGroup(of: [String: String].self) { group in
+            for _ in 0..<100 {
+                group.addTask { Dictionary(context.headerFields.map { ($0.name.canonicalName, $0.value) }, uniquingKeysWith: { $1 }) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let expected = Dictionary(sent.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        #expect(readings.count == 100)
+        #expect(readings.allSatisfy { $0 == expected })
+        var changed = context
+        changed.headerFields[.contentType] = "text/html"
+        #expect(changed.headerFields[.contentType] == "text/html")
+        #expect(context.headerFields[.contentType] == "application/json")
+    }
+
+    @Test("serializing a URLResponse throws SculptError itself: a catch needs no cast")
+    func typedFoundationOverload() throws {
+        let url = try #require(URL(string: "https://api.example.com/users/x"))
+        let response = try #require(HTTPURLResponse(url: url, statusCode: 404, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"]))
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self), errorMatcher: StaticModelMatcher(APIError.self))
+        do {
+            _ = try serializer.serialize(Data(#"{"message":"gone"}"#.utf8), for: response, request: URLRequest(url: url))
+            Issue.record("a 404 serialized")
+        } catch {
+            #expect(error.errorModel(as: APIError.self)?.message == "gone")
+        }
     }
 }

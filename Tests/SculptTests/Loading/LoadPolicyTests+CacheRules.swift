@@ -52,11 +52,12 @@ extension LoadPolicyTests {
         }
     }
 
-    @Test("a 304 naming another strong ETag does not confirm the stored value: it is asked for again, unconditionally")
-    func notModifiedWithAnotherETag() async throws {
+    @Test("a 304 naming another ETag, strong or weak, does not confirm the stored value: it is asked for again, unconditionally",
+          arguments: ["\"b\"", "W/\"b\""])
+    func notModifiedWithAnotherETag(etag: String) async throws {
         let fixtures = [
             Self.fixture(1, fields: [.cacheControl: "max-age=0", .eTag: "\"a\""]),
-            Self.fixture(0, status: 304, fields: [.eTag: "\"b\""], ifNoneMatch: "\"a\""),
+            Self.fixture(0, status: 304, fields: [.eTag: etag], ifNoneMatch: "\"a\""),
             Self.fixture(2, fields: [.cacheControl: "max-age=86400", .eTag: "\"b\""]),
         ]
         try await withServer(fixtures) { server, request in

@@ -227,6 +227,10 @@ struct PaginationTests {
         (#"<https://a.example/p?page=1>; rel="prev""#, nil),
         // Found by the outsider's pass on #13: a `;` in a quoted parameter ended it.
         (#"<https://a.example/x>; title="a;rel=next"; rel="prev", <https://a.example/y>; rel="next""#, "https://a.example/y"),
+        // Found by the second outsider's pass on #13: quoted pairs, and a link about another resource.
+        (#"<https://a.example/x>; title="a\", <https://evil.example/>; rel=next""#, nil),
+        (#"<https://a.example/x>; title="a\"; rel=next""#, nil),
+        (#"<https://a.example/x>; anchor="https://other.example/"; rel=next"#, nil),
         ("", nil),
     ] as [(String, String?)])
     func nextLinks(value: String, next: String?) throws {
@@ -240,6 +244,8 @@ struct PaginationTests {
     func credentialsStayOnTheirOrigin() throws {
         var request = URLRequest(url: try #require(URL(string: "https://api.example.com/items")))
         request.setValue("Bearer live", forHTTPHeaderField: "Authorization")
+        request.setValue("live", forHTTPHeaderField: "X-Api-Key")
+        request.setValue("live", forHTTPHeaderField: "Private-Token")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (link, keepsCredentials) in [("https://api.example.com/items?page=2", true), ("https://evil.example/items?page=2", false), ("http://api.example.com/items?page=2", false)] {
             let page = Page(
@@ -247,7 +253,9 @@ struct PaginationTests {
                 request: request, number: 1)
             let next = try #require(page.nextLinkRequest)
             #expect(next.url?.absoluteString == link)
-            #expect((next.value(forHTTPHeaderField: "Authorization") != nil) == keepsCredentials)
+            for credential in ["Authorization", "X-Api-Key", "Private-Token"] {
+                #expect((next.value(forHTTPHeaderField: credential) != nil) == keepsCredentials, "\(credential) to \(link)")
+            }
             #expect(next.value(forHTTPHeaderField: "Accept") == "application/json")
         }
     }
@@ -299,8 +307,10 @@ struct PaginationTests {
         let request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:1/items?access_token=\(secret)")))
         let result = await collect(URLSession(configuration: .ephemeral).pages(for: request, serializer: issues, as: [Issue].self))
         let failure = try #require(result.error as? PageFailure)
-        #expect(failure.underlying is URLError)
-        #expect(String(describing: failure.underlying).contains(secret), "the test must plant the secret where it leaked")
+        let underlying = try #require(failure.underlying as? URLError)
+        #expect(underlying.code == .cannotConnectToHost)  // the error itself, its URL redacted
+        #expect(underlying.failingURL?.absoluteString == "http://127.0.0.1:1/items?access_token=REDACTED")
+        #expect(!String(describing: underlying).contains(secret))
         #expect(!failure.description.contains(secret), "\(failure.description)")
     }
 

@@ -167,4 +167,44 @@ struct SourceTests {
         }
         #expect((error as? PageFailure)?.page == 1)
     }
+
+    @Test("a next closure that failed once is asked again: the source goes on from the page it failed on")
+    func pagedSourceAfterClosureFailure() async throws {
+        struct Transient: Error {}
+        final class FailOnce: @unchecked Sendable {
+            private let lock = NSLock()
+            private var failed = false
+            func check() throws {
+                try lock.withLock {
+                    guard failed else {
+                        failed = true
+                        throw Transient()
+                    }
+                }
+            }
+        }
+        let once = FailOnce()
+        let replay = FixtureReplay(try PaginationTests.githubPages())
+        let session = replay.makeSession()
+        let request = URLRequest(url: try #require(URL(string: "https://api.github.com\(PaginationTests.firstPage)")))
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([PaginationTests.Issue].self))
+        let source = PagedSource {
+            session.pages(for: request, serializer: serializer, as: [PaginationTests.Issue].self) { page in
+                try once.check()
+                return page.nextLinkRequest
+            }
+        }
+        await source.loadNextPage().value
+        #expect(source.items.count == 3)
+        await source.loadNextPage().value
+        guard case .failed(let error) = source.state else {
+            Issue.record("expected the closure's failure, got \(source.state)")
+            return
+        }
+        #expect((error as? PageFailure)?.underlying is Transient)
+        for _ in 0..<4 { await source.loadNextPage().value }
+        #expect(source.items.count == 13)
+        #expect(source.pageCount == 5)
+        #expect(!source.hasMore)
+    }
 }

@@ -36,9 +36,10 @@ struct CompositionTests {
         var a = URLModelMatcher()
         try a.add("/users/*", ModelA.self)
         var b = URLModelMatcher()
-        try b.add("/orgs/*", ModelB.self)
+        try b.add("/users/*/repos", ModelB.self)
+        try b.add("/orgs/*", ModelB.self)  // shares no segment with the path: not near
         let matcher = FirstMatchModelMatcher([a, b])
-        #expect(matcher.nearestCandidates(for: response("https://x/teams/1")) == ["/users/*", "/orgs/*"])
+        #expect(matcher.nearestCandidates(for: response("https://x/users/1/starred")) == ["/users/*", "/users/*/repos"])
     }
 
     @Test("a closure matcher sees the response and the body")

@@ -21,9 +21,12 @@ struct RecordStoreTests {
         var id: Int64
         var title: String
 
-        /// Fails when its title says so, as a crash would stop a save halfway.
+        /// Fails when its title says so, as a crash would stop a save halfway; in a child
+        /// process (`StoreCrashTests`) it is a crash: the process is killed.
         func willSave(_ db: Database) throws {
-            if title == "crash" { throw CocoaError(.fileWriteUnknown) }
+            guard title == "crash" else { return }
+            if ChildTest.isChild { ChildTest.crash() }
+            throw CocoaError(.fileWriteUnknown)
         }
     }
 
@@ -33,7 +36,7 @@ struct RecordStoreTests {
         var login: String
     }
 
-    let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-records-\(UUID().uuidString)")
+    var folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-records-\(UUID().uuidString)")
 
     /// A database on disk with the application's tables; `titles` false leaves out the column
     /// the models need.
@@ -158,6 +161,33 @@ struct RecordStoreTests {
         }
         let count = try await records.writer.read { db in try Issue.fetchCount(db) }
         #expect(count == 3)
+    }
+
+    @Test("cancelled after the network's value, the load ends without an error, and the records are saved whole")
+    func cancelledAfterNetwork() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let records = RecordStore(try database())
+        try await withServer([Self.issues(["a", "b"])]) { request in
+            let loads = URLSession(configuration: .ephemeral).models(for: request, serializer: serializer, as: [Issue].self, records: records) { db in
+                try Issue.order(Column("id")).fetchAll(db)
+            }
+            let outcome = await Task {
+                var origins: [String] = []
+                do {
+                    for try await loaded in loads {
+                        origins.append("\(loaded.origin)")
+                        withUnsafeCurrentTask { $0?.cancel() }  // the consumer gives up after the network's value
+                    }
+                    return (origins, nil as (any Error)?)
+                } catch {
+                    return (origins, error)
+                }
+            }.value
+            #expect(outcome.0 == ["network"])
+            #expect(outcome.1 == nil, "\(String(describing: outcome.1))")
+        }
+        let count = try await records.writer.read { db in try Issue.fetchCount(db) }
+        #expect(count == 2)
     }
 }
 #endif

@@ -67,7 +67,7 @@ struct ResponseStoreTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try SQLiteResponseStore(path: try path())
         var served: URLRequest?
-        try await withServer([LoadPolicyTests.fixture(1, fields: [.cacheControl: "no-store"])]) { request in
+        try await withServer([LoadPolicyTests.fixture(1, fields: [.cacheControl: "max-age=60"])]) { request in
             served = request
             #expect(await load(request, .fetchElseCache, store).values == ["network v1"])
         }
@@ -105,6 +105,51 @@ struct ResponseStoreTests {
             let forFrench = try await store.lastResponse(for: french)
             #expect(forFrench == nil)
         }
+    }
+
+    @Test("a response that varies is found in the file after a restart, and only by requests that send the same values", arguments: [
+        ("Accept-Language", "Accept-Language", "fr"),
+        ("Accept, Accept-Encoding, X-Requested-With", "X-Requested-With", "XMLHttpRequest"),  // fields the request does not send
+    ])
+    func varyFromFile(vary: String, differing name: String, value: String) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try path()
+        try await withServer([LoadPolicyTests.fixture(1, fields: [.vary: vary])]) { request in
+            var english = request
+            english.setValue("en", forHTTPHeaderField: "Accept-Language")
+            let store = try SQLiteResponseStore(path: path)
+            _ = await load(english, .networkOnly, store)
+            #expect(try await store.saveFailures().isEmpty)
+            let restarted = try SQLiteResponseStore(path: path)
+            let saved = try #require(try await restarted.lastResponse(for: english))
+            #expect(String(decoding: saved.body, as: UTF8.self) == #"{"version":1}"#)
+            var other = english
+            other.setValue(value, forHTTPHeaderField: name)
+            let forOther = try await restarted.lastResponse(for: other)
+            #expect(forOther == nil)
+        }
+    }
+
+    @Test("memory keeps the 256 most recently used responses: one read lately outlives older saves")
+    func memoryKeepsRecentlyUsed() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try path()
+        let store = try SQLiteResponseStore(path: path)
+        func request(_ index: Int) -> URLRequest { URLRequest(url: URL(string: "https://api.example.com/items/\(index)")!) }
+        func save(_ index: Int) {
+            let response = ResponseContext(url: request(index).url, method: .get, status: .ok, headerFields: [.contentType: "application/json"])
+            store.save(SavedResponse(response: response, body: Data(#"{"version":\#(index)}"#.utf8), savedAt: Date()), for: request(index))
+        }
+        for index in 0..<256 { save(index) }
+        #expect(try await store.lastResponse(for: request(0)) != nil)  // used: now the most recent
+        for index in 256..<300 { save(index) }
+        #expect(try await store.count() == 300)
+        // Emptying the file shows what memory holds.
+        try await DatabaseQueue(path: path).write { db in try db.execute(sql: "DELETE FROM sculptResponse") }
+        let kept = try await store.lastResponse(for: request(0))
+        let forgotten = try await store.lastResponse(for: request(1))
+        #expect(kept != nil)
+        #expect(forgotten == nil)
     }
 
     @Test("100 concurrent loads of one request all succeed and leave one saved response")

@@ -106,7 +106,7 @@ final class RawHTTP: Sendable {
 
     /// One response head, through its blank line, as text; what arrived when the server closes or
     /// `timeout` passes first.
-    func readHead(timeout: Duration = .seconds(10)) async -> String {
+    func readHead(timeout: Duration = .seconds(60)) async -> String {
         await Self.onThread { [self] in
             var received: [UInt8] = []
             let deadline = ContinuousClock.now + timeout
@@ -121,7 +121,7 @@ final class RawHTTP: Sendable {
 
     /// The first `count` responses, read as they arrive; fewer when the server closes or
     /// `timeout` passes first. Framed as ``responses(in:headRequests:)`` frames them.
-    func readResponses(_ count: Int, headRequests: Set<Int> = [], timeout: Duration = .seconds(10)) async -> [Response] {
+    func readResponses(_ count: Int, headRequests: Set<Int> = [], timeout: Duration = .seconds(60)) async -> [Response] {
         await Self.onThread { [self] in
             var received: [UInt8] = []
             let deadline = ContinuousClock.now + timeout

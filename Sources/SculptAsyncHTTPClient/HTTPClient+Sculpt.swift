@@ -1,0 +1,78 @@
+#if AsyncHTTPClientAdapter
+public import AsyncHTTPClient
+import Foundation
+public import NIOCore
+public import Sculpt
+
+extension HTTPClient {
+    /// Executes a request and serializes its response, matched on the final URL (after the
+    /// redirects the client followed), never the URL asked for.
+    ///
+    /// ```swift
+    /// let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    /// let model = try await client.model(for: HTTPClientRequest(url: "https://api.github.com/users/octocat"), serializer: serializer)
+    /// ```
+    ///
+    /// The body is read up to `maximumBodySize` bytes (the serializer's own limit when it has
+    /// one, else 16 MiB); a longer one ends the read and is ``SculptError/bodyTooLarge(maximum:_:)``
+    /// with the bytes read so far. A `HEAD` request and `204`, `205` and `304` answers are
+    /// bodiless: the serializer's empty-body rules apply.
+    /// - Throws: AsyncHTTPClient's error when the request fails (`HTTPClientError`, a timeout),
+    ///   the serializer's error (a ``SculptError``, with the response and body) otherwise.
+    public func model<S: ResponseSerializer>(
+        for request: HTTPClientRequest, serializer: S, timeout: TimeAmount = .seconds(30), maximumBodySize: Int = 16 << 20
+    ) async throws -> S.Output {
+        let (context, body) = try await exchange(request, timeout: timeout, maximumBodySize: maximumBodySize)
+        return try serializer.serialize(body, for: context)
+    }
+
+    /// Executes a request and serializes its response with a ``ModelResponseSerializer``, read up
+    /// to the serializer's own `maximumBodySize` when it is lower; see
+    /// ``model(for:serializer:timeout:maximumBodySize:)``.
+    ///
+    /// ```swift
+    /// let model = try await client.model(for: request, serializer: serializer)
+    /// ```
+    /// - Throws: AsyncHTTPClient's error, or a ``SculptError``.
+    public func model<Matcher>(
+        for request: HTTPClientRequest, serializer: ModelResponseSerializer<Matcher>, timeout: TimeAmount = .seconds(30),
+        maximumBodySize: Int = 16 << 20
+    ) async throws -> ModelResponseSerializer<Matcher>.Output {
+        let limit = serializer.maximumBodySize.map { Swift.min($0, maximumBodySize) } ?? maximumBodySize
+        let (context, body) = try await exchange(request, timeout: timeout, maximumBodySize: limit)
+        return try serializer.serialize(body, for: context)
+    }
+
+    /// Executes a request and serializes its response as a model of type `M`, checking that the
+    /// matcher agrees; see ``model(for:serializer:timeout:maximumBodySize:)``.
+    ///
+    /// ```swift
+    /// let user = try await client.model(for: request, serializer: serializer, as: User.self)
+    /// ```
+    /// - Throws: AsyncHTTPClient's error, or a ``SculptError``.
+    public func model<Matcher, M: Decodable & Sendable>(
+        for request: HTTPClientRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type,
+        timeout: TimeAmount = .seconds(30), maximumBodySize: Int = 16 << 20
+    ) async throws -> M {
+        let limit = serializer.maximumBodySize.map { Swift.min($0, maximumBodySize) } ?? maximumBodySize
+        let (context, body) = try await exchange(request, timeout: timeout, maximumBodySize: limit)
+        return try serializer.serialize(body, for: context, as: M.self)
+    }
+
+    /// The response's context and its body, read up to `maximumBodySize` bytes.
+    private func exchange(_ request: HTTPClientRequest, timeout: TimeAmount, maximumBodySize: Int) async throws -> (ResponseContext, Data) {
+        let maximumBodySize = Swift.max(0, maximumBodySize)  // a negative limit reads nothing
+        let response = try await execute(request, timeout: timeout)
+        let context = ResponseContext(response, request: request)
+        var body = Data()
+        for try await chunk in response.body {
+            guard body.count + chunk.readableBytes <= maximumBodySize else {
+                body.append(contentsOf: chunk.readableBytesView.prefix(maximumBodySize - body.count))
+                throw SculptError.bodyTooLarge(maximum: maximumBodySize, .init(response: context, body: body))
+            }
+            body.append(contentsOf: chunk.readableBytesView)
+        }
+        return (context, body)
+    }
+}
+#endif

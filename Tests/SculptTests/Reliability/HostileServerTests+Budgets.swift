@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import SculptTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the fourth outsider pass on #12 did to the server: a flood of half-sent heads, and bodies
+/// held back until the server's memory ran out.
+extension HostileServerTests {
+    @Test("a client that keeps opening connections and leaving their heads half-sent keeps no one else from being served", .timeLimit(.minutes(2)))
+    func halfHeadFlood() async throws {
+        try await withServer(limits: .init(headTimeout: .seconds(60), idleTimeout: .seconds(60), maximumConnections: 16)) { server, baseURL in
+            let flooding = Task.detached {
+                var held: [RawHTTP] = []
+                defer { held.forEach { $0.close() } }
+                while !Task.isCancelled, held.count < 2_000 {
+                    guard let connection = try? RawHTTP(baseURL) else { continue }
+                    connection.send("GET /v3/users/user5 HTTP/1.1\r\nHost: x\r\n")
+                    held.append(connection)
+                    if held.count > 48 { held.removeFirst().close() }  // three times the limit, within any descriptor limit
+                    try? await Task.sleep(for: .milliseconds(2))
+                }
+            }
+            defer { flooding.cancel() }
+            try await Task.sleep(for: .milliseconds(300))  // the flood has filled every place
+            let url = try await server.url(for: Self.user)
+            let session = URLSession(configuration: .ephemeral)
+            var statuses: [Int] = []
+            for _ in 0..<30 {
+                let (_, response) = try await session.data(from: url)
+                statuses.append((response as? HTTPURLResponse)?.statusCode ?? 0)
+            }
+            #expect(statuses == Array(repeating: 200, count: 30))
+        }
+    }
+
+    @Test("bodies held back by many clients stop at the server's budget: past it, 503; given back when a request ends", .timeLimit(.minutes(1)))
+    func bufferedBodiesBudget() async throws {
+        let post = Fixture(
+            request: .init(method: .post, url: URL(string: "https://api.example.com/upload")!, body: Data(repeating: UInt8(ascii: "a"), count: 600 << 10)),
+            response: .init(status: .created, headerFields: [.contentType: "application/json"], body: Data("{}".utf8)))
+        let limits = FixtureServer.Limits(idleTimeout: .seconds(60), maximumBufferedBodies: 1 << 20)
+        try await withServer([post], options: .init(matchesBody: true, repeatsLastResponse: true), limits: limits) { _, baseURL in
+            let head = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(600 << 10)\r\n\r\n"
+            let closing = head.replacingOccurrences(of: "Host: x\r\n", with: "Host: x\r\nConnection: close\r\n")
+            let body = [UInt8](repeating: UInt8(ascii: "a"), count: 600 << 10)
+            // The first holds back its last byte: 600 KB of the 1 MiB budget stay taken.
+            let holding = try RawHTTP(baseURL)
+            holding.send(Array(head.utf8) + body.dropLast())
+            try await Task.sleep(for: .milliseconds(300))
+            let second = try RawHTTP(baseURL)
+            defer { second.close() }
+            second.send(Array(closing.utf8) + body)
+            let refused = RawHTTP.responses(in: await second.readAll(timeout: .seconds(10)))
+            #expect(refused.map(\.status) == [503])
+            // The first finishes: answered, and its bytes given back.
+            holding.send([UInt8(ascii: "a")])
+            let answered = await holding.readResponses(1)
+            #expect(answered.map(\.status) == [201])
+            holding.close()
+            let third = try RawHTTP(baseURL)
+            defer { third.close() }
+            third.send(Array(closing.utf8) + body)
+            let served = RawHTTP.responses(in: await third.readAll(timeout: .seconds(10)))
+            #expect(served.map(\.status) == [201])
+        }
+    }
+}
