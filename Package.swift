@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "SculptStore", targets: ["SculptStore"]),
         // Serializing AsyncHTTPClient's responses: empty unless the AsyncHTTPClientAdapter trait is on.
         .library(name: "SculptAsyncHTTPClient", targets: ["SculptAsyncHTTPClient"]),
+        // XML models through XMLCoder: a package builds XMLCoder only when it uses this product.
+        .library(name: "SculptXML", targets: ["SculptXML"]),
         .executable(name: "sculpt-example", targets: ["SculptExample"]),
     ],
     traits: [
@@ -30,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/CoreOffice/XMLCoder.git", from: "0.18.2"),
     ],
     targets: [
         .target(
@@ -71,6 +74,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientAdapter"])),
             ]
         ),
+        .target(
+            name: "SculptXML",
+            dependencies: [
+                "Sculpt",
+                .product(name: "XMLCoder", package: "XMLCoder"),
+            ]
+        ),
         // zlib, for SculptTesting only: gunzip of recorded bodies.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .executableTarget(
@@ -80,7 +90,7 @@ let package = Package(
         .testTarget(
             name: "SculptTests",
             dependencies: [
-                "Sculpt", "SculptMatchers", "SculptTesting", "SculptStore", "SculptAsyncHTTPClient",
+                "Sculpt", "SculptMatchers", "SculptTesting", "SculptStore", "SculptAsyncHTTPClient", "SculptXML",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientAdapter"])),
             ]
         ),

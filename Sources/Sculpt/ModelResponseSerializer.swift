@@ -23,7 +23,8 @@ public import HTTPTypes
 /// 4. A `Content-Type` outside ``acceptableContentTypes`` throws
 ///    ``SculptError/unacceptableContentType(acceptable:_:)``; a response without one is accepted.
 /// 5. The matcher picks the model type; `nil` throws ``SculptError/noModelMatched(candidates:_:)``.
-/// 6. The body is decoded at the model type's key path; failures throw
+/// 6. The body is decoded at the model type's key path, by the first of ``decoders`` that reads its
+///    `Content-Type` (the first of all for a response without one); failures throw
 ///    ``SculptError/decodingFailed(_:underlying:_:)`` or ``SculptError/keyPathNotFound(_:_:)``.
 public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer {
     /// Any model: cast it, or use ``serialize(_:for:as:)`` to get a typed one.
@@ -31,15 +32,31 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// The content types accepted by default: JSON under its registered and legacy names, and any
     /// `+json` structured suffix (`application/vnd.github+json`, `application/problem+json`).
-    public static var defaultContentTypes: Set<String> {
-        ["application/json", "text/json", "text/javascript", "*/*+json"]
-    }
+    public static var defaultContentTypes: Set<String> { ContentDecoder.jsonContentTypes }
 
     /// Picks the model type of a successful response.
     public var matcher: Matcher
 
-    /// Turns bodies into models.
-    public var decoder: any ModelDecoder
+    /// Turn bodies into models, each for the content types it reads: a response's `Content-Type`
+    /// picks the first that reads it; a response without one, or of a type none reads (when
+    /// ``acceptableContentTypes`` lets it through), is decoded by the first. Setting the decoders
+    /// sets ``acceptableContentTypes`` to the types they read.
+    ///
+    /// ```swift
+    /// serializer.decoders = [.json(), .xml()]  // .xml() from SculptXML
+    /// // Content-Type: application/rss+xml is now accepted and decoded as XML.
+    /// ```
+    public var decoders: [ContentDecoder] {
+        didSet {
+            primaryDecoder = Self.primaryDecoder(of: decoders)
+            negotiates = decoders.count > 1
+            acceptableContentTypes = Self.contentTypes(of: decoders)
+        }
+    }
+
+    /// The first of ``decoders``, read without an array access on every response; a `JSONDecoder`
+    /// when there are none.
+    @usableFromInline var primaryDecoder: any ModelDecoder
 
     /// Picks the model type of an error response's body (a status outside
     /// ``acceptableStatusCodes``); `nil` keeps error bodies undecoded, though still attached.
@@ -85,6 +102,9 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// ``acceptableContentTypes``, parsed once for every response; `nil` accepts any.
     @usableFromInline var contentTypeFilter: ContentTypeFilter? = ContentTypeFilter(Self.defaultContentTypes)
 
+    /// Whether there is more than one decoder to choose from.
+    @usableFromInline var negotiates = false
+
     /// Creates a serializer.
     ///
     /// ```swift
@@ -94,9 +114,29 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     ///     errorMatcher: StaticModelMatcher(APIError.self))
     /// ```
     public init(matcher: Matcher, decoder: any ModelDecoder = JSONDecoder(), errorMatcher: (any ModelMatcher)? = nil) {
+        self.init(matcher: matcher, decoders: [ContentDecoder(decoder, for: Self.defaultContentTypes)], errorMatcher: errorMatcher)
+    }
+
+    /// Creates a serializer that picks a decoder for each response by its `Content-Type`, and
+    /// accepts the content types the decoders read.
+    ///
+    /// ```swift
+    /// let serializer = ModelResponseSerializer(
+    ///     matcher: routes,
+    ///     decoders: [.json(), .xml(), .propertyList()],  // .xml() from SculptXML
+    ///     errorMatcher: StaticModelMatcher(SOAPFault.self, at: "Body.Fault"))
+    /// ```
+    public init(matcher: Matcher, decoders: [ContentDecoder], errorMatcher: (any ModelMatcher)? = nil) {
         self.matcher = matcher
-        self.decoder = decoder
+        self.decoders = decoders
+        self.primaryDecoder = Self.primaryDecoder(of: decoders)
         self.errorMatcher = errorMatcher
+        self.negotiates = decoders.count > 1
+        let contentTypes = Self.contentTypes(of: decoders)
+        if contentTypes != Self.defaultContentTypes {
+            self.acceptableContentTypes = contentTypes
+            self.contentTypeFilter = ContentTypeFilter(contentTypes)
+        }
     }
 
     /// Serializes a response into the model its matcher picks.
@@ -114,7 +154,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         }
         try checkIsModel(modelType, expected: nil, response, data)
         do {
-            return try modelType.decode(data, using: decoder)
+            return try modelType.decode(data, using: decoder(for: response))
         } catch {
             throw Self.decodingFailure(error, modelType, response, data)
         }
@@ -138,7 +178,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         }
         try checkIsModel(modelType, expected: M.self, response, data)
         do {
-            return try modelType.decode(M.self, from: data, using: decoder)
+            return try modelType.decode(M.self, from: data, using: decoder(for: response))
         } catch {
             throw Self.decodingFailure(error, modelType, response, data)
         }
@@ -207,6 +247,22 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         return contentTypeFilter.accepts(contentType)
     }
 
+    /// The decoder for a response's body: the first of ``decoders`` that reads its content type,
+    /// else the first of all.
+    @inlinable
+    func decoder(for response: ResponseContext) -> any ModelDecoder {
+        guard negotiates, let contentType = response.fieldSource.mediaType else { return primaryDecoder }
+        return decoders.first { $0.filter.accepts(contentType) }?.decoder ?? primaryDecoder
+    }
+
+    static func primaryDecoder(of decoders: [ContentDecoder]) -> any ModelDecoder {
+        decoders.first?.decoder ?? JSONDecoder()
+    }
+
+    static func contentTypes(of decoders: [ContentDecoder]) -> Set<String> {
+        decoders.reduce(into: []) { $0.formUnion($1.contentTypes) }
+    }
+
     /// The model type `matcher` picks; an error it throws that is not a ``SculptError`` becomes
     /// ``SculptError/matcherFailed(underlying:_:)``.
     @inlinable
@@ -253,7 +309,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         try checkLimits(response, data)
         guard let errorType = try matchedType(response, data, by: errorMatcher) else { return nil }
         do {
-            return try errorType.decode(data, using: decoder)
+            return try errorType.decode(data, using: decoder(for: response))
         } catch {
             throw Self.decodingFailure(error, errorType, response, data)
         }
@@ -312,7 +368,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
             return .typeMismatch(expected: expected ?? modelType.type, matched: modelType, context)
         }
         do {
-            return .errorResponse(model: try modelType.decode(data, using: decoder), context)
+            return .errorResponse(model: try modelType.decode(data, using: decoder(for: response)), context)
         } catch {
             return Self.decodingFailure(error, modelType, response, data)
         }

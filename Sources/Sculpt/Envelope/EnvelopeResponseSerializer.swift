@@ -68,7 +68,7 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
         _ modelType: ModelType, _ response: ResponseContext, _ data: Data, _ result: @escaping @Sendable (any Decoder) throws -> Result
     ) throws(SculptError) -> Envelope<Meta, Result> {
         do {
-            return try RootDecoding.decode(data, using: base.decoder) { decoder in
+            return try RootDecoding.decode(data, using: base.decoder(for: response)) { decoder in
                 let meta: Meta
                 do {
                     meta = try Meta(from: decoder)

@@ -1,0 +1,13 @@
+public import Sculpt
+
+extension ContentDecoder {
+    /// XML under its registered names (`application/xml`, `text/xml`) and any `+xml` structured
+    /// suffix (`application/rss+xml`, `application/atom+xml`, `application/soap+xml`).
+    ///
+    /// ```swift
+    /// let serializer = ModelResponseSerializer(matcher: routes, decoders: [.json(), .xml()])
+    /// ```
+    public static func xml(_ decoder: XMLModelDecoder = XMLModelDecoder()) -> ContentDecoder {
+        ContentDecoder(decoder, for: ["application/xml", "text/xml", "*/*+xml"])
+    }
+}
