@@ -83,9 +83,26 @@ private final class FoundationFields: Sendable {
         #if canImport(FoundationNetworking)
         // Parsed from `Content-Type` when the response was made, lowercased, without parameters;
         // nil only when the response has no such field.
-        if let mimeType = response.mimeType { return mimeType }
+        if let mimeType = response.mimeType, Self.isPlain(mimeType) { return mimeType }
         #endif
-        return response.value(forHTTPHeaderField: "Content-Type")
+        return fields.first { $0.name == .contentType }?.value
+    }
+
+    /// Whether a parsed media type compares as the field itself would: only lowercase token
+    /// characters and `/`. Anything else (white space, a backslash, a control character, a
+    /// non-ASCII byte) sends the comparison to the field, as `HTTPFields` holds it; so does a `k`,
+    /// which may be a Kelvin sign (U+212A) that lowercasing turned into ASCII. The one other change
+    /// the parse makes, dropping quotes, the comparison makes too.
+    private static func isPlain(_ mediaType: String) -> Bool {
+        mediaType.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): byte != UInt8(ascii: "k")
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "^"):
+                true
+            default: false
+            }
+        }
     }
 }
 

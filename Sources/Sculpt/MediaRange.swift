@@ -67,6 +67,13 @@ struct MediaRange: Sendable {
     /// Whether a `Content-Type` value (its UTF-8 bytes) falls in any of `ranges`; the value is
     /// parsed once.
     static func contentType(_ bytes: UnsafeBufferPointer<UInt8>, isIn ranges: [MediaRange]) -> Bool {
+        let quote = UInt8(ascii: "\"")
+        let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+        if bytes[..<end].contains(quote) {
+            // Quotes in a media type ("application/json") are dropped, as Foundation's own parse
+            // drops them: a URLSession response and a context made from its fields must agree.
+            return bytes[..<end].filter { $0 != quote }.withUnsafeBufferPointer { contentType($0, isIn: ranges) }
+        }
         let (type, subtype) = essence(of: bytes)
         return ranges.contains { $0.contains(type: bytes[type], subtype: bytes[subtype]) }
     }
