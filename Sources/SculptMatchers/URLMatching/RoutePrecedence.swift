@@ -46,7 +46,7 @@ enum RoutePrecedence {
     }
 
     /// Whether `pattern` matches every one of `segments`.
-    static func matches(_ pattern: URLPattern, _ segments: [String]) -> Bool {
+    static func matches(_ pattern: URLPattern, _ segments: [[UInt8]]) -> Bool {
         for (index, token) in pattern.tokens.enumerated() {
             if token == .remainder { return true }
             guard index < segments.count, accepts(token, segments[index]) else { return false }
@@ -54,10 +54,12 @@ enum RoutePrecedence {
         return pattern.tokens.count == segments.count
     }
 
-    static func accepts(_ token: URLPattern.Token, _ segment: String) -> Bool {
+    /// Whether `token` accepts a segment's bytes. Literals compare byte for byte, as the lookup
+    /// does: `café` precomposed and decomposed are different segments, though equal `String`s.
+    static func accepts(_ token: URLPattern.Token, _ segment: some Collection<UInt8>) -> Bool {
         switch token {
-        case .literal(let text): text == segment
-        case .digits: segment.utf8.isASCIIDigits
+        case .literal(let text): text.utf8.elementsEqual(segment)
+        case .digits: segment.isASCIIDigits
         case .segment, .remainder: true
         }
     }

@@ -90,8 +90,8 @@ extension URLModelMatcher {
     /// A segment both tokens accept, or `nil`.
     private static func commonSegment(_ left: URLPattern.Token, _ right: URLPattern.Token) -> String? {
         switch (left, right) {
-        case (.literal(let a), .literal(let b)): a == b ? a : nil
-        case (.literal(let text), let other), (let other, .literal(let text)): RoutePrecedence.accepts(other, text) ? text : nil
+        case (.literal(let a), .literal(let b)): a.utf8.elementsEqual(b.utf8) ? a : nil
+        case (.literal(let text), let other), (let other, .literal(let text)): RoutePrecedence.accepts(other, text.utf8) ? text : nil
         case (.digits, _), (_, .digits): "1"
         default: "x"
         }

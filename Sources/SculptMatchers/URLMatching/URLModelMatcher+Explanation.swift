@@ -105,27 +105,28 @@ extension URLModelMatcher {
     /// matcher answers nil, the next applicable candidate is asked. Explaining reads every route,
     /// so it costs time in the number of routes: for diagnostics, not for each response.
     public func explain(_ url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> Explanation {
-        let all = PathBytes.withSegments(of: url) { bytes, ranges in
-            ranges.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
-        }
-        let shownPath = "/" + all.joined(separator: "/")
+        // Matched as bytes, as the lookup matches them; shown as text.
+        let all = PathBytes.withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
+        let shown = all.map { String(decoding: $0, as: UTF8.self) }
+        let shownPath = "/" + shown.joined(separator: "/")
         var explanation = Explanation(method: method, status: status, path: shownPath, prefix: .none, segments: [], candidates: [])
         let prefixText = "/" + prefix.joined(separator: "/")
         if !prefix.isEmpty {
-            guard all.starts(with: prefix.map(String.init)) else {
+            guard all.starts(with: prefixBytes) else {
                 explanation.prefix = .missing(expected: prefixText, path: shownPath)
                 return explanation
             }
             explanation.prefix = .stripped(prefixText)
         }
-        let segments = Array(all.dropFirst(prefix.count))
-        explanation.segments = segments
-        explanation.candidates = candidates(for: segments, method: method, status: status)
+        explanation.segments = Array(shown.dropFirst(prefix.count))
+        explanation.candidates = candidates(for: Array(all.dropFirst(prefix.count)), shown: explanation.segments, method: method, status: status)
         return explanation
     }
 
     /// The routes whose patterns match `segments`, in precedence order, with their outcomes.
-    private func candidates(for segments: [String], method: HTTPRequest.Method?, status: HTTPResponse.Status?) -> [Explanation.Candidate] {
+    private func candidates(
+        for segments: [[UInt8]], shown: [String], method: HTTPRequest.Method?, status: HTTPResponse.Status?
+    ) -> [Explanation.Candidate] {
         let matching = routes.filter { RoutePrecedence.matches($0.pattern, segments) }
         let ordered = matching.sorted { first, second in
             if let difference = RoutePrecedence.firstDifference(first.pattern, second.pattern) { return difference.firstWins }
@@ -140,7 +141,7 @@ extension URLModelMatcher {
                 winner = route
                 return .init(route: route, outcome: .wins)
             }
-            return .init(route: route, outcome: .loses(because: Self.precedence(of: winning, over: route, segments: segments)))
+            return .init(route: route, outcome: .loses(because: Self.precedence(of: winning, over: route, segments: shown)))
         }
     }
 

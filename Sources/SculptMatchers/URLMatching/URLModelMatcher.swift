@@ -20,7 +20,10 @@ public import Sculpt
 /// for the next, so the most specific pattern wins. Among the entries of one pattern, method and
 /// status together win over method only, then status only, then the plain entry; an entry whose
 /// method or status differs from the response's does not apply, and matching goes on to less
-/// specific patterns. Matching costs grow with the path's segment count, not the route count.
+/// specific patterns. A lookup visits each node of the route trie at most once: for tables whose
+/// routes differ by literals, about one node per segment, whatever the route count; at worst (many
+/// wildcard routes that all accept the path but its last segment) the nodes those routes share
+/// with the path. Docs/URLMatching.md gives figures.
 ///
 /// The URL is the response's (after redirects). Its raw path is split on `/`, empty segments are
 /// dropped and each segment is percent-decoded on its own (`%2F` stays in its segment); query and
@@ -73,7 +76,7 @@ public struct URLModelMatcher: ModelMatcher {
     /// The prefix's segments, stripped from every URL path before matching.
     let prefix: [Substring]
     /// The same, as UTF-8, for matching.
-    private let prefixBytes: [[UInt8]]
+    let prefixBytes: [[UInt8]]
     private var trie = RouteTrie()
 
     /// Every registered route, in registration order (a re-registered route keeps its place).
@@ -223,25 +226,26 @@ public struct URLModelMatcher: ModelMatcher {
             return ["(the path does not start with the prefix \(prefixText))"]
         }
         let related = routes.enumerated().filter { _, route in
-            zip(route.pattern.tokens, segments).contains { token, segment in token == .literal(String(segment)) }
+            zip(route.pattern.tokens, segments).contains { token, segment in
+                if case .literal = token { RoutePrecedence.accepts(token, segment) } else { false }
+            }
         }
+        // The longest accepted start first, then the closest length, then the order of adding.
         let ranked = related.map { index, route in
-            let accepted = route.pattern.acceptedPrefixLength(of: segments)
-            let extra = abs(route.pattern.tokens.count - segments.count)
-            return (score: accepted * 4 - extra, index: index, route: route)
+            (accepted: route.pattern.acceptedPrefixLength(of: segments), extra: abs(route.pattern.tokens.count - segments.count), index: index, route: route)
         }
-        let nearest = ranked.sorted { ($0.score, -$0.index) > ($1.score, -$1.index) }.prefix(3).map(\.route.signature)
+        let nearest = ranked.sorted { ($0.accepted, -$0.extra, -$0.index) > ($1.accepted, -$1.extra, -$1.index) }.prefix(3).map(\.route.signature)
         guard !prefix.isEmpty else { return nearest }
-        return nearest + ["(routes are matched after the prefix \(prefixText) is stripped: /\(segments.joined(separator: "/")))"]
+        let shown = segments.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
+        return nearest + ["(routes are matched after the prefix \(prefixText) is stripped: /\(shown))"]
     }
 
-    /// The URL's decoded path segments after the prefix, or `nil` when the prefix is not there (for
-    /// messages; matching uses ``routeIndex(for:method:status:)``).
-    private func segments(of url: URL) -> ArraySlice<Substring>? {
-        let segments = PathBytes.withSegments(of: url) { bytes, ranges in
-            ranges.map { Substring(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
-        }
-        guard segments.starts(with: prefix) else { return nil }
-        return segments.dropFirst(prefix.count)
+    /// The URL's decoded path segments after the prefix, as bytes (compared as the lookup compares
+    /// them), or `nil` when the prefix is not there (for messages; matching uses
+    /// ``routeIndex(for:method:status:)``).
+    private func segments(of url: URL) -> [[UInt8]]? {
+        let segments = PathBytes.withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
+        guard segments.starts(with: prefixBytes) else { return nil }
+        return Array(segments.dropFirst(prefix.count))
     }
 }

@@ -95,15 +95,12 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How many leading segments of `segments` this pattern accepts, for ranking near misses.
-    func acceptedPrefixLength(of segments: ArraySlice<Substring>) -> Int {
+    func acceptedPrefixLength(of segments: [[UInt8]]) -> Int {
         var count = 0
         for (token, segment) in zip(tokens, segments) {
-            switch token {
-            case .remainder: return segments.count
-            case .literal(let text) where text != segment: return count
-            case .digits where !segment.utf8.isASCIIDigits: return count
-            default: count += 1
-            }
+            if token == .remainder { return segments.count }
+            guard RoutePrecedence.accepts(token, segment) else { return count }
+            count += 1
         }
         return count
     }

@@ -126,6 +126,33 @@ struct URLModelMatcherExplainTests {
         #expect(routes.ambiguities().map { "\($0.winner.pattern)" } == ["/a/b", "/a/b", "/a/*"])
     }
 
+    @Test("explain, nearest and ambiguities compare segments byte for byte, as the lookup does: é precomposed is not é decomposed (found by the outsider's pass)", arguments: [
+        ("caf%C3%A9", true), ("cafe%CC%81", false),
+    ])
+    func bytesNotCanonicalEquivalence(segment: String, matches: Bool) throws {
+        var routes = URLModelMatcher(pathPrefix: "/v1")
+        try routes.add("/caf\u{E9}/*", ModelA.self)
+        let url = try #require(URL(string: "https://h/v1/\(segment)/x"))
+        #expect((routes.route(for: url) != nil) == matches)
+        #expect((routes.explain(url).winner != nil) == matches)
+        let response = ResponseContext(url: url, method: .get, status: .ok, headerFields: [:])
+        #expect(routes.nearestCandidates(for: response).contains { $0.hasPrefix("/caf") } == matches)
+        var prefixed = URLModelMatcher(pathPrefix: "/caf\u{E9}")
+        try prefixed.add("/*", ModelA.self)
+        #expect((prefixed.route(for: URL(string: "https://h/\(segment)/x")!) != nil) == matches)
+        #expect(prefixed.explain(URL(string: "https://h/\(segment)/x")!).prefix.isStripped == matches)
+    }
+
+    @Test("a route that accepts more of the path is nearer, however long it is (found by the outsider's pass)")
+    func nearestByAcceptedStart() throws {
+        var routes = URLModelMatcher()
+        try routes.add("/orgs/x", ModelA.self)  // shares 'x' in second place, accepts none of the start
+        try routes.add("/users/a/b/c/d/e", ModelB.self)  // accepts 'users', four segments longer
+        let url = try #require(URL(string: "https://h/users/x"))
+        let nearest = routes.nearestCandidates(for: ResponseContext(url: url, method: .get, status: .ok, headerFields: [:]))
+        #expect(nearest.first?.hasPrefix("/users/") == true, "\(nearest)")
+    }
+
     @Test("an explanation is escaped and bounded line by line, whatever the path holds")
     func explanationBounded() throws {
         var routes = URLModelMatcher()
@@ -134,5 +161,11 @@ struct URLModelMatcherExplainTests {
         let text = routes.explain(url).description
         #expect(text.utf8.count < 8_192)
         #expect(!text.contains("\u{1B}") && !text.contains("\r"))
+    }
+}
+
+extension URLModelMatcher.Explanation.PrefixStep {
+    var isStripped: Bool {
+        if case .stripped = self { true } else { false }
     }
 }
