@@ -57,12 +57,14 @@ public struct URLModelMatcher: ModelMatcher {
             if case .model(let modelType) = target { modelType } else { nil }
         }
 
-        /// E.g. `POST /repos/*/*/issues (201) -> Issue`, or `/feed/* -> TypeFieldModelMatcher`.
+        /// E.g. `POST /repos/*/*/issues (201) -> Issue`, or `/feed/* -> TypeFieldModelMatcher`;
+        /// control characters escaped, at most 2,048 bytes (a pattern may be a megabyte long).
         public var description: String {
-            switch target {
+            let text = switch target {
             case .model(let modelType): "\(signature) -> \(modelType)"
             case .matcher(let matcher): "\(signature) -> \(type(of: matcher))"
             }
+            return PrintableText.value(text, limit: 2_048)
         }
 
         /// The route without its target: `POST /repos/*/*/issues (201)`.

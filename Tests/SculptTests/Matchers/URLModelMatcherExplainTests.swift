@@ -153,6 +153,15 @@ struct URLModelMatcherExplainTests {
         #expect(nearest.first?.hasPrefix("/users/") == true, "\(nearest)")
     }
 
+    @Test("a route describes itself in at most 2,048 bytes, escaped, however long its pattern (found by the outsider's pass)")
+    func routeDescriptionBounded() throws {
+        var routes = URLModelMatcher()
+        try routes.add("/" + String(repeating: "a", count: 1 << 20) + "/%1B%0A", ModelA.self)
+        let description = try #require(routes.routes.first).description
+        #expect(description.utf8.count <= 2_048)
+        #expect(!description.contains("\u{1B}") && !description.contains("\n"))
+    }
+
     @Test("an explanation is escaped and bounded line by line, whatever the path holds")
     func explanationBounded() throws {
         var routes = URLModelMatcher()
