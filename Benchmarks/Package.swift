@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(name: "Sculpt", path: "..", traits: ["Persistence"]),
         .package(url: "https://github.com/vapor/routing-kit.git", from: "4.9.3"),
+        .package(url: "https://github.com/CoreOffice/XMLCoder.git", from: "0.18.2"),
     ],
     targets: [
         .executableTarget(
@@ -21,6 +22,8 @@ let package = Package(
                 .product(name: "SculptMatchers", package: "Sculpt"),
                 .product(name: "SculptTesting", package: "Sculpt"),
                 .product(name: "SculptStore", package: "Sculpt"),
+                .product(name: "SculptXML", package: "Sculpt"),
+                .product(name: "XMLCoder", package: "XMLCoder"),
                 .product(name: "RoutingKit", package: "routing-kit"),
             ],
             path: "Sources/SculptBenchmarks"

@@ -23,7 +23,7 @@ extension Cases {
                 _ = try serializer.serialize(body, for: context)
                 return nil
             } catch {
-                return error as? SculptError
+                return error  // typed: serialize throws SculptError only
             }
         }
         return [
