@@ -5,7 +5,7 @@ import PackageDescription
 // libFuzzer targets for Sculpt, in their own package: they are built with
 // `-sanitize=fuzzer,address`, which a normal build of Sculpt must never see. Build and run them
 // with `Fuzz/run` (see Docs/Reliability.md).
-let fuzzTargets = ["FuzzDiscriminator", "FuzzKeyPath", "FuzzURLMatching", "FuzzRouteTable", "FuzzFixture", "FuzzHAR", "FuzzSerializer", "FuzzHTTPServer", "FuzzRedaction"]
+let fuzzTargets = ["FuzzDiscriminator", "FuzzKeyPath", "FuzzURLMatching", "FuzzRouteTable", "FuzzFixture", "FuzzHAR", "FuzzSerializer", "FuzzHTTPServer", "FuzzRedaction", "FuzzXML"]
 
 let package = Package(
     name: "SculptFuzz",
@@ -34,6 +34,7 @@ let package = Package(
                     .product(name: "Sculpt", package: "Sculpt"),
                     .product(name: "SculptMatchers", package: "Sculpt"),
                     .product(name: "SculptTesting", package: "Sculpt"),
+                    .product(name: "SculptXML", package: "Sculpt"),
                     .product(name: "HTTPTypes", package: "swift-http-types"),
                 ]
             )

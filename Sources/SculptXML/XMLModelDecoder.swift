@@ -36,10 +36,12 @@ public struct XMLModelDecoder: ModelDecoder {
     /// let feed = try XMLModelDecoder().decode(Feed.self, from: data)
     /// ```
     /// - Throws: `DecodingError`: `dataCorrupted` for a document that is not well-formed XML (its
-    ///   underlying error is the parser's), the usual cases for one that does not fit `type`.
+    ///   underlying error is the parser's) or whose bytes are not valid in its encoding (checked
+    ///   before the parser reads them: FoundationXML's parser crashes on some), the usual cases for
+    ///   one that does not fit `type`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let decoder = XMLDecoder()
         configure(decoder)
-        return try decoder.decode(T.self, from: data)
+        return try decoder.decode(T.self, from: XMLDocumentText.utf8(data))
     }
 }

@@ -208,6 +208,44 @@ struct ContentNegotiationTests {
         #expect("\(error)".utf8.count <= 4096)
     }
 
+    struct Titled: Decodable, Sendable, Equatable { let title: String }
+
+    static func feed(_ title: [UInt8], declaring encoding: String? = nil) -> [UInt8] {
+        let declaration = encoding.map { #"<?xml version="1.0" encoding="\#($0)"?>"# } ?? ""
+        return Array("\(declaration)<rss><channel><item><title>".utf8) + title + Array("</title></item></channel></rss>".utf8)
+    }
+
+    static let encodings: [(String, [UInt8], String?)] = [
+        ("UTF-8", feed(Array("caf\u{E9}".utf8)), "café"),
+        ("UTF-8 with a byte order mark", [0xEF, 0xBB, 0xBF] + feed(Array("x".utf8), declaring: "UTF-8"), "x"),
+        ("UTF-16LE with a byte order mark", [0xFF, 0xFE] + Array(String(decoding: feed(Array("\u{E5}".utf8), declaring: "UTF-16"), as: UTF8.self).utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, "å"),
+        ("UTF-16BE without one", Array(String(decoding: feed(Array("\u{E5}".utf8)), as: UTF8.self).utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }, "å"),
+        ("ISO-8859-1, declared", feed([0x63, 0x61, 0x66, 0xE9], declaring: "ISO-8859-1"), "café"),
+        ("Windows-1252, declared", feed([0x80], declaring: "windows-1252"), "€"),
+        // Found by FuzzXML: FoundationXML's parser crashed on a name that is not UTF-8.
+        ("not UTF-8 in a name", Array("<rss><channel><item><titl".utf8) + [0xE5] + Array(">x</title></item></channel></rss>".utf8), nil),
+        ("not UTF-8 in text", feed([0x63, 0xE9, 0x28]), nil),
+        ("an overlong encoding", feed([0xC0, 0xAF]), nil),
+        ("an encoding Sculpt does not read", feed(Array("x".utf8), declaring: "EBCDIC-US"), nil),
+    ]
+
+    @Test("documents read in every encoding XML allows; bytes invalid in theirs are a decoding error, never a crash", arguments: encodings)
+    func documentEncodings(name: String, bytes: [UInt8], title: String?) throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([Titled].self, at: "channel.item"), decoders: [.xml()])
+        let context = ResponseContext(url: URL(string: "https://news.example.org/feed.xml"), method: .get, status: .ok, headerFields: [.contentType: "application/xml"])
+        switch serializer.result(Data(bytes), for: context, as: [Titled].self) {
+        case .success(let items):
+            #expect(items == title.map { [Titled(title: $0)] }, "\(name)")
+        case .failure(let error):
+            #expect(title == nil, "\(name): \(error)")
+            guard case .decodingFailed = error else {
+                Issue.record("\(name): \(error)")
+                return
+            }
+            #expect(error.body == Data(bytes))
+        }
+    }
+
     @Test("an external entity is never read: XXE finds nothing")
     func externalEntity() throws {
         struct Value: Decodable, Sendable { let v: String? }

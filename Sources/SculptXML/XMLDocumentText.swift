@@ -1,0 +1,126 @@
+import Foundation
+
+/// An XML document made valid UTF-8 before any parser reads it.
+///
+/// FoundationXML's `XMLParser` on Linux traps (a crash, not an error) when libxml2 hands it an
+/// element name that is not valid UTF-8: `<r><titl\u{E5}>` in a document read as UTF-8 ends the
+/// process (found by FuzzXML; swift-corelibs-foundation, Swift 6.3.1). A response is the server's
+/// to write, so every document is checked first: UTF-8 as it is, when valid; UTF-16 and UTF-32
+/// (by byte order mark or by the XML declaration's first bytes) and the declared single-byte
+/// encodings Foundation can read (ISO-8859-1, US-ASCII, Windows-1252) transcoded to UTF-8 with the
+/// declaration's `encoding` removed; anything else refused with the reason.
+enum XMLDocumentText {
+    /// `data` as a UTF-8 document.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` naming the first invalid byte and its offset, an
+    ///   encoding that does not read, or an encoding that is not supported.
+    static func utf8(_ data: Data) throws -> Data {
+        if let (encoding, skipped) = wideEncoding(of: data) {
+            guard let text = String(data: data.dropFirst(skipped), encoding: encoding) else {
+                throw corrupted("The XML document is not valid \(encoding.description).")
+            }
+            return Data(withoutEncodingDeclaration(text).utf8)
+        }
+        let declared = declaredEncoding(of: data)?.lowercased()
+        switch declared {
+        case nil, "utf-8", "utf8":
+            if let offset = firstInvalidUTF8Offset(in: data) {
+                throw corrupted("The XML document is not valid UTF-8: byte 0x\(String(data[data.startIndex + offset], radix: 16, uppercase: true)) at offset \(offset).")
+            }
+            return data
+        case let name?:
+            guard let encoding = singleByteEncodings[name] else {
+                throw corrupted("The XML document's encoding \(printable(name)) is not one Sculpt reads (UTF-8; UTF-16 and UTF-32 by their byte order mark or first bytes; ISO-8859-1, US-ASCII, Windows-1252).")
+            }
+            guard let text = String(data: data, encoding: encoding) else {
+                throw corrupted("The XML document is not valid \(name).")
+            }
+            return Data(withoutEncodingDeclaration(text).utf8)
+        }
+    }
+
+    private static let singleByteEncodings: [String: String.Encoding] = [
+        "iso-8859-1": .isoLatin1, "iso8859-1": .isoLatin1, "latin1": .isoLatin1, "latin-1": .isoLatin1,
+        "us-ascii": .ascii, "ascii": .ascii, "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252,
+    ]
+
+    /// UTF-16 or UTF-32, by byte order mark or by how `<?` is written (XML 1.0, appendix F), and
+    /// how many bytes of mark to skip.
+    private static func wideEncoding(of data: Data) -> (String.Encoding, Int)? {
+        let head = Array(data.prefix(4))
+        switch head {
+        case [0xFF, 0xFE, 0x00, 0x00]: return (.utf32LittleEndian, 4)
+        case [0x00, 0x00, 0xFE, 0xFF]: return (.utf32BigEndian, 4)
+        case [0x3C, 0x00, 0x00, 0x00]: return (.utf32LittleEndian, 0)
+        case [0x00, 0x00, 0x00, 0x3C]: return (.utf32BigEndian, 0)
+        default: break
+        }
+        switch head.prefix(2) {
+        case [0xFF, 0xFE]: return (.utf16LittleEndian, 2)
+        case [0xFE, 0xFF]: return (.utf16BigEndian, 2)
+        case [0x3C, 0x00]: return (.utf16LittleEndian, 0)
+        case [0x00, 0x3C]: return (.utf16BigEndian, 0)
+        default: return nil
+        }
+    }
+
+    /// The `encoding` of an XML declaration at the start of an ASCII-compatible document.
+    private static func declaredEncoding(of data: Data) -> String? {
+        var bytes = data.prefix(1_024)[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard bytes.starts(with: Array("<?xml".utf8)), let end = bytes.firstRange(of: Array("?>".utf8)) else { return nil }
+        return encodingValue(in: String(decoding: bytes[..<end.lowerBound], as: UTF8.self))?.value
+    }
+
+    /// The declaration's `encoding="..."` pseudo-attribute: its whole range and its value.
+    private static func encodingValue(in declaration: String) -> (range: Range<String.Index>, value: String)? {
+        guard let name = declaration.range(of: "encoding") else { return nil }
+        var index = name.upperBound
+        let skipSpaces = { while index < declaration.endIndex, declaration[index].isWhitespace { index = declaration.index(after: index) } }
+        skipSpaces()
+        guard index < declaration.endIndex, declaration[index] == "=" else { return nil }
+        index = declaration.index(after: index)
+        skipSpaces()
+        guard index < declaration.endIndex, let quote = declaration[index].unicodeScalars.first, quote == "\"" || quote == "'" else { return nil }
+        let valueStart = declaration.index(after: index)
+        guard let close = declaration[valueStart...].firstIndex(of: Character(quote)) else { return nil }
+        return (name.lowerBound..<declaration.index(after: close), String(declaration[valueStart..<close]))
+    }
+
+    /// `text` with its XML declaration's `encoding` removed: the bytes are UTF-8 now.
+    private static func withoutEncodingDeclaration(_ text: String) -> String {
+        let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        guard body.hasPrefix("<?xml"), let end = body.range(of: "?>") else { return body }
+        let declaration = String(body[..<end.lowerBound])
+        guard let encoding = encodingValue(in: declaration) else { return body }
+        return declaration.replacingCharacters(in: encoding.range, with: "") + body[end.lowerBound...]
+    }
+
+    /// The offset of the first byte that is not part of valid UTF-8, or `nil`.
+    private static func firstInvalidUTF8Offset(in data: Data) -> Int? {
+        data.withUnsafeBytes { bytes in
+            // Most documents are ASCII: one pass finds no byte over 0x7F.
+            guard bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            var parser = Unicode.UTF8.ForwardParser()
+            var iterator = bytes.makeIterator()
+            var offset = 0
+            while true {
+                switch parser.parseScalar(from: &iterator) {
+                case .valid(let scalar): offset += scalar.count
+                case .emptyInput: return nil
+                case .error: return offset
+                }
+            }
+        }
+    }
+
+    private static func corrupted(_ description: String) -> DecodingError {
+        .dataCorrupted(.init(codingPath: [], debugDescription: description))
+    }
+
+    /// A declared name, quoted and cut to 64 characters: the document is the server's to write.
+    private static func printable(_ name: String) -> String {
+        let cut = name.unicodeScalars.prefix(64).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? String($0) : "?" }.joined()
+        return "'\(cut)'" + (name.unicodeScalars.count > 64 ? "…" : "")
+    }
+}
