@@ -69,7 +69,8 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// The media ranges a `Content-Type` must fall in: exact types (`application/json`), a whole
     /// type (`text/*`), or a structured suffix (`*/*+json`). Compared case-insensitively with
-    /// parameters ignored. `nil` accepts any content type. Default: ``defaultContentTypes``.
+    /// parameters ignored. `nil` accepts any content type. Default: the types ``decoders`` read
+    /// (``defaultContentTypes`` for the default JSON decoder); setting ``decoders`` sets it again.
     public var acceptableContentTypes: Set<String>? = Self.defaultContentTypes {
         didSet { contentTypeFilter = acceptableContentTypes.map(ContentTypeFilter.init) }
     }
