@@ -94,14 +94,19 @@ private final class FoundationFields: Sendable {
     /// which may be a Kelvin sign (U+212A) that lowercasing turned into ASCII. The one other change
     /// the parse makes, dropping quotes, the comparison makes too.
     private static func isPlain(_ mediaType: String) -> Bool {
-        mediaType.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): byte != UInt8(ascii: "k")
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "_"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "^"):
-                true
-            default: false
+        // Over the bytes in place: iterating `utf8` cost 600 instructions for `application/json`.
+        var mediaType = mediaType
+        return mediaType.withUTF8 { bytes in
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z") where byte != UInt8(ascii: "k"): continue
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                    UInt8(ascii: "_"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "^"):
+                    continue
+                default: return false
+                }
             }
+            return true
         }
     }
 }
