@@ -94,21 +94,22 @@ private final class FoundationFields: Sendable {
     /// which may be a Kelvin sign (U+212A) that lowercasing turned into ASCII. The one other change
     /// the parse makes, dropping quotes, the comparison makes too.
     private static func isPlain(_ mediaType: String) -> Bool {
-        // Over the bytes in place: iterating `utf8` cost 600 instructions for `application/json`.
+        // Over the bytes in place, one bit per byte: iterating `utf8` cost 600 instructions for
+        // `application/json`.
         var mediaType = mediaType
         return mediaType.withUTF8 { bytes in
             for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z") where byte != UInt8(ascii: "k"): continue
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                    UInt8(ascii: "_"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "^"):
-                    continue
-                default: return false
-                }
+                let bits = byte < 64 ? plainBelow64 >> byte : byte < 128 ? plainFrom64 >> (byte - 64) : 0
+                guard bits & 1 == 1 else { return false }
             }
             return true
         }
     }
+
+    /// `!#$&+-./` and `0`...`9`, as bits 0...63.
+    private static let plainBelow64: UInt64 = 0x03FF_E85A_0000_0000
+    /// `^_` and `a`...`z` but `k`, as bits 64...127.
+    private static let plainFrom64: UInt64 = 0x07FF_F7FE_C000_0000
 }
 
 #if canImport(Synchronization) && !canImport(Darwin)

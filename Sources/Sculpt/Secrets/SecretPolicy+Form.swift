@@ -10,7 +10,9 @@ extension SecretPolicy {
         case json
         /// Form-encoded parameters: secret parameters' values.
         case form
-        /// Neither (an image, HTML, a protocol buffer): left as it is.
+        /// XML: secret elements' content and secret attributes' values.
+        case xml
+        /// None of these (an image, a protocol buffer): left as it is.
         case opaque
     }
 
@@ -18,7 +20,8 @@ extension SecretPolicy {
     /// would keep a secret: JSON text (`{` or `[` after white space) is read as JSON under any
     /// type; other bodies as text (form parameters, and quoted members as JSONP writes them) when
     /// a type names a form, when no type is given, or when the type is `text/*` or claims JSON or
-    /// JavaScript (a JSON type on a body that is not JSON text).
+    /// JavaScript (a JSON type on a body that is not JSON text); XML (`<` first) under an XML type
+    /// or none.
     ///
     /// ```swift
     /// SecretPolicy.kind(of: Data("refresh_token=r1".utf8), contentTypes: [])   // .form
@@ -30,6 +33,7 @@ extension SecretPolicy {
         let media = contentTypes.flatMap { value in
             value.split(separator: ",").map { lowercased($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
         }
+        if isXML(bytes, mediaTypes: media) { return .xml }
         let textLike = media.isEmpty || media.contains { type in
             type == "application/x-www-form-urlencoded" || type.hasPrefix("text/") || type.hasSuffix("json") || type.hasSuffix("javascript")
         }
@@ -51,6 +55,7 @@ extension SecretPolicy {
             let quoted = redacting(embeddedMembers: text, singleQuotedOnly: true)
             return quoted == text ? redacted : Data(quoted.utf8)
         case .form: return redacting(form: body)
+        case .xml: return redacting(xml: body)
         case .opaque: return body
         }
     }
@@ -60,10 +65,16 @@ extension SecretPolicy {
     /// that is not JSON text is shown as text with its form parameters and quoted members
     /// redacted whatever its type: a description only shows it.
     package func excerpt(of body: Data, contentTypes: [String], bytes: Int) -> (text: String, remaining: Int) {
-        switch Self.kind(of: body.prefix(bytes + (64 << 10)), contentTypes: contentTypes) {
+        switch Self.descriptionKind(of: body.prefix(bytes + (64 << 10)), contentTypes: contentTypes) {
         case .json:
             let (text, remaining) = excerpt(of: body, bytes: bytes)
             return (redacting(embeddedMembers: text, singleQuotedOnly: true), remaining)
+        case .xml:
+            // Tags first, then as text: a token in a URL inside an element (`?access_token=`) is a
+            // parameter.
+            let scanned = body.prefix(bytes + (64 << 10))
+            let (text, remaining) = excerpt(ofForm: redacting(xml: scanned), bytes: bytes)
+            return (text, remaining + body.count - scanned.count)
         case .form, .opaque: return excerpt(ofForm: body, bytes: bytes)
         }
     }

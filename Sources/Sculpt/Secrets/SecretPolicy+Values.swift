@@ -26,9 +26,17 @@ extension SecretPolicy {
             let text = String(decoding: bytes, as: UTF8.self)
             if !values.contains(text) { values.append(text) }
         }
-        switch Self.kind(of: scanned, contentTypes: contentTypes) {
+        switch Self.descriptionKind(of: scanned, contentTypes: contentTypes) {
         case .opaque: return []
         case .json: break
+        case .xml:
+            let bytes = Array(scanned)
+            for range in secretXMLValueRanges(in: bytes) {
+                add(bytes[range])
+                let trimmed = String(decoding: bytes[range], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                add(trimmed.utf8)
+            }
+            fallthrough  // then as text, as a form is read
         case .form:
             let policy = formPolicy
             for pair in scanned.split(whereSeparator: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") }) {
