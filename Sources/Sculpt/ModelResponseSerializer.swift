@@ -7,7 +7,7 @@ public import HTTPTypes
 /// var routes = URLModelMatcher(pathPrefix: "/v3")
 /// try routes.add("/users/*", User.self)
 /// let serializer = ModelResponseSerializer(matcher: routes)
-/// let user = try await URLSession.shared.model(from: url, serializer: serializer) as? User
+/// let user = try await URLSession.shared.model(from: url, serializer: serializer, as: User.self)
 /// ```
 ///
 /// For each response, in this order:
