@@ -84,10 +84,11 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// ```
     public var maximumBodySize: Int?
 
-    /// The deepest nesting of arrays and objects the serializer decodes; a deeper body throws
-    /// ``SculptError/nestingTooDeep(maximum:offset:_:)`` (one pass over the bytes, before any
-    /// matcher reads it). `nil`, the default, leaves nesting to the decoder (`JSONDecoder` itself
-    /// refuses more than 512 levels).
+    /// The deepest nesting the serializer decodes, as the body's decoder counts levels (JSON arrays
+    /// and objects; XML elements for SculptXML's decoder and XML property lists); a deeper body
+    /// throws ``SculptError/nestingTooDeep(maximum:offset:_:)`` (one pass over the bytes, before
+    /// any matcher reads it). `nil`, the default, leaves nesting to the decoder (`JSONDecoder`
+    /// itself refuses more than 512 levels, SculptXML's more than 256).
     ///
     /// ```swift
     /// serializer.maximumNestingDepth = 64
@@ -297,7 +298,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         if let maximumBodySize, data.count > maximumBodySize {
             throw SculptError.bodyTooLarge(maximum: maximumBodySize, .init(response: response, body: data))
         }
-        if let maximumNestingDepth, let offset = NestingDepth.firstOffset(exceeding: maximumNestingDepth, in: data) {
+        if let maximumNestingDepth, let offset = decoder(for: response).nestingOffset(exceeding: maximumNestingDepth, in: data) {
             throw SculptError.nestingTooDeep(maximum: maximumNestingDepth, offset: offset, .init(response: response, body: data))
         }
     }

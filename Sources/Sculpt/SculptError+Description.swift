@@ -83,7 +83,7 @@ extension SculptError {
             let size = context.body.count > maximum ? "is \(context.body.count) bytes" : "is over \(maximum) bytes"
             lines.append("The body of \(request) \(size); the serializer reads at most \(maximum).")
         case .nestingTooDeep(let maximum, let offset, _):
-            lines.append("The body of \(request) nests arrays and objects deeper than \(maximum) levels (at byte \(offset)).")
+            lines.append("The body of \(request) nests deeper than \(maximum) levels (level \(maximum + 1) opens at byte \(offset)).")
         }
         return lines
     }

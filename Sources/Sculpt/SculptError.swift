@@ -60,7 +60,7 @@ public enum SculptError: Error, CustomStringConvertible {
     /// not read.
     case bodyTooLarge(maximum: Int, Context)
 
-    /// The body nests arrays and objects deeper than the serializer's
+    /// The body nests deeper (JSON arrays and objects, XML elements) than the serializer's
     /// ``ModelResponseSerializer/maximumNestingDepth``: level `maximum + 1` opens at byte `offset`.
     case nestingTooDeep(maximum: Int, offset: Int, Context)
 

@@ -1,4 +1,5 @@
 import Foundation
+import Sculpt
 
 /// An XML document made valid UTF-8 before any parser reads it.
 ///
@@ -10,6 +11,30 @@ import Foundation
 /// encodings Foundation can read (ISO-8859-1, US-ASCII, Windows-1252) transcoded to UTF-8 with the
 /// declaration's `encoding` removed; anything else refused with the reason.
 enum XMLDocumentText {
+    /// `data` as a UTF-8 document a parser can read safely: valid UTF-8, at most `maximumDepth`
+    /// levels of elements, no DTD internal subset, and (on Linux) no larger than FoundationXML's
+    /// parser reads.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` saying which, and where.
+    static func readable(_ data: Data, maximumDepth: Int) throws -> Data {
+        #if canImport(FoundationXML)
+        // No encoding takes more than four times the bytes of UTF-8: a larger body is refused unread.
+        try checkSize(data.count / 4, of: data)
+        let document = try utf8(data)
+        try checkSize(document.count, of: document)
+        #else
+        let document = try utf8(data)
+        #endif
+        switch XMLMarkup.firstFinding(in: document, maximumDepth: maximumDepth) {
+        case nil:
+            return document
+        case .tooDeep(let offset):
+            throw corrupted("The XML document nests elements deeper than \(maximumDepth) levels: level \(maximumDepth + 1) opens at byte \(offset).")
+        case .internalSubset(let offset):
+            throw corrupted("The XML document declares a DTD internal subset at byte \(offset): Sculpt reads no document that declares entities (their expansion is unbounded).")
+        }
+    }
+
     /// `data` as a UTF-8 document.
     ///
     /// - Throws: `DecodingError.dataCorrupted` naming the first invalid byte and its offset, an
@@ -37,6 +62,11 @@ enum XMLDocumentText {
             }
             return Data(withoutEncodingDeclaration(text).utf8)
         }
+    }
+
+    private static func checkSize(_ size: Int, of document: Data) throws {
+        guard size > XMLModelDecoder.maximumDocumentSize else { return }
+        throw corrupted("The XML document is \(document.count) bytes; FoundationXML's parser reads at most \(XMLModelDecoder.maximumDocumentSize) bytes of UTF-8 (libxml2's limit).")
     }
 
     private static let singleByteEncodings: [String: String.Encoding] = [

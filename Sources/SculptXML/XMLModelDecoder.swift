@@ -17,18 +17,38 @@ public import XMLCoder
 ///
 /// Each decode uses a new `XMLDecoder` (XMLCoder's decoder is a class and not `Sendable`), set up by
 /// `configure`, so one serializer can be shared by any number of tasks.
+///
+/// Before the parser reads a document, the decoder refuses what would crash it or run without
+/// bound, each as a `DecodingError` (so a serializer's ``Sculpt/SculptError/decodingFailed(_:underlying:_:)``
+/// that keeps the body): bytes not valid in the document's encoding, elements nested deeper than
+/// ``maximumDepth`` (XMLCoder recurses once per level: 30,000 levels overflow a thread's stack), a
+/// DTD internal subset (entity declarations, whose expansion is unbounded), and, on Linux, a
+/// document over ``maximumDocumentSize`` bytes (FoundationXML's parser fails beyond it without a
+/// reason).
 public struct XMLModelDecoder: ModelDecoder {
+    /// The deepest element nesting this decoder reads; the root element is level 1.
+    public let maximumDepth: Int
+
     private let configure: @Sendable (XMLDecoder) -> Void
 
-    /// Creates a decoder whose `XMLDecoder`s are set up by `configure`.
+    /// Creates a decoder whose `XMLDecoder`s are set up by `configure`, reading documents whose
+    /// elements nest at most `maximumDepth` levels.
     ///
     /// ```swift
     /// // SOAP: element names without their namespace prefixes (soap:Body reads as Body).
     /// let soap = XMLModelDecoder { $0.shouldProcessNamespaces = true }
     /// ```
-    public init(configure: @escaping @Sendable (XMLDecoder) -> Void = { _ in }) {
+    ///
+    /// XMLCoder's `errorContextLength` is always 0: XMLCoder traps building the context of an
+    /// error in a document of several lines.
+    public init(maximumDepth: Int = 256, configure: @escaping @Sendable (XMLDecoder) -> Void = { _ in }) {
+        self.maximumDepth = maximumDepth
         self.configure = configure
     }
+
+    /// The largest document FoundationXML's parser reads on Linux, in bytes of UTF-8: libxml2's
+    /// limit for a document parsed without `XML_PARSE_HUGE`.
+    public static let maximumDocumentSize = 10_000_000
 
     /// Decodes a value of `type` from an XML document.
     ///
@@ -36,12 +56,25 @@ public struct XMLModelDecoder: ModelDecoder {
     /// let feed = try XMLModelDecoder().decode(Feed.self, from: data)
     /// ```
     /// - Throws: `DecodingError`: `dataCorrupted` for a document that is not well-formed XML (its
-    ///   underlying error is the parser's) or whose bytes are not valid in its encoding (checked
-    ///   before the parser reads them: FoundationXML's parser crashes on some), the usual cases for
-    ///   one that does not fit `type`.
+    ///   underlying error is the parser's), whose bytes are not valid in its encoding, that nests
+    ///   deeper than ``maximumDepth``, declares a DTD internal subset, or (on Linux) is over
+    ///   ``maximumDocumentSize``; the usual cases for one that does not fit `type`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        let document = try XMLDocumentText.readable(data, maximumDepth: maximumDepth)
         let decoder = XMLDecoder()
         configure(decoder)
-        return try decoder.decode(T.self, from: XMLDocumentText.utf8(data))
+        decoder.errorContextLength = 0
+        return try decoder.decode(T.self, from: document)
+    }
+
+    /// Counts elements: the root is level 1; a `[` in text is not a level.
+    ///
+    /// ```swift
+    /// XMLModelDecoder().nestingOffset(exceeding: 1, in: Data("<a><b/></a>".utf8))  // 3
+    /// ```
+    public func nestingOffset(exceeding limit: Int, in data: Data) -> Int? {
+        let document = (try? XMLDocumentText.utf8(data)) ?? data
+        guard case .tooDeep(let offset) = XMLMarkup.firstFinding(in: document, maximumDepth: limit) else { return nil }
+        return offset
     }
 }

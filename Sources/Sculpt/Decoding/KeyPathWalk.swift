@@ -20,29 +20,80 @@ struct KeyPathWalk {
     /// - Throws: ``Miss`` when the path leads nowhere; the decoder's errors for the target.
     static func decode<M: Decodable>(_ type: M.Type, at keyPath: ModelKeyPath, from decoder: any Decoder) throws -> M {
         var walk = KeyPathWalk(keyPath)
-        switch walk.components[0] {
+        return try walk.value(from: decoder)
+    }
+
+    /// The `M` at the rest of the path, starting at the current step, from `decoder`'s value.
+    private mutating func value<M: Decodable>(from decoder: any Decoder) throws -> M {
+        switch components[step] {
         case .key(let name):
-            return try walk.value(at: name, in: try walk.open { try decoder.container(keyedBy: AnyCodingKey.self) })
+            return try value(at: name, in: try open { try decoder.container(keyedBy: AnyCodingKey.self) })
         case .index(let index):
-            return try walk.value(at: index, in: try walk.open { try decoder.unkeyedContainer() })
+            return try value(at: index, in: try open { try decoder.unkeyedContainer() })
         }
     }
 
     private mutating func value<M: Decodable>(at name: String, in container: KeyedDecodingContainer<AnyCodingKey>) throws -> M {
         let key = AnyCodingKey(name)
+        guard step + 1 < components.count else {
+            // A decoder may give a missing key a value: XMLCoder reads no `<item>` as an empty array.
+            guard container.contains(key) || M.self is any ExpressibleByArrayLiteral.Type else {
+                throw miss(available: container.allKeys.map(\.stringValue).sorted())
+            }
+            do {
+                return try container.decode(M.self, forKey: key)
+            } catch DecodingError.keyNotFound where !container.contains(key) {
+                throw miss(available: container.allKeys.map(\.stringValue).sorted())
+            }
+        }
         guard container.contains(key) else {
             throw miss(available: container.allKeys.map(\.stringValue).sorted())
-        }
-        guard step + 1 < components.count else {
-            return try container.decode(M.self, forKey: key)
         }
         step += 1
         switch components[step] {
         case .key(let name):
             return try value(at: name, in: try open { try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key) })
         case .index(let index):
-            return try value(at: index, in: try open { try container.nestedUnkeyedContainer(forKey: key) })
+            return try element(at: index, ofArrayAt: key, in: container)
         }
+    }
+
+    /// The `M` at the rest of the path from element `index` of the array at `key`. The array is
+    /// decoded as an array (not opened as an unkeyed container), so that a decoder for which one
+    /// element is not an array reads it as one: XMLCoder's lone `<item>` is an element, and its
+    /// unkeyed container would list the item's children. Elements other than `index` are passed
+    /// over without being built.
+    private func element<M: Decodable>(at index: Int, ofArrayAt key: AnyCodingKey, in container: KeyedDecodingContainer<AnyCodingKey>) throws -> M {
+        var walk = self
+        var found: Result<M, any Error>?
+        var position = 0
+        let count = try ArrayElement.withBuilder({ decoder in
+            defer { position += 1 }
+            guard position == index else { return }
+            do {
+                if walk.step + 1 < walk.components.count {
+                    walk.step += 1
+                    found = .success(try walk.value(from: decoder))
+                } else {
+                    found = .success(try decoder.singleValueContainer().decode(M.self))
+                }
+            } catch {
+                found = .failure(error)
+                throw error
+            }
+        }) {
+            do {
+                return try container.decode([ArrayElement].self, forKey: key).count
+            } catch where found != nil {
+                throw error
+            } catch {
+                return try open { throw error }
+            }
+        }
+        guard let found else {
+            throw miss(available: count == 0 ? [] : ["[0]...[\(count - 1)]"])
+        }
+        return try found.get()
     }
 
     private mutating func value<M: Decodable>(at index: Int, in container: UnkeyedDecodingContainer) throws -> M {
@@ -85,5 +136,21 @@ struct KeyPathWalk {
     /// An array element passed over on the way to an index; decoding it reads nothing.
     private struct Skipped: Decodable {
         init(from decoder: any Decoder) throws {}
+    }
+
+    /// An element of an array decoded on the way to an index: it hands its decoder to the builder
+    /// of the innermost ``withBuilder(_:_:)`` on this thread, which reads the element it wants.
+    private struct ArrayElement: Decodable {
+        typealias Builder = (any Decoder) throws -> Void
+
+        private static let builder = ThreadLocal<Builder>()
+
+        static func withBuilder<T>(_ builder: @escaping Builder, _ body: () throws -> T) throws -> T {
+            try Self.builder.withValue(builder, body)
+        }
+
+        init(from decoder: any Decoder) throws {
+            try Self.builder.value?(decoder)
+        }
     }
 }

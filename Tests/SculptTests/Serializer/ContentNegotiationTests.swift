@@ -188,7 +188,7 @@ struct ContentNegotiationTests {
     @Test("XML that is not well-formed, or does not fit, is a decoding error that keeps the body", arguments: [
         "<rss><channel><item><title>x</title></item>",  // truncated
         "<rss><channel><item><title>x</titel></item></channel></rss>",  // mismatched tags
-        "\u{FEFF}<?xml version=\"1.0\"?><rss><channel></channel></rss>",  // no items: the key path misses
+        "\u{FEFF}<?xml version=\"1.0\"?><rss><item><title>x</title></item></rss>",  // no channel: the key path misses
         "{\"channel\":{\"item\":[]}}",  // JSON under an XML content type
         "<rss><channel><item><title>x</title></item></channel></rss>",  // items without their fields
     ])
@@ -209,6 +209,43 @@ struct ContentNegotiationTests {
     }
 
     struct Titled: Decodable, Sendable, Equatable { let title: String }
+
+    static func items(_ count: Int) -> String {
+        "<rss><channel>" + (0..<count).map { "<item><title>t\($0)</title><guid>g\($0)</guid></item>" }.joined() + "</channel></rss>"
+    }
+
+    /// What decoding `M` at `keyPath` in `body` gives, as text: `describe` of the value, or the miss.
+    static func outcome<M: Decodable & Sendable>(_ type: M.Type, at keyPath: String, in body: String, _ describe: (M) -> String) -> String {
+        let context = ResponseContext(url: URL(string: "https://news.example.org/feed.xml"), method: .get, status: .ok, headerFields: [.contentType: "application/rss+xml"])
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(M.self, at: keyPath), decoders: [.xml()])
+        switch serializer.result(Data(body.utf8), for: context, as: M.self) {
+        case .success(let value):
+            return describe(value)
+        case .failure(.keyPathNotFound(let miss, _)):
+            return "miss: \(miss.failedAt), available \(miss.availableKeys.joined(separator: ", "))"
+        case .failure(let error):
+            return "\(error)"
+        }
+    }
+
+    @Test("XML arrays at key paths hold however many elements there are: none is an empty array, a lone one is an array of one (outsider's pass on #14)", arguments: [
+        (items(0), "channel.item", ["[]"]),
+        ("<rss><channel/></rss>", "channel.item", ["[]"]),
+        (items(1), "channel.item", ["[t0]"]),
+        (items(3), "channel.item", ["[t0, t1, t2]"]),
+        (items(1), "channel.item[0]", ["t0"]),
+        (items(3), "channel.item[2]", ["t2"]),
+        (items(1), "channel.item[0].title", ["t0"]),
+        (items(2), "channel.item[1].guid", ["g1"]),
+        (items(1), "channel.item[1]", ["miss: channel.item[1], available [0]...[0]"]),
+        // XMLCoder reads an empty element's container as holding the element's own name.
+        (items(0), "channel.item[0]", ["miss: channel.item, available channel"]),
+    ] as [(String, String, [String])])
+    func xmlArraysAtKeyPaths(body: String, keyPath: String, expected: [String]) throws {
+        let outcome = keyPath.hasSuffix("item") ? Self.outcome([Titled].self, at: keyPath, in: body) { "[\($0.map(\.title).joined(separator: ", "))]" }
+            : keyPath.hasSuffix("]") ? Self.outcome(Titled.self, at: keyPath, in: body) { $0.title } : Self.outcome(String.self, at: keyPath, in: body) { $0 }
+        #expect([outcome] == expected, "\(keyPath) in \(body)")
+    }
 
     static func feed(_ title: [UInt8], declaring encoding: String? = nil) -> [UInt8] {
         let declaration = encoding.map { #"<?xml version="1.0" encoding="\#($0)"?>"# } ?? ""

@@ -1,0 +1,109 @@
+import Foundation
+
+/// What an XML document's markup declares, read in one pass over its bytes without parsing it:
+/// how deeply its elements nest, and whether it has a DTD internal subset (where entities are
+/// declared). Comments, processing instructions, CDATA sections and quoted attribute values are
+/// skipped, so a `<` or `>` inside them does not count.
+///
+/// Used before any parser reads a document: by `XMLModelDecoder` (SculptXML), whose parser
+/// recurses once per level and expands entities without bound, and by
+/// ``ModelResponseSerializer/maximumNestingDepth`` for XML property lists. Reads UTF-8 (and
+/// ASCII-compatible) documents; markup that is not well-formed is left to the parser.
+package enum XMLMarkup {
+    /// Something in a document that Sculpt refuses before a parser reads it.
+    package enum Finding: Equatable, Sendable {
+        /// An element opens level `limit + 1` at byte `offset`.
+        case tooDeep(offset: Int)
+        /// A `<!DOCTYPE` with an internal subset (`[`) starts at byte `offset`.
+        case internalSubset(offset: Int)
+    }
+
+    /// The first thing in `data` Sculpt refuses: an element deeper than `maximumDepth` or a DTD
+    /// internal subset, whichever comes first; `nil` for neither.
+    package static func firstFinding(in data: Data, maximumDepth: Int) -> Finding? {
+        data.withUnsafeBytes { firstFinding(in: $0, maximumDepth: maximumDepth) }
+    }
+
+    private static func firstFinding(in bytes: UnsafeRawBufferPointer, maximumDepth: Int) -> Finding? {
+        var depth = 0
+        var index = 0
+        while let open = bytes.firstIndex(of: ascii("<"), from: index) {
+            let start = open + 1
+            guard start < bytes.count else { return nil }
+            switch bytes[start] {
+            case ascii("/"):
+                depth = max(0, depth - 1)
+                guard let end = bytes.firstIndex(of: ascii(">"), from: start) else { return nil }
+                index = end + 1
+            case ascii("?"):
+                guard let end = bytes.offset(after: "?>", from: start) else { return nil }
+                index = end
+            case ascii("!"):
+                if bytes.hasPrefix("!--", at: start) {
+                    guard let end = bytes.offset(after: "-->", from: start + 3) else { return nil }
+                    index = end
+                } else if bytes.hasPrefix("![CDATA[", at: start) {
+                    guard let end = bytes.offset(after: "]]>", from: start + 8) else { return nil }
+                    index = end
+                } else {
+                    // <!DOCTYPE ...>: an internal subset opens with `[` outside quotes.
+                    guard let (end, bracket) = tagEnd(in: bytes, from: start, stoppingAt: ascii("[")) else { return nil }
+                    if bracket, bytes.hasPrefix("!DOCTYPE", at: start) { return .internalSubset(offset: open) }
+                    index = end + 1
+                }
+            default:
+                depth += 1
+                if depth > maximumDepth { return .tooDeep(offset: open) }
+                guard let (end, _) = tagEnd(in: bytes, from: start, stoppingAt: nil) else { return nil }
+                if bytes[end - 1] == ascii("/") { depth -= 1 }
+                index = end + 1
+            }
+        }
+        return nil
+    }
+
+    /// The offset of the `>` that closes a tag, skipping quoted values; when `stop` comes first
+    /// outside quotes, its offset and `true`.
+    private static func tagEnd(in bytes: UnsafeRawBufferPointer, from start: Int, stoppingAt stop: UInt8?) -> (Int, Bool)? {
+        var quote: UInt8?
+        for index in start..<bytes.count {
+            let byte = bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == ascii("\"") || byte == ascii("'") {
+                quote = byte
+            } else if byte == ascii(">") {
+                return (index, false)
+            } else if byte == stop {
+                return (index, true)
+            }
+        }
+        return nil
+    }
+
+    private static func ascii(_ character: Unicode.Scalar) -> UInt8 { UInt8(ascii: character) }
+}
+
+private extension UnsafeRawBufferPointer {
+    func firstIndex(of byte: UInt8, from start: Int) -> Int? {
+        guard start < count else { return nil }
+        return self[start...].firstIndex(of: byte)
+    }
+
+    func hasPrefix(_ text: StaticString, at start: Int) -> Bool {
+        let length = text.utf8CodeUnitCount
+        guard start + length <= count else { return false }
+        return (0..<length).allSatisfy { self[start + $0] == text.utf8Start[$0] }
+    }
+
+    /// The offset just past the first occurrence of `text` at or after `start`.
+    func offset(after text: StaticString, from start: Int) -> Int? {
+        let first = text.utf8Start[0]
+        var index = start
+        while let candidate = firstIndex(of: first, from: index) {
+            if hasPrefix(text, at: candidate) { return candidate + text.utf8CodeUnitCount }
+            index = candidate + 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptMatchers
+import SculptXML
+import Testing
+
+/// XML documents that would crash the parser or run without bound (found by the outsider's pass on
+/// #14) are refused with a decoding error that says why and keeps the body; levels are counted as
+/// the body's format counts them.
+@Suite("XML limits")
+struct XMLLimitsTests {
+    struct Value: Decodable, Sendable, Equatable { let v: String }
+
+    static let context = ResponseContext(url: URL(string: "https://api.example.com/x"), method: .get, status: .ok, headerFields: [.contentType: "application/xml"])
+
+    /// A document `depth` elements deep: `<r>`, `depth - 2` levels of `<e>`, then `<v>x</v>`.
+    static func nested(_ depth: Int) -> String {
+        "<r>" + String(repeating: "<e>", count: depth - 2) + "<v>x</v>" + String(repeating: "</e>", count: depth - 2) + "</r>"
+    }
+
+    /// The description of the decoding error `body` gives through an XML serializer.
+    static func decodingFailure(_ body: String, decoder: XMLModelDecoder = XMLModelDecoder()) -> String? {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Value.self), decoders: [.xml(decoder)])
+        switch serializer.result(Data(body.utf8), for: context, as: Value.self) {
+        case .success:
+            Issue.record("\(body.prefix(80)) decoded")
+            return nil
+        case .failure(let error):
+            guard case .decodingFailed = error else {
+                Issue.record("\(error)")
+                return nil
+            }
+            #expect(error.body == Data(body.utf8))
+            #expect("\(error)".utf8.count <= 4096)
+            return "\(error)"
+        }
+    }
+
+    @Test("elements nested 30,000 deep are refused before the parser recurses (it crashed the process); 256 levels decode")
+    func deepNesting() throws {
+        let description = Self.decodingFailure(Self.nested(30_000))
+        #expect(description?.contains("deeper than 256 levels: level 257 opens at byte") == true, "\(description ?? "")")
+        let within = Data(Self.nested(256).utf8)
+        #expect(try XMLModelDecoder().decode(Value.self, from: Data("<r><v>x</v></r>".utf8)) == Value(v: "x"))
+        #expect(throws: DecodingError.self) { try XMLModelDecoder().decode(Value.self, from: within) }  // decodes, but has no v at the top
+        #expect(XMLModelDecoder().nestingOffset(exceeding: 256, in: within) == nil)
+    }
+
+    @Test("maximumDepth is the decoder's own limit")
+    func configuredDepth() throws {
+        let shallow = XMLModelDecoder(maximumDepth: 2)
+        #expect(try shallow.decode(Value.self, from: Data("<r><v>x</v></r>".utf8)) == Value(v: "x"))
+        let description = Self.decodingFailure("<r><v><w/></v></r>", decoder: shallow)
+        #expect(description?.contains("deeper than 2 levels: level 3 opens at byte 6") == true, "\(description ?? "")")
+    }
+
+    @Test("markup that is not an element does not count as a level", arguments: [
+        "<r><!-- <a><b><c> --><v>x</v></r>",
+        "<r><![CDATA[<a><b><c>]]><v>x</v></r>",
+        "<?xml version=\"1.0\"?><?pi <a><b>?><r><v>x</v></r>",
+        "<r a='b>c' b=\"/>\"><v>x</v></r>",
+        "<r><a/><b/><c/><v>x</v></r>",
+        "<!DOCTYPE r SYSTEM \"a[b].dtd\"><r><v>x</v></r>",
+    ])
+    func notLevels(body: String) throws {
+        #expect(try XMLModelDecoder(maximumDepth: 2).decode(Value.self, from: Data(body.utf8)) == Value(v: "x"))
+    }
+
+    @Test("a DTD internal subset is refused: entity expansion is unbounded, and an internal entity read as empty text", arguments: [
+        "<!DOCTYPE r [<!ENTITY a \"" + String(repeating: "x", count: 10_000) + "\">]><r><v>" + String(repeating: "&a;", count: 5_000) + "</v></r>",
+        "<!DOCTYPE r [<!ENTITY name \"Ada\">]><r><v>&name;</v></r>",
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE r [\n]>\n<r><v>x</v></r>",
+    ])
+    func internalSubset(body: String) throws {
+        let description = Self.decodingFailure(body)
+        #expect(description?.contains("declares a DTD internal subset at byte") == true, "\(description ?? "")")
+    }
+
+    #if canImport(FoundationXML)
+    @Test("on Linux a document over 10,000,000 bytes is refused with the reason, unread; one of 10,000,000 decodes")
+    func documentSize() throws {
+        let frame = "<r><v></v></r>"
+        let largest = "<r><v>" + String(repeating: "a", count: XMLModelDecoder.maximumDocumentSize - frame.utf8.count) + "</v></r>"
+        #expect(try XMLModelDecoder().decode(Value.self, from: Data(largest.utf8)).v.utf8.count == XMLModelDecoder.maximumDocumentSize - frame.utf8.count)
+        let description = Self.decodingFailure(largest + " ")
+        #expect(description?.contains("is 10000001 bytes; FoundationXML's parser reads at most 10000000 bytes") == true, "\(description ?? "")")
+        let huge = Data(count: 100_000_000)
+        #expect(throws: DecodingError.self) { try XMLModelDecoder().decode(Value.self, from: huge) }
+    }
+    #endif
+
+    @Test("XMLCoder's errorContextLength set by the caller does not trap on a malformed document of several lines")
+    func errorContext() throws {
+        let decoder = XMLModelDecoder { $0.errorContextLength = 10 }
+        _ = Self.decodingFailure("<r>\n  <v>x</v>\n  <w>\n</r>\n", decoder: decoder)
+    }
+
+    @Test("maximumNestingDepth counts elements in XML and XML property lists, not brackets in their text", arguments: [
+        ("application/xml", 2, "<r><v>[[[[{{{{x}}}}]]]]</v></r>", nil),
+        ("application/xml", 2, "<r><v><w>x</w></v></r>", 6),
+        ("application/x-plist", 3, "<plist><dict><key>v</key><string>[[[[x]]]]</string></dict></plist>", nil),
+        ("application/x-plist", 3, "<plist><dict><key>v</key><dict><key>w</key><string>x</string></dict></dict></plist>", 31),
+        ("application/json", 2, #"{"v":"x","w":[[1]]}"#, 14),
+    ] as [(String, Int, String, Int?)])
+    func nestingDepthByFormat(contentType: String, limit: Int, body: String, offset: Int?) throws {
+        var serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Value.self), decoders: [.json(), .xml(), .propertyList()])
+        serializer.maximumNestingDepth = limit
+        let context = ResponseContext(url: URL(string: "https://api.example.com/x"), method: .get, status: .ok, headerFields: [.contentType: contentType])
+        switch serializer.result(Data(body.utf8), for: context, as: Value.self) {
+        case .success(let value):
+            #expect(offset == nil && value.v.contains("x"), "\(value)")
+        case .failure(let error):
+            guard case .nestingTooDeep(limit, let found, _) = error else {
+                Issue.record("\(contentType): \(error)")
+                return
+            }
+            #expect(found == offset)
+            #expect("\(error)".contains("nests deeper than \(limit) levels (level \(limit + 1) opens at byte \(found))"))
+        }
+    }
+}
