@@ -13,7 +13,7 @@ import Sculpt
 enum XMLDocumentText {
     /// `data` as a UTF-8 document a parser can read safely: valid UTF-8, at most `maximumDepth`
     /// levels of elements, no DTD internal subset, and (on Linux) no larger than FoundationXML's
-    /// parser reads.
+    /// parser reads; CDATA sections written as text (see ``withCDATAAsText(_:)``).
     ///
     /// - Throws: `DecodingError.dataCorrupted` saying which, and where.
     static func readable(_ data: Data, maximumDepth: Int) throws -> Data {
@@ -27,7 +27,7 @@ enum XMLDocumentText {
         #endif
         switch XMLMarkup.firstFinding(in: document, maximumDepth: maximumDepth) {
         case nil:
-            return document
+            return withCDATAAsText(document)
         case .tooDeep(let offset):
             throw corrupted("The XML document nests elements deeper than \(maximumDepth) levels: level \(maximumDepth + 1) opens at byte \(offset).")
         case .internalSubset(let offset):

@@ -64,7 +64,11 @@ public struct XMLModelDecoder: ModelDecoder {
         let decoder = XMLDecoder()
         configure(decoder)
         decoder.errorContextLength = 0
-        return try decoder.decode(T.self, from: document)
+        do {
+            return try decoder.decode(T.self, from: document)
+        } catch {
+            throw XMLSyntaxError.decodingError(for: error, in: document) ?? error
+        }
     }
 
     /// Counts elements: the root is level 1; a `[` in text is not a level.

@@ -77,6 +77,29 @@ struct XMLLimitsTests {
         #expect(description?.contains("declares a DTD internal subset at byte") == true, "\(description ?? "")")
     }
 
+    @Test("a CDATA section reads as the text it stands for, joined with the text around it (it read as the text before it alone)", arguments: [
+        ("<r><v>x<![CDATA[y]]>z</v></r>", "xyz"),
+        ("<r><v><![CDATA[a < b && c > d]]></v></r>", "a < b && c > d"),
+        ("<r><v>one <![CDATA[<two>]]><![CDATA[ three]]></v></r>", "one <two> three"),
+        ("<r><!-- <![CDATA[not this]]> --><v>a<![CDATA[]]>b</v><?pi <![CDATA[ ?></r>", "ab"),
+        ("<r><v>\n  <![CDATA[kept]]>\n</v></r>", "kept"),
+    ])
+    func cdata(body: String, expected: String) throws {
+        #expect(try XMLModelDecoder().decode(Value.self, from: Data(body.utf8)) == Value(v: expected))
+    }
+
+    @Test("a document that is not well-formed says what is wrong and near which line, not Code=76 \"(null)\"", arguments: [
+        ("<r>\n<v>x</w>\n</r>", "an end tag that does not match its start tag (libxml2 error 76), near line 3, column 5"),
+        ("<r><v>x</v>", "not well-formed: the document ends too early"),
+        ("<r><v a='1' a='2'>x</v></r>", "an attribute given twice (libxml2 error 42)"),
+        ("<r><v>&nbsp;</v></r>", "an entity that is not declared (libxml2 error 26)"),
+    ])
+    func syntaxErrors(body: String, expected: String) throws {
+        let description = Self.decodingFailure(body)
+        #expect(description?.contains(expected) == true, "\(description ?? "")")
+        #expect(description?.contains("(null)") == false)
+    }
+
     #if canImport(FoundationXML)
     @Test("on Linux a document over 10,000,000 bytes is refused with the reason, unread; one of 10,000,000 decodes")
     func documentSize() throws {
