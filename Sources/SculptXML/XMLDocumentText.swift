@@ -11,8 +11,9 @@ import Sculpt
 /// encodings Foundation can read (ISO-8859-1, US-ASCII, Windows-1252) transcoded to UTF-8 with the
 /// declaration's `encoding` removed; anything else refused with the reason.
 enum XMLDocumentText {
-    /// `data` as a UTF-8 document a parser can read safely: valid UTF-8, at most `maximumDepth`
-    /// levels of elements, no DTD internal subset, and (on Linux) no larger than FoundationXML's
+    /// `data` as a UTF-8 document a parser can read safely: valid UTF-8, one root element and
+    /// nothing but markup beside it, at most `maximumDepth` levels of elements, no DTD internal
+    /// subset, and (on Linux) no larger than FoundationXML's
     /// parser reads; CDATA sections written as text (see ``withCDATAAsText(_:)``).
     ///
     /// - Throws: `DecodingError.dataCorrupted` saying which, and where.
@@ -32,6 +33,10 @@ enum XMLDocumentText {
             throw corrupted("The XML document nests elements deeper than \(maximumDepth) levels: level \(maximumDepth + 1) opens at byte \(offset).")
         case .internalSubset(let offset):
             throw corrupted("The XML document declares a DTD internal subset at byte \(offset): Sculpt reads no document that declares entities (their expansion is unbounded).")
+        case .outsideRootElement(let offset):
+            throw corrupted("The XML document has text or a second element outside its root element at byte \(offset): XML allows one root element.")
+        case .noRootElement:
+            throw corrupted("The XML document has no root element.")
         }
     }
 

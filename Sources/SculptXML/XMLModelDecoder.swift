@@ -19,8 +19,10 @@ public import XMLCoder
 /// `configure`, so one serializer can be shared by any number of tasks.
 ///
 /// Before the parser reads a document, the decoder refuses what would crash it or run without
-/// bound, each as a `DecodingError` (so a serializer's ``Sculpt/SculptError/decodingFailed(_:underlying:_:)``
-/// that keeps the body): bytes not valid in the document's encoding, elements nested deeper than
+/// bound or read part of it as the whole, each as a `DecodingError` (so a serializer's
+/// ``Sculpt/SculptError/decodingFailed(_:underlying:_:)`` that keeps the body): bytes not valid in
+/// the document's encoding, text or a second root element outside the root (FoundationXML's parser
+/// on Linux reports success and XMLCoder read the first root alone), elements nested deeper than
 /// ``maximumDepth`` (XMLCoder recurses once per level: 30,000 levels overflow a thread's stack), a
 /// DTD internal subset (entity declarations, whose expansion is unbounded), and, on Linux, a
 /// document over ``maximumDocumentSize`` bytes (FoundationXML's parser fails beyond it without a
@@ -56,7 +58,8 @@ public struct XMLModelDecoder: ModelDecoder {
     /// let feed = try XMLModelDecoder().decode(Feed.self, from: data)
     /// ```
     /// - Throws: `DecodingError`: `dataCorrupted` for a document that is not well-formed XML (its
-    ///   underlying error is the parser's), whose bytes are not valid in its encoding, that nests
+    ///   reason is in words), whose bytes are not valid in its encoding, with content outside its
+    ///   root element, that nests
     ///   deeper than ``maximumDepth``, declares a DTD internal subset, or (on Linux) is over
     ///   ``maximumDocumentSize``; the usual cases for one that does not fit `type`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {

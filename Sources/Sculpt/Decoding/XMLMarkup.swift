@@ -1,8 +1,8 @@
 import Foundation
 
 /// What an XML document's markup declares, read in one pass over its bytes without parsing it:
-/// how deeply its elements nest, and whether it has a DTD internal subset (where entities are
-/// declared). Comments, processing instructions, CDATA sections and quoted attribute values are
+/// how deeply its elements nest, whether it has one root element and nothing but markup beside
+/// it, and whether it has a DTD internal subset (where entities are declared). Comments, processing instructions, CDATA sections and quoted attribute values are
 /// skipped, so a `<` or `>` inside them does not count.
 ///
 /// Used before any parser reads a document: by `XMLModelDecoder` (SculptXML), whose parser
@@ -16,18 +16,24 @@ package enum XMLMarkup {
         case tooDeep(offset: Int)
         /// A `<!DOCTYPE` with an internal subset (`[`) starts at byte `offset`.
         case internalSubset(offset: Int)
+        /// Text or an element outside the root element (a second root) starts at byte `offset`:
+        /// XML allows one root, and FoundationXML's parser on Linux reports success beside it.
+        case outsideRootElement(offset: Int)
+        /// The document has no element at all.
+        case noRootElement
     }
 
-    /// The first thing in `data` Sculpt refuses: an element deeper than `maximumDepth` or a DTD
-    /// internal subset, whichever comes first; `nil` for neither.
+    /// The first thing in `data` Sculpt refuses, in document order; `nil` for none.
     package static func firstFinding(in data: Data, maximumDepth: Int) -> Finding? {
         data.withUnsafeBytes { firstFinding(in: $0, maximumDepth: maximumDepth) }
     }
 
     private static func firstFinding(in bytes: UnsafeRawBufferPointer, maximumDepth: Int) -> Finding? {
         var depth = 0
-        var index = 0
+        var roots = 0
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while let open = bytes.firstIndex(of: ascii("<"), from: index) {
+            if depth == 0, let text = firstNonSpace(in: bytes, index..<open) { return .outsideRootElement(offset: text) }
             let start = open + 1
             guard start < bytes.count else { return nil }
             switch bytes[start] {
@@ -52,6 +58,10 @@ package enum XMLMarkup {
                     index = end + 1
                 }
             default:
+                if depth == 0 {
+                    roots += 1
+                    if roots > 1 { return .outsideRootElement(offset: open) }
+                }
                 depth += 1
                 if depth > maximumDepth { return .tooDeep(offset: open) }
                 guard let (end, _) = tagEnd(in: bytes, from: start, stoppingAt: nil) else { return nil }
@@ -59,7 +69,13 @@ package enum XMLMarkup {
                 index = end + 1
             }
         }
-        return nil
+        if depth == 0, let text = firstNonSpace(in: bytes, index..<bytes.count) { return .outsideRootElement(offset: text) }
+        return roots == 0 ? .noRootElement : nil
+    }
+
+    /// The offset of the first byte in `range` that is not XML white space.
+    private static func firstNonSpace(in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        range.first { ![ascii(" "), ascii("\t"), ascii("\r"), ascii("\n")].contains(bytes[$0]) }
     }
 
     /// The offset of the `>` that closes a tag, skipping quoted values; when `stop` comes first

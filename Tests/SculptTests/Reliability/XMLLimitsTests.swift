@@ -88,6 +88,26 @@ struct XMLLimitsTests {
         #expect(try XMLModelDecoder().decode(Value.self, from: Data(body.utf8)) == Value(v: expected))
     }
 
+    @Test("text or a second element outside the root element is refused (FoundationXML reported success, and the first root was read alone)", arguments: [
+        ("<r><v>1</v></r><r><v>2</v></r>", "outside its root element at byte 15"),
+        ("<r><v>1</v></r>trailing", "outside its root element at byte 15"),
+        ("\u{FEFF}<?xml version=\"1.0\"?>\ntext<r><v>1</v></r>", "outside its root element at byte 25"),
+        ("not XML at all", "outside its root element at byte 0"),
+        ("<?xml version=\"1.0\"?><!-- only a comment -->", "has no root element"),
+    ])
+    func outsideRoot(body: String, expected: String) throws {
+        let description = Self.decodingFailure(body)
+        #expect(description?.contains(expected) == true, "\(description ?? "")")
+    }
+
+    @Test("white space, comments and processing instructions beside the root element are read as they are", arguments: [
+        "\u{FEFF}<?xml version=\"1.0\"?>\n<!-- a feed -->\n<r><v>x</v></r>\n<!-- end -->\n<?pi x?>\n",
+        "<!DOCTYPE r SYSTEM \"r.dtd\">\r\n\t<r><v>x</v></r>",
+    ])
+    func besideRoot(body: String) throws {
+        #expect(try XMLModelDecoder().decode(Value.self, from: Data(body.utf8)) == Value(v: "x"))
+    }
+
     @Test("a document that is not well-formed says what is wrong and near which line, not Code=76 \"(null)\"", arguments: [
         ("<r>\n<v>x</w>\n</r>", "an end tag that does not match its start tag (libxml2 error 76), near line 3, column 5"),
         ("<r><v>x</v>", "not well-formed: the document ends too early"),
