@@ -14,7 +14,7 @@ enum XMLDocumentText {
     /// `data` as a UTF-8 document a parser can read safely: valid UTF-8, one root element and
     /// nothing but markup beside it, at most `maximumDepth` levels of elements, no DTD internal
     /// subset, and (on Linux) no larger than FoundationXML's
-    /// parser reads; CDATA sections written as text (see ``withCDATAAsText(_:)``).
+    /// parser reads; rewritten where XMLCoder or FoundationXML would misread it (see ``rewritten(_:)``).
     ///
     /// - Throws: `DecodingError.dataCorrupted` saying which, and where.
     static func readable(_ data: Data, maximumDepth: Int) throws -> Data {
@@ -28,7 +28,7 @@ enum XMLDocumentText {
         #endif
         switch XMLMarkup.firstFinding(in: document, maximumDepth: maximumDepth) {
         case nil:
-            return withCDATAAsText(document)
+            return rewritten(document)
         case .tooDeep(let offset):
             throw corrupted("The XML document nests elements deeper than \(maximumDepth) levels: level \(maximumDepth + 1) opens at byte \(offset).")
         case .internalSubset(let offset):

@@ -108,6 +108,23 @@ struct XMLLimitsTests {
         #expect(try XMLModelDecoder().decode(Value.self, from: Data(body.utf8)) == Value(v: "x"))
     }
 
+    @Test("a processing instruction without data decodes (FoundationXML crashed the process on it; found by FuzzXML)", arguments: [
+        "<?pi?><r><v>x</v></r>",
+        "<r><?pi?><v>x</v></r>",
+        "<r><v>x<?pi?></v></r>",
+        "<r><v>x</v></r><?pi?>",
+        "<?xml version=\"1.0\"?>\n<?xml-stylesheet?><r><v>x</v><?a b?><?c\t?></r>",
+    ])
+    func instructionWithoutData(body: String) throws {
+        #expect(try XMLModelDecoder().decode(Value.self, from: Data(body.utf8)) == Value(v: "x"))
+    }
+
+    @Test("an XML declaration inside the document is a decoding error, not a crash")
+    func misplacedDeclaration() throws {
+        let description = Self.decodingFailure("<r><?xml?><v>x</v></r>")
+        #expect(description?.contains("an XML declaration that is not at the start of the document (libxml2 error 64)") == true, "\(description ?? "")")
+    }
+
     @Test("a document that is not well-formed says what is wrong and near which line, not Code=76 \"(null)\"", arguments: [
         ("<r>\n<v>x</w>\n</r>", "an end tag that does not match its start tag (libxml2 error 76), near line 3, column 5"),
         ("<r><v>x</v>", "not well-formed: the document ends too early"),
