@@ -114,6 +114,7 @@ struct XMLLimitsTests {
         "<r><v>x<?pi?></v></r>",
         "<r><v>x</v></r><?pi?>",
         "<?xml version=\"1.0\"?>\n<?xml-stylesheet?><r><v>x</v><?a b?><?c\t?></r>",
+        "<r><v>x</v><?caf\u{E9}?></r>",
     ])
     func instructionWithoutData(body: String) throws {
         #expect(try XMLModelDecoder().decode(Value.self, from: Data(body.utf8)) == Value(v: "x"))
@@ -123,6 +124,22 @@ struct XMLLimitsTests {
     func misplacedDeclaration() throws {
         let description = Self.decodingFailure("<r><?xml?><v>x</v></r>")
         #expect(description?.contains("an XML declaration that is not at the start of the document (libxml2 error 64)") == true, "\(description ?? "")")
+    }
+
+    @Test("an instruction without data where the parser resumes after a declaration that does not end is a decoding error, not a crash (found by FuzzXML)", arguments: [
+        "<?xml version=\"1\u{6C2E}<r><?xml?><v>x</v></r>",
+        "<?xml version=\"1.0\" <r><?pi?><v>x</v></r>",
+    ])
+    func instructionAfterBrokenDeclaration(body: String) throws {
+        _ = Self.decodingFailure(body)
+    }
+
+    @Test("text that only looks like an instruction keeps its bytes: in CDATA it is text", arguments: [
+        ("<r><v><![CDATA[<?x?>]]></v></r>", "<?x?>"),
+        ("<r><!-- <?x?> --><v>a</v></r>", "a"),
+    ])
+    func instructionLookalikes(body: String, expected: String) throws {
+        #expect(try XMLModelDecoder().decode(Value.self, from: Data(body.utf8)) == Value(v: expected))
     }
 
     @Test("a document that is not well-formed says what is wrong and near which line, not Code=76 \"(null)\"", arguments: [
