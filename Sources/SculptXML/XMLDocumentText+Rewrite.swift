@@ -4,53 +4,112 @@ extension XMLDocumentText {
     /// `document` rewritten where XMLCoder or FoundationXML would read it wrongly, with the same
     /// meaning; the document itself when nothing needs it (no copy).
     ///
-    /// - A CDATA section becomes the escaped text it stands for. XMLCoder keeps text and CDATA as
-    ///   separate children of an element and decodes a value from the first, so
+    /// - A CDATA section beside text becomes the escaped text it stands for. XMLCoder keeps text
+    ///   and CDATA as separate children of an element and decodes a value from the first, so
     ///   `<v>x<![CDATA[y]]>z</v>` read as `"x"`; as text it joins the text around it (`"xyz"`).
-    ///   Comments are copied as they are.
-    /// - Every `<?name?>` (a processing instruction with no data) gets a space, `<?name ?>`, whose
-    ///   data is empty. FoundationXML on Linux (Swift 6.3.1) reads the missing data as a C string
-    ///   and crashes the process (found by FuzzXML). Every occurrence in the bytes is changed, not
-    ///   only those this pass would read as instructions: libxml2 resumes after an error (a
-    ///   declaration that does not end) and reads an instruction wherever it resumes.
+    ///   Sections with only white space around them (an RSS `<description>`) stay as they are:
+    ///   XMLCoder reads them whole, and escaped text costs it a callback for each entity (the RSS
+    ///   benchmark took twice as long). Comments are copied as they are.
+    /// - Every `<?name?>` (a processing instruction with no data) outside CDATA sections gets a
+    ///   space, `<?name ?>`, whose data is empty. FoundationXML on Linux (Swift 6.3.1) reads the
+    ///   missing data as a C string and crashes the process (found by FuzzXML). Every occurrence
+    ///   is changed, not only those this pass would read as instructions: libxml2 resumes after an
+    ///   error (a declaration that does not end) and reads an instruction wherever it resumes.
     ///
     /// Markup that does not end is left for the parser to report.
     static func rewritten(_ document: Data) -> Data {
-        withDataInEveryInstruction(withCDATAAsText(document))
+        let document = document.startIndex == 0 ? document : Data(document)
+        return withDataInEveryInstruction(withCDATAAsText(document))
     }
 
     private static func withCDATAAsText(_ document: Data) -> Data {
-        guard document.firstRange(of: cdataOpen) != nil else { return document }
-        var rewrite = ByteRewrite(document)
-        var index = document.startIndex
-        while let markup = document[index...].firstIndex(of: UInt8(ascii: "<")) {
-            let rest = document[markup...]
-            if rest.starts(with: cdataOpen) {
-                let content = markup + cdataOpen.count
-                guard let close = document[content...].firstRange(of: cdataClose) else { break }
-                rewrite.replace(markup..<close.upperBound) { appendEscaped(document[content..<close.lowerBound], to: &$0) }
-                index = close.upperBound
-            } else if rest.starts(with: commentOpen) {
-                guard let close = document[(markup + commentOpen.count)...].firstRange(of: commentClose) else { break }
-                index = close.upperBound
-            } else {
-                index = markup + 1
+        document.withUnsafeBytes { bytes in
+            guard bytes.offset(of: cdataOpen, from: 0) != nil else { return document }
+            var rewrite = ByteRewrite(document)
+            var index = 0
+            // Where the text since the last markup other than CDATA begins.
+            var textStart = 0
+            while let markup = bytes.offset(of: UInt8(ascii: "<"), from: index) {
+                if bytes.has(cdataOpen, at: markup) {
+                    guard let run = cdataRun(in: bytes, from: textStart, firstSection: markup) else { break }
+                    if run.isMixed {
+                        for section in run.sections {
+                            rewrite.replace(section) { appendEscaped(bytes[(section.lowerBound + cdataOpen.count)..<(section.upperBound - cdataClose.count)], to: &$0) }
+                        }
+                    }
+                    index = run.end
+                    textStart = index
+                } else if bytes.has(commentOpen, at: markup) {
+                    guard let close = bytes.offset(of: commentClose, from: markup + commentOpen.count) else { break }
+                    index = close + commentClose.count
+                    textStart = index
+                } else {
+                    // Text starts after the first `>`, which ends this markup or comes before its
+                    // end (a `>` in a quoted value): never after the text, so a section beside
+                    // text is always seen as such.
+                    index = markup + 1
+                    textStart = (bytes.offset(of: UInt8(ascii: ">"), from: index) ?? bytes.count) + 1
+                }
             }
+            return rewrite.result
         }
-        return rewrite.result
+    }
+
+    /// CDATA sections with only white space between them, from the text before the first to the
+    /// next other markup; `nil` when one does not end.
+    private struct CDATARun {
+        var sections: [Range<Int>] = []
+        /// Whether the text before or after the sections is more than white space, or there is any
+        /// text between them (which is the value's too: `a]]> <![CDATA[b` is `a b`).
+        var isMixed = false
+        /// Where the markup after the run (or the document's end) begins.
+        var end = 0
+    }
+
+    private static func cdataRun(in bytes: UnsafeRawBufferPointer, from textStart: Int, firstSection: Int) -> CDATARun? {
+        var run = CDATARun()
+        // A section inside markup that does not end (`<a <![CDATA[>]]>`) has no text before it.
+        run.isMixed = bytes[min(textStart, firstSection)..<firstSection].contains { !isSpace($0) }
+        var section = firstSection
+        while true {
+            guard let close = bytes.offset(of: cdataClose, from: section + cdataOpen.count) else { return nil }
+            let sectionEnd = close + cdataClose.count
+            run.sections.append(section..<sectionEnd)
+            let next = bytes.offset(of: UInt8(ascii: "<"), from: sectionEnd) ?? bytes.count
+            guard bytes.has(cdataOpen, at: next) else {
+                run.isMixed = run.isMixed || bytes[sectionEnd..<next].contains { !isSpace($0) }
+                run.end = next
+                return run
+            }
+            run.isMixed = run.isMixed || next > sectionEnd
+            section = next
+        }
     }
 
     private static func withDataInEveryInstruction(_ document: Data) -> Data {
-        var rewrite = ByteRewrite(document)
-        var index = document.startIndex
-        while let open = document[index...].firstRange(of: instructionOpen) {
-            let name = document[open.upperBound...].prefix { !isSpace($0) && $0 != UInt8(ascii: "?") }
-            if !name.isEmpty, document[name.endIndex...].starts(with: instructionClose) {
-                rewrite.replace(name.endIndex..<name.endIndex) { $0.append(UInt8(ascii: " ")) }
+        document.withUnsafeBytes { bytes in
+            var rewrite = ByteRewrite(document)
+            var index = 0
+            while let open = bytes.offset(of: UInt8(ascii: "<"), from: index) {
+                if bytes.has(cdataOpen, at: open) {
+                    // A CDATA section's content is text, whatever it looks like; one that does
+                    // not end is not a section.
+                    index = bytes.offset(of: cdataClose, from: open + cdataOpen.count).map { $0 + cdataClose.count } ?? open + 1
+                    continue
+                }
+                guard bytes.has(instructionOpen, at: open) else {
+                    index = open + 1
+                    continue
+                }
+                var nameEnd = open + instructionOpen.count
+                while nameEnd < bytes.count, !isSpace(bytes[nameEnd]), bytes[nameEnd] != UInt8(ascii: "?") { nameEnd += 1 }
+                if nameEnd > open + instructionOpen.count, bytes.has(instructionClose, at: nameEnd) {
+                    rewrite.replace(nameEnd..<nameEnd) { $0.append(UInt8(ascii: " ")) }
+                }
+                index = open + instructionOpen.count
             }
-            index = open.upperBound
+            return rewrite.result
         }
-        return rewrite.result
     }
 
     private static let cdataOpen = Array("<![CDATA[".utf8)
@@ -64,7 +123,7 @@ extension XMLDocumentText {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
-    private static func appendEscaped(_ bytes: Data, to text: inout Data) {
+    private static func appendEscaped(_ bytes: Slice<UnsafeRawBufferPointer>, to text: inout Data) {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "&"): text.append(contentsOf: "&amp;".utf8)
@@ -101,5 +160,32 @@ private struct ByteRewrite {
     var result: Data {
         guard changed else { return original }
         return rewritten + original[copied...]
+    }
+}
+
+private extension UnsafeRawBufferPointer {
+    /// The offset of the first `byte` at or after `start`.
+    func offset(of byte: UInt8, from start: Int) -> Int? {
+        guard start < count, let base = baseAddress, let found = memchr(base + start, Int32(byte), count - start) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
+    }
+
+    /// The offset of the first `pattern` at or after `start`.
+    func offset(of pattern: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while let candidate = offset(of: pattern[0], from: index) {
+            if has(pattern, at: candidate) { return candidate }
+            index = candidate + 1
+        }
+        return nil
+    }
+
+    /// Whether `pattern` is at `offset`.
+    func has(_ pattern: [UInt8], at offset: Int) -> Bool {
+        guard offset + pattern.count <= count, let base = baseAddress else { return false }
+        return pattern.withUnsafeBytes { pattern in
+            guard let start = pattern.baseAddress else { return true }
+            return memcmp(base + offset, start, pattern.count) == 0
+        }
     }
 }

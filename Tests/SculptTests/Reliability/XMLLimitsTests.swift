@@ -83,6 +83,9 @@ struct XMLLimitsTests {
         ("<r><v>one <![CDATA[<two>]]><![CDATA[ three]]></v></r>", "one <two> three"),
         ("<r><!-- <![CDATA[not this]]> --><v>a<![CDATA[]]>b</v><?pi <![CDATA[ ?></r>", "ab"),
         ("<r><v>\n  <![CDATA[kept]]>\n</v></r>", "kept"),
+        ("<r><v><![CDATA[a]]> <![CDATA[<b>]]></v></r>", "a <b>"),
+        ("<r><v><![CDATA[a]]><![CDATA[<b>]]></v></r>", "a<b>"),
+        ("<r><v><![CDATA[a]]> <![CDATA[b]]>c</v></r>", "a bc"),
     ])
     func cdata(body: String, expected: String) throws {
         #expect(try XMLModelDecoder().decode(Value.self, from: Data(body.utf8)) == Value(v: expected))
@@ -140,6 +143,20 @@ struct XMLLimitsTests {
     ])
     func instructionLookalikes(body: String, expected: String) throws {
         #expect(try XMLModelDecoder().decode(Value.self, from: Data(body.utf8)) == Value(v: expected))
+    }
+
+    @Test("CDATA inside markup that does not end is the parser's to refuse, and the rewrite does not trap", arguments: [
+        "<r><v a='>' <![CDATA[>]]>x</v></r>",
+        "<r><v <![CDATA[x>]]> </v></r>",
+    ])
+    func cdataInBrokenMarkup(body: String) throws {
+        _ = Self.decodingFailure(body)
+    }
+
+    @Test("a > in a quoted attribute value before a CDATA section beside text still joins them")
+    func cdataAfterQuotedGreaterThan() throws {
+        let body = "<r><v a='>'>x<![CDATA[y]]></v></r>"
+        #expect(try XMLModelDecoder().decode(Value.self, from: Data(body.utf8)) == Value(v: "xy"))
     }
 
     @Test("a document that is not well-formed says what is wrong and near which line, not Code=76 \"(null)\"", arguments: [
