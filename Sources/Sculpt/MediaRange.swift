@@ -8,11 +8,23 @@ import Foundation
 struct ContentTypeFilter: Sendable {
     private let ranges: [MediaRange]
     private let commonValues: [[UInt8]]
+    /// The exact types that are plain (see ``MediaRange/isPlain(_:)``).
+    private let plainTypes: [[UInt8]]
 
     init(_ patterns: Set<String>) {
         let rank = { (pattern: String) in pattern == "application/json" ? 0 : pattern.contains("*") ? 2 : 1 }
         ranges = patterns.sorted { (rank($0), $0) < (rank($1), $1) }.map(MediaRange.init)
-        commonValues = ranges.compactMap(\.exactType).flatMap { [$0, $0 + Array("; charset=utf-8".utf8)] }
+        let exactTypes = ranges.compactMap(\.exactType)
+        commonValues = exactTypes.flatMap { [$0, $0 + Array("; charset=utf-8".utf8)] }
+        plainTypes = exactTypes.filter { $0.withUnsafeBufferPointer(MediaRange.isPlain) }
+    }
+
+    /// Whether a media type, as FoundationNetworking parses it (lowercase, no parameters), is one
+    /// of the exact types and plain: accepted by one comparison, the question whether it compares
+    /// as the field would answered by the type it equals.
+    func acceptsPlainType(_ mediaType: String) -> Bool {
+        var mediaType = mediaType
+        return mediaType.withUTF8 { Self.index(of: $0, in: plainTypes) != nil }
     }
 
     /// Whether a `Content-Type` value is acceptable.
@@ -20,12 +32,17 @@ struct ContentTypeFilter: Sendable {
     func accepts(_ contentType: String) -> Bool {
         var contentType = contentType
         return contentType.withUTF8 { bytes in
-            commonValues.contains { common in
-                common.count == bytes.count && common.withUnsafeBufferPointer { common in
-                    guard let left = common.baseAddress, let right = bytes.baseAddress else { return true }
-                    return memcmp(left, right, bytes.count) == 0
-                }
-            } || MediaRange.contentType(bytes, isIn: ranges)
+            Self.index(of: bytes, in: commonValues) != nil || MediaRange.contentType(bytes, isIn: ranges)
+        }
+    }
+
+    /// The index of the first of `values` equal to `bytes`.
+    private static func index(of bytes: UnsafeBufferPointer<UInt8>, in values: [[UInt8]]) -> Int? {
+        values.firstIndex { value in
+            value.count == bytes.count && value.withUnsafeBufferPointer { value in
+                guard let left = value.baseAddress, let right = bytes.baseAddress else { return true }
+                return memcmp(left, right, bytes.count) == 0
+            }
         }
     }
 }
@@ -111,6 +128,31 @@ struct MediaRange: Sendable {
         }
         return true
     }
+
+    /// Whether a media type FoundationNetworking parsed compares as the field itself would: only
+    /// lowercase token characters and `/`. Anything else (white space, a backslash, a control
+    /// character, a non-ASCII byte) sends the comparison to the field, as `HTTPFields` holds it;
+    /// so does a `k`, which may be a Kelvin sign (U+212A) that lowercasing turned into ASCII. The
+    /// one other change the parse makes, dropping quotes, the comparison makes too.
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // One bit per byte: iterating a string's `utf8` cost 600 instructions for
+        // `application/json`.
+        bytes.allSatisfy { byte in
+            let bits = byte < 64 ? plainBelow64 >> byte : byte < 128 ? plainFrom64 >> (byte - 64) : 0
+            return bits & 1 == 1
+        }
+    }
+
+    /// ``isPlain(_:)`` for a string.
+    static func isPlain(_ mediaType: String) -> Bool {
+        var mediaType = mediaType
+        return mediaType.withUTF8(isPlain)
+    }
+
+    /// `!#$&+-./` and `0`...`9`, as bits 0...63.
+    private static let plainBelow64: UInt64 = 0x03FF_E85A_0000_0000
+    /// `^_` and `a`...`z` but `k`, as bits 64...127.
+    private static let plainFrom64: UInt64 = 0x07FF_F7FE_C000_0000
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte

@@ -44,7 +44,7 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
             return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), result: try base.bodilessValue(response, data))
         }
         try base.checkIsModel(modelType, expected: nil, response, data)
-        return try decodingEnvelope(modelType, response, data) { try modelType.decode(from: $0) }
+        return try decodingEnvelope(modelType, expecting: nil, response, data) { try modelType.decode(from: $0) }
     }
 
     /// Serializes the body into the metadata and a model of type `M`, checking that the matcher
@@ -59,13 +59,14 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
             return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), result: try base.bodilessValue(response, data, as: M.self))
         }
         try base.checkIsModel(modelType, expected: M.self, response, data)
-        return try decodingEnvelope(modelType, response, data) { try modelType.decode(M.self, from: $0) }
+        return try decodingEnvelope(modelType, expecting: Envelope<Meta, M>.self, response, data) { try modelType.decode(M.self, from: $0) }
     }
 
     /// Decodes `Meta` and the result from one root decoder, attributing a failure to whichever
-    /// of the two failed.
+    /// of the two failed (or to the body, when it is only white space).
     private func decodingEnvelope<Result: Sendable>(
-        _ modelType: ModelType, _ response: ResponseContext, _ data: Data, _ result: @escaping @Sendable (any Decoder) throws -> Result
+        _ modelType: ModelType, expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data,
+        _ result: @escaping @Sendable (any Decoder) throws -> Result
     ) throws(SculptError) -> Envelope<Meta, Result> {
         do {
             return try RootDecoding.decode(data, using: base.decoder(for: response)) { decoder in
@@ -78,9 +79,10 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
                 return Envelope(meta: meta, result: try result(decoder))
             }
         } catch let failure as MetaFailure {
-            throw .decodingFailed(ModelType(Meta.self), underlying: failure.underlying, .init(response: response, body: data))
+            let metaFailure = SculptError.decodingFailed(ModelType(Meta.self), underlying: failure.underlying, .init(response: response, body: data))
+            throw base.emptyBodyOr(metaFailure, expecting: expected, response, data)
         } catch {
-            throw ModelResponseSerializer<Matcher>.decodingFailure(error, modelType, response, data)
+            throw base.emptyBodyOr(ModelResponseSerializer<Matcher>.decodingFailure(error, modelType, response, data), expecting: expected, response, data)
         }
     }
 

@@ -86,7 +86,7 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
                 } catch {
                     throw SecretPolicy.default.redactingURLs(in: error)
                 }
-                let response = ResponseContext(urlResponse, request: current)
+                let response = ResponseContext(urlResponse, request: current).materialized  // kept in the page
                 page = Page(value: try sequence.serialize(data, response), response: response, request: current, number: number)
             } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
                 return nil

@@ -125,7 +125,8 @@ struct ResponseLoader<Output: Sendable>: Sendable {
             throw SecretPolicy.default.redactingURLs(in: error)  // a URLError's description prints its URL
         }
         let responseTime = Date()
-        let response = ResponseContext(urlResponse, request: request)
+        // Read once: the cache rules below look at the fields many times.
+        let response = ResponseContext(urlResponse, request: request).materialized
         if response.status.code == 304, conditional != nil, let stored {
             guard stored.isConfirmed(by: response) else {
                 // Another representation than the stored one: ask again, unconditionally.

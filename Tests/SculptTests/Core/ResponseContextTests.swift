@@ -120,7 +120,7 @@ struct ResponseContextTests {
         }
     }
 
-    @Test("a URLSession response's fields, read on first use, are all there, and the same from 100 tasks at once")
+    @Test("a URLSession response's fields are all there, the same from 100 tasks at once, and a change stays in its copy")
     func fieldsReadOnce() async throws {
         let url = try #require(URL(string: "https://api.example.com/users/x"))
         let sent = (0..<24).reduce(into: ["Content-Type": "application/json"]) { $0["X-Field-\($1)"] = "value \($1)" }
@@ -139,6 +139,38 @@ struct ResponseContextTests {
         changed.headerFields[.contentType] = "text/html"
         #expect(changed.headerFields[.contentType] == "text/html")
         #expect(context.headerFields[.contentType] == "application/json")
+    }
+
+    /// A part set on a context made from a Foundation response, and the parts it still reads.
+    enum PartSet: String, CaseIterable, Sendable {
+        case url, method, headerFields, materialized
+    }
+
+    @Test("setting one part of a context made from a URLSession response keeps the others as the response has them", arguments: PartSet.allCases)
+    func settingOnePart(_ part: PartSet) throws {
+        let final = try #require(URL(string: "https://api.example.com/repositories/1"))
+        let response = try #require(HTTPURLResponse(
+            url: final, statusCode: 404, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json", "ETag": "\"abc\""]))
+        var request = URLRequest(url: try #require(URL(string: "https://api.example.com/repos/a/b")))
+        request.httpMethod = "DELETE"
+        var context = ResponseContext(response, request: request)
+        let otherURL = try #require(URL(string: "https://elsewhere.example/x"))
+        switch part {
+        case .url: context.url = otherURL
+        case .method: context.method = .post
+        case .headerFields: context.headerFields = [.contentType: "text/html"]
+        case .materialized: context = context.materialized
+        }
+        #expect(context.url == (part == .url ? otherURL : final))
+        #expect(context.method == (part == .method ? .post : .delete))
+        #expect(context.headerFields[.contentType] == (part == .headerFields ? "text/html" : "application/json"))
+        #expect(context.headerFields[.eTag] == (part == .headerFields ? nil : "\"abc\""))
+        #expect(context.status == .notFound)
+        #expect("\(context)" == "\(part == .method ? "POST" : "DELETE") \(part == .url ? otherURL : final) -> 404 Not Found")
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self))
+        context.status = .ok
+        let accepted = Result { try serializer.serialize(Data(#"{"login":"x","id":1}"#.utf8), for: context, as: User.self) }
+        #expect((try? accepted.get()) != nil || part == .headerFields, "the content type the serializer checks is the context's")
     }
 
     @Test("serializing a URLResponse throws SculptError itself: a catch needs no cast")

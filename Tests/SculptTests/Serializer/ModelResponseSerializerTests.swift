@@ -213,6 +213,55 @@ struct ModelResponseSerializerTests {
         #expect("\(error!)".contains("only 204, 205 and HEAD responses may be empty"))
     }
 
+    /// A step after the empty-body check that fails on a body of only white space.
+    enum BlankBodyStep: String, CaseIterable, Sendable {
+        case contentType, noRoute, typeMismatch, keyPath, typeField, envelope, headRequest
+    }
+
+    /// Found when a later step fails on it, a body of only white space is the empty body it is,
+    /// whichever step noticed: the serializer does not read every body's bytes to check first.
+    @Test("a body of only white space is an empty body, whichever later step fails on it", arguments: BlankBodyStep.allCases)
+    func whiteSpaceBody(_ step: BlankBodyStep) throws {
+        struct Meta: Decodable, Sendable { let page: Int }
+        let body = Data(" \r\n\t ".utf8)
+        let serializer = try githubSerializer()
+        let error: SculptError?
+        let expected: String?
+        switch step {
+        case .contentType:
+            error = #expect(throws: SculptError.self) { try serializer.serialize(body, for: response(contentType: "text/html")) }
+            expected = "User"
+        case .noRoute:
+            error = #expect(throws: SculptError.self) { try serializer.serialize(body, for: response("https://api.example.com/elsewhere")) }
+            expected = nil
+        case .typeMismatch:
+            error = #expect(throws: SculptError.self) { try serializer.serialize(body, for: response(), as: [Label].self) }
+            expected = "Array<Label>"
+        case .keyPath:
+            error = #expect(throws: SculptError.self) { try serializer.serialize(body, for: response("https://api.example.com/envelope/1")) }
+            expected = "Array<Label> at data.items"
+        case .typeField:
+            var matcher = TypeFieldModelMatcher()
+            try matcher.add("user", User.self)
+            error = #expect(throws: SculptError.self) { try ModelResponseSerializer(matcher: matcher).serialize(body, for: response()) }
+            expected = nil
+        case .envelope:
+            error = #expect(throws: SculptError.self) { try serializer.enveloped(in: Meta.self).serialize(body, for: response()) }
+            expected = "User"
+        case .headRequest:
+            // A response to HEAD has no body (RFC 9110, 9.3.2): an empty one is bodiless; one of
+            // white space is found, as for any request, when it does not decode.
+            error = #expect(throws: SculptError.self) { try serializer.serialize(body, for: response(method: .head), as: User.self) }
+            expected = "User"
+        }
+        guard case .emptyBody(let named, let context) = error else {
+            Issue.record("expected emptyBody, got \(String(describing: error))")
+            return
+        }
+        #expect(named == expected)
+        #expect(context.body == body)
+    }
+
     @Test("Sculpt never invents a model from {}")
     func emptyObject() throws {
         let error = thrownError { try githubSerializer().serialize(.json("{}"), for: response()) }
