@@ -8,9 +8,9 @@ import FoundationNetworking
 ///
 /// The URL and method cost tens of nanoseconds a read; the header fields are converted on each
 /// read (about 8 µs for GitHub's 24 fields on Linux, where FoundationNetworking builds a new
-/// dictionary for every read of `allHeaderFields`), as Foundation's own bridge to `HTTPFields`
-/// does. Keeping them would take an allocation and a lock for every response, most of which never
-/// need them; a context that is kept and read again is made with its fields read once (see
+/// dictionary for every read of `allHeaderFields`), as HTTPTypesFoundation's bridge does. Keeping
+/// them would take an allocation and a lock for every response, most of which never need them; a
+/// context that is kept and read again has its fields read once (see
 /// ``ResponseContext/materialized``).
 struct FoundationResponse: Sendable {
     private let response: HTTPURLResponse
@@ -42,8 +42,9 @@ struct FoundationResponse: Sendable {
     }
 
     /// The first `Content-Type`'s media type: on Linux the one FoundationNetworking parsed when it
-    /// made the response (reading it costs 14 ns; looking the field up, 315 ns) when it compares
-    /// as the field would (see ``MediaRange/isPlain(_:)``), else the field's whole value.
+    /// made the response (reading it costs tens of nanoseconds; the field, converting them all)
+    /// when it compares as the field would (see ``MediaRange/isPlain(_:)``), else the field's
+    /// whole value.
     var mediaType: String? {
         #if canImport(FoundationNetworking)
         // Parsed from `Content-Type` when the response was made, lowercased, without parameters;

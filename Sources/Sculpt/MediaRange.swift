@@ -23,8 +23,8 @@ struct ContentTypeFilter: Sendable {
     /// of the exact types and plain: accepted by one comparison, the question whether it compares
     /// as the field would answered by the type it equals.
     func acceptsPlainType(_ mediaType: String) -> Bool {
-        var mediaType = mediaType
-        return mediaType.withUTF8 { Self.index(of: $0, in: plainTypes) != nil }
+        // In place: `withUTF8` needs a copy of the string to call on, which costs a retain.
+        mediaType.utf8.withContiguousStorageIfAvailable { Self.index(of: $0, in: plainTypes) != nil } ?? false
     }
 
     /// Whether a `Content-Type` value is acceptable.

@@ -158,7 +158,9 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         }
         try checkIsModel(modelType, expected: nil, response, data)
         do {
-            return try modelType.decode(data, using: decoder(for: response))
+            // The decoder as stored, not through `decoder(for:)`: a returned existential is a copy.
+            guard negotiates else { return try modelType.decode(data, using: primaryDecoder) }
+            return try modelType.decode(data, using: negotiatedDecoder(for: response))
         } catch {
             throw emptyBodyOr(Self.decodingFailure(error, modelType, response, data), expecting: nil, response, data)
         }
@@ -182,7 +184,9 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         }
         try checkIsModel(modelType, expected: M.self, response, data)
         do {
-            return try modelType.decode(M.self, from: data, using: decoder(for: response))
+            // The decoder as stored, not through `decoder(for:)`: a returned existential is a copy.
+            guard negotiates else { return try modelType.decode(M.self, from: data, using: primaryDecoder) }
+            return try modelType.decode(M.self, from: data, using: negotiatedDecoder(for: response))
         } catch {
             throw emptyBodyOr(Self.decodingFailure(error, modelType, response, data), expecting: M.self, response, data)
         }

@@ -77,7 +77,7 @@ struct ResponseSource: Sendable {
         set { modifyParts { $0.method = newValue } }
     }
 
-    /// The fields, converted on first use when they come from a Foundation response.
+    /// The fields, converted on each read when they come from a Foundation response.
     var fields: HTTPFields {
         get {
             switch storage {
@@ -108,10 +108,16 @@ struct ResponseSource: Sendable {
         }
     }
 
-    /// Reads every part out of a Foundation response, so that none is read from it again.
+    /// Reads every part still read from a Foundation response out of it, once.
     mutating func materialize() {
-        guard case .foundation(let response) = storage else { return }
-        storage = .parts(Parts(url: response.url, method: response.method, fields: .given(response.fields)))
+        switch storage {
+        case .foundation(let response):
+            storage = .parts(Parts(url: response.url, method: response.method, fields: .given(response.fields)))
+        case .parts(var parts):
+            guard case .foundation(let response) = parts.fields else { return }
+            parts.fields = .given(response.fields)
+            storage = .parts(parts)
+        }
     }
 
     private mutating func modifyParts(_ change: (inout Parts) -> Void) {

@@ -143,7 +143,7 @@ struct ResponseContextTests {
 
     /// A part set on a context made from a Foundation response, and the parts it still reads.
     enum PartSet: String, CaseIterable, Sendable {
-        case url, method, headerFields, materialized
+        case url, method, headerFields, materialized, urlThenMaterialized
     }
 
     @Test("setting one part of a context made from a URLSession response keeps the others as the response has them", arguments: PartSet.allCases)
@@ -160,13 +160,17 @@ struct ResponseContextTests {
         case .method: context.method = .post
         case .headerFields: context.headerFields = [.contentType: "text/html"]
         case .materialized: context = context.materialized
+        case .urlThenMaterialized:
+            context.url = otherURL
+            context = context.materialized
         }
-        #expect(context.url == (part == .url ? otherURL : final))
+        let urlSet = part == .url || part == .urlThenMaterialized
+        #expect(context.url == (urlSet ? otherURL : final))
         #expect(context.method == (part == .method ? .post : .delete))
         #expect(context.headerFields[.contentType] == (part == .headerFields ? "text/html" : "application/json"))
         #expect(context.headerFields[.eTag] == (part == .headerFields ? nil : "\"abc\""))
         #expect(context.status == .notFound)
-        #expect("\(context)" == "\(part == .method ? "POST" : "DELETE") \(part == .url ? otherURL : final) -> 404 Not Found")
+        #expect("\(context)" == "\(part == .method ? "POST" : "DELETE") \(urlSet ? otherURL : final) -> 404 Not Found")
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self))
         context.status = .ok
         let accepted = Result { try serializer.serialize(Data(#"{"login":"x","id":1}"#.utf8), for: context, as: User.self) }
