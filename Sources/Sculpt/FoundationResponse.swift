@@ -33,12 +33,23 @@ struct FoundationResponse: Sendable {
 
     /// The header fields, converted from the response.
     var fields: HTTPFields {
-        var fields = HTTPFields()
+        Self.fields(of: response)
+    }
+
+    /// A Foundation response's header fields, sorted by name so that every read gives the same
+    /// fields in the same order: Foundation keeps no order (on Linux each read of
+    /// `allHeaderFields` is a new dictionary, in a new order) and has already joined a repeated
+    /// field's values with commas. Names that differ only in case (FoundationNetworking keeps
+    /// `x-` names as sent) are ordered by their spelling, then by value.
+    static func fields(of response: HTTPURLResponse) -> HTTPFields {
+        var pairs: [HTTPField] = []
+        pairs.reserveCapacity(response.allHeaderFields.count)
         for (name, value) in response.allHeaderFields {
             guard let name = (name as? String).flatMap({ HTTPField.Name($0) }), let value = value as? String else { continue }
-            fields.append(HTTPField(name: name, value: value))
+            pairs.append(HTTPField(name: name, value: value))
         }
-        return fields
+        pairs.sort { ($0.name.canonicalName, $0.name.rawName, $0.value) < ($1.name.canonicalName, $1.name.rawName, $1.value) }
+        return HTTPFields(pairs)
     }
 
     /// The first `Content-Type`'s media type: on Linux the one FoundationNetworking parsed when it

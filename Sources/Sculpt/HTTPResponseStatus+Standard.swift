@@ -3,7 +3,8 @@ public import HTTPTypes
 extension HTTPResponse.Status {
     /// The status with `code` and the reason phrase RFC 9110 (or the IANA registry) gives it, such
     /// as `404 Not Found`; an empty phrase for a code none names. A code outside `0...999`, which
-    /// a status cannot hold, becomes 0, so that no status range accepts it.
+    /// a status cannot hold, becomes 0, which no serializer accepts (see
+    /// `ModelResponseSerializer.acceptableStatusCodes`).
     ///
     /// ```swift
     /// HTTPResponse.Status.standard(404).reasonPhrase   // "Not Found"

@@ -64,7 +64,8 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// ``acceptableStatusCodes``); `nil` keeps error bodies undecoded, though still attached.
     public var errorMatcher: (any ModelMatcher)?
 
-    /// The statuses whose bodies are models; others are errors. Default: 200...299.
+    /// The statuses whose bodies are models; others are errors. Default: 200...299. Codes outside
+    /// 1...999 are never accepted: a context's status 0 stands for one it could not hold.
     public var acceptableStatusCodes: Set<Int> = Self.successStatusCodes {
         didSet { statusCodeFilter = StatusCodeFilter(acceptableStatusCodes) }
     }

@@ -36,9 +36,11 @@ public struct ResponseContext: Sendable {
 
     /// The response's header fields, in the order received, repeated fields kept.
     ///
-    /// From a Foundation response they are converted on each read (about 8 µs for 24 fields on
-    /// Linux): a matcher that looks at several reads them once into a local, and a context kept to
-    /// be read again can be ``materialized``.
+    /// A Foundation response keeps neither: it joins a repeated field's values with commas and
+    /// holds its fields in no order, so a context made from one gives them sorted by name, the
+    /// same on every read. They are converted on each read (about 8 µs for 24 fields on Linux): a
+    /// matcher that looks at several reads them once into a local, and a context kept to be read
+    /// again can be ``materialized``.
     public var headerFields: HTTPFields {
         get { source.fields }
         set { source.fields = newValue }
@@ -74,8 +76,8 @@ public struct ResponseContext: Sendable {
     /// is the request's. A response that is not an `HTTPURLResponse` (a `file:` or `data:` URL)
     /// counts as `200 OK` with its MIME type as `Content-Type`. The status has its standard
     /// reason phrase (`404 Not Found`, see ``HTTPTypes/HTTPResponse/Status/standard(_:)``); a code
-    /// outside 0...999, which `HTTPResponse.Status` cannot hold, becomes 0 so that no status range
-    /// accepts it. The URL, method and header fields are read from the response when asked for: a
+    /// outside 0...999, which `HTTPResponse.Status` cannot hold, becomes 0, which no serializer
+    /// accepts. The URL, method and header fields are read from the response when asked for: a
     /// serializer that needs only the status and content type reads nothing else.
     public init(_ response: URLResponse, request: URLRequest? = nil) {
         guard let http = response as? HTTPURLResponse else {

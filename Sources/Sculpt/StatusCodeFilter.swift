@@ -6,7 +6,13 @@ struct StatusCodeFilter: Sendable {
     private let run: ClosedRange<Int>?
     private let codes: Set<Int>
 
+    /// The codes a response can carry: `HTTPResponse.Status` holds 0...999, and 0 stands for a
+    /// status that could not be held (a code Foundation gave outside 0...999, a HAR entry's
+    /// failed request), which no filter accepts.
+    static let responseCodes = 1...999
+
     init(_ codes: Set<Int>) {
+        let codes = codes.filter(Self.responseCodes.contains)
         self.codes = codes
         if let lowest = codes.min(), let highest = codes.max(), highest - lowest + 1 == codes.count {
             run = lowest...highest

@@ -48,16 +48,12 @@ public struct HTTPResponseCache: @unchecked Sendable {
             let cached = urlCache.cachedResponse(for: key), let http = cached.response as? HTTPURLResponse,
             NormalizedURL.text(http.url) == NormalizedURL.text(request.url)
         else { return nil }
-        var fields = HTTPFields()
+        var fields = FoundationResponse.fields(of: http)
         var meta: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            guard let name = name as? String, let value = value as? String else { continue }
-            if Self.isMeta(name) {
-                meta[name.lowercased()] = value
-            } else if let fieldName = HTTPField.Name(name) {
-                fields.append(HTTPField(name: fieldName, value: value))
-            }
+        for field in fields where Self.isMeta(field.name.rawName) {
+            meta[field.name.canonicalName] = field.value
         }
+        fields.removeAll { Self.isMeta($0.name.rawName) }
         guard let requestTime = meta[Self.requestTimeField].flatMap(Double.init),
             let responseTime = meta[Self.responseTimeField].flatMap(Double.init)
         else { return nil }

@@ -100,6 +100,13 @@ extension SecretPolicy {
                 output += item[...equals]
                 output += nested.utf8
                 changed = true
+            } else if depth < Self.maximumNesting, !item.contains(UInt8(ascii: "=")),
+                let nested = redacting(encodedValue: item, depth: depth)
+            {
+                // A parameter whose `=` is percent-encoded (`access_token%3Dx`): no server reads it
+                // as a token, but its text is one.
+                output += nested.utf8
+                changed = true
             } else {
                 output += item
             }
