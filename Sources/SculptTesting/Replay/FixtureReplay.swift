@@ -63,6 +63,9 @@ public final class FixtureReplay: @unchecked Sendable {
     /// compared only with the interactions that can match it, so its cost does not grow with the
     /// cassette.
     let index: [RouteKey: [Int]]
+    /// Sends and records the requests this replay lacks; `nil` for a replay that never reaches the
+    /// network.
+    let recorder: FixtureRecorder?
     private let lock = NSLock()
     private var used: [Bool]
     private var protocolSlot: ReplayURLProtocol.Type?
@@ -85,9 +88,16 @@ public final class FixtureReplay: @unchecked Sendable {
     /// ```swift
     /// let replay = FixtureReplay(fixtures, options: .init(repeatsLastResponse: true))
     /// ```
-    public init(_ interactions: [Fixture], options: Options = .init()) {
+    public convenience init(_ interactions: [Fixture], options: Options = .init()) {
+        self.init(interactions, options: options, recorder: nil)
+    }
+
+    /// Creates a replay that sends a request it lacks through `recorder` (a ``CassetteRecording``
+    /// that records), instead of answering it with a ``Miss``.
+    init(_ interactions: [Fixture], options: Options, recorder: FixtureRecorder?) {
         self.interactions = interactions
         self.options = options
+        self.recorder = recorder
         self.used = Array(repeating: false, count: interactions.count)
         self.index = Dictionary(grouping: interactions.indices) { RouteKey(interactions[$0].request) }
     }

@@ -22,6 +22,9 @@ class ReplayURLProtocol: URLProtocol {
     /// The most redirects followed for one request, as `URLSession` allows.
     static let maximumRedirects = 16
 
+    /// A request being sent through the replay's recorder, cancelled when loading stops.
+    private let forwarding = Forwarding()
+
     override func startLoading() {
         guard let replay = Self.replay else {
             client?.urlProtocol(self, didFailWithError: URLError(.cancelled))
@@ -42,21 +45,80 @@ class ReplayURLProtocol: URLProtocol {
                 fixture = try replay.response(for: Self.asked(current))
             }
         } catch {
-            client?.urlProtocol(self, didFailWithError: error)
+            // A request the replay lacks goes to the network only when a recording records.
+            if error is FixtureReplay.Miss, let recorder = replay.recorder {
+                record(current, through: recorder)
+            } else {
+                client?.urlProtocol(self, didFailWithError: error)
+            }
             return
         }
         guard let url = current.url, let response = HTTPURLResponse(fixture.response, url: url) else {
             client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
             return
         }
+        deliver(response, body: current.httpMethod == "HEAD" ? Data() : fixture.response.body)
+    }
+
+    override func stopLoading() {
+        forwarding.cancel()
+    }
+
+    /// Hands a whole response to the client.
+    private func deliver(_ response: URLResponse, body: Data) {
         client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-        if current.httpMethod != "HEAD", !fixture.response.body.isEmpty {
-            client?.urlProtocol(self, didLoad: fixture.response.body)
+        if !body.isEmpty {
+            client?.urlProtocol(self, didLoad: body)
         }
         client?.urlProtocolDidFinishLoading(self)
     }
 
-    override func stopLoading() {}
+    /// Sends a request the replay lacks to the network through `recorder`, which records it, and
+    /// hands its response to the client.
+    private func record(_ request: URLRequest, through recorder: FixtureRecorder) {
+        // The request as the session sends it: a streamed body read into the request.
+        var request = request
+        if request.httpBody == nil, let stream = request.httpBodyStream {
+            request.httpBody = Self.read(stream)
+            request.httpBodyStream = nil
+        }
+        let loading = UncheckedLoading(protocol: self)
+        forwarding.start { [request] in
+            do {
+                let (data, response) = try await recorder.data(for: request)
+                loading.protocol.deliver(response, body: data)
+            } catch {
+                loading.protocol.client?.urlProtocol(loading.protocol, didFailWithError: error)
+            }
+        }
+    }
+
+    /// This protocol handed to the task that records: the loading system calls a protocol's
+    /// client from any thread, and the protocol is not touched by anything else meanwhile.
+    private struct UncheckedLoading: @unchecked Sendable {
+        let `protocol`: ReplayURLProtocol
+    }
+
+    /// The task sending a request through the recorder, cancelled if loading stops first.
+    private final class Forwarding: @unchecked Sendable {
+        private let lock = NSLock()
+        private var task: Task<Void, Never>?
+        private var cancelled = false
+
+        func start(_ work: @escaping @Sendable () async -> Void) {
+            lock.withLock {
+                guard !cancelled else { return }
+                task = Task(operation: work)
+            }
+        }
+
+        func cancel() {
+            lock.withLock {
+                cancelled = true
+                task?.cancel()
+            }
+        }
+    }
 
     /// A `URLRequest` as the replay matches it.
     private static func asked(_ request: URLRequest) -> Fixture.Request {

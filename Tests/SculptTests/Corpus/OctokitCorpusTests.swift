@@ -18,7 +18,7 @@ struct OctokitInteraction: CustomTestStringConvertible, Sendable {
 
     /// Every interaction of every recording, or none when the corpus is absent.
     static func all() throws -> [OctokitInteraction] {
-        guard let folder = Paths.corpus?.appending(path: "octokit") else { return [] }
+        let folder = Paths.corpus.appending(path: "octokit")
         var interactions: [OctokitInteraction] = []
         for recording in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
             let file = folder.appending(path: "\(recording)/normalized-fixture.json")
@@ -65,7 +65,7 @@ struct GitHubRoutes {
     var routes: [Route]
 
     static func load() throws -> GitHubRoutes? {
-        guard let file = Paths.corpus?.appending(path: "github-routes.txt") else { return nil }
+        let file = Paths.corpus.appending(path: "github-routes.txt")
         let lines = try String(contentsOf: file, encoding: .utf8).split(whereSeparator: \.isNewline)
         return GitHubRoutes(routes: lines.compactMap { line in
             let parts = line.split(separator: " ", maxSplits: 1)
@@ -97,7 +97,7 @@ struct GitHubRoutes {
     }
 }
 
-@Suite("octokit recordings", .enabled(if: Paths.corpus != nil, "../shared/corpus is absent: skipping the octokit recordings"))
+@Suite("octokit recordings")
 struct OctokitCorpusTests {
     /// The route table and its matcher, built once for all rows.
     static let table: (routes: GitHubRoutes, matcher: URLModelMatcher)? = {

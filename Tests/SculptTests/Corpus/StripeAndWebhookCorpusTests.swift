@@ -30,7 +30,7 @@ private struct ListMeta: Decodable, Sendable {
     }
 }
 
-@Suite("Stripe and webhook samples", .enabled(if: Paths.corpus != nil, "../shared/corpus is absent: skipping the Stripe and webhook samples"))
+@Suite("Stripe and webhook samples")
 struct StripeAndWebhookCorpusTests {
     private static let stripe = CorpusFiles.json(in: "stripe")
 
@@ -52,7 +52,7 @@ struct StripeAndWebhookCorpusTests {
             }
             #expect(found == "\"\(object)\"", "\(sample.name)")
         }
-        #expect(Self.stripe.count > 50)
+        #expect(Self.stripe.count > (Paths.corpusIsShared ? 50 : 8))
     }
 
     @Test("a list of every sample: the registered kinds decode, the others are skipped and reported")
@@ -82,7 +82,7 @@ struct StripeAndWebhookCorpusTests {
     func webhooks() throws {
         let payloads = Dictionary(uniqueKeysWithValues: CorpusFiles.json(in: "github-webhooks").map { ($0.name, $0.data) })
         let index = CorpusFiles.index(of: "github-webhooks")
-        #expect(index.count > 20)
+        #expect(index.count > (Paths.corpusIsShared ? 20 : 5))
         for entry in index {
             let file = try #require(entry["file"] as? String)
             let body = try #require(payloads[file], "\(file) is in the index but not on disk")

@@ -1,0 +1,71 @@
+public import Foundation
+import Sculpt
+
+/// When a ``CassetteRecording`` replays its cassette and when it sends requests to the network
+/// and records them: the modes VCR users know.
+///
+/// | mode | cassette exists | cassette missing |
+/// |---|---|---|
+/// | ``replayOnly`` | replays; a request it lacks is a ``FixtureReplay/Miss`` | an error |
+/// | ``once`` | replays; a request it lacks is a miss | records every request |
+/// | ``newEpisodes`` | replays; records a request it lacks and adds it | records every request |
+/// | ``all`` | records every request, replacing the cassette | records every request |
+///
+/// Only ``replayOnly`` and ``once`` with a cassette never touch the network.
+public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Replay only; never the network. The default when the `CI` environment variable is set.
+    case replayOnly = "replay-only"
+    /// Record when the cassette is missing, else replay only. The default elsewhere.
+    case once
+    /// Replay what the cassette has, record what it lacks.
+    case newEpisodes = "new-episodes"
+    /// Record everything again.
+    case all
+
+    /// The environment variable that chooses the mode for every recording, over the mode given in
+    /// code: `SCULPT_RECORD_MODE=all swift test` records every cassette again.
+    public static let environmentVariable = "SCULPT_RECORD_MODE"
+
+    /// The mode a recording uses: `SCULPT_RECORD_MODE` when set, else `preferred`, else
+    /// ``replayOnly`` when the `CI` environment variable is set (to anything but `false` or `0`),
+    /// else ``once``.
+    ///
+    /// ```swift
+    /// let mode = try RecordMode.resolved(preferring: .newEpisodes)
+    /// ```
+    /// - Throws: ``InvalidName`` when `SCULPT_RECORD_MODE` names no mode.
+    public static func resolved(
+        preferring preferred: RecordMode? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(InvalidName) -> RecordMode {
+        if let name = environment[environmentVariable], !name.isEmpty {
+            guard let mode = RecordMode(name: name) else { throw InvalidName(name: name) }
+            return mode
+        }
+        if let preferred { return preferred }
+        let ci = environment["CI"].map { !["", "false", "0"].contains($0.lowercased()) } ?? false
+        return ci ? .replayOnly : .once
+    }
+
+    /// The mode named `name`, as `SCULPT_RECORD_MODE` spells it (case-insensitive; `none`, VCR's
+    /// name, is ``replayOnly``).
+    public init?(name: String) {
+        let name = name.lowercased()
+        guard let mode = name == "none" ? .replayOnly : RecordMode(rawValue: name) else { return nil }
+        self = mode
+    }
+
+    /// The mode's name, as `SCULPT_RECORD_MODE` spells it: `replay-only`, `once`, `new-episodes`, `all`.
+    public var description: String { rawValue }
+
+    /// A `SCULPT_RECORD_MODE` value that names no mode.
+    public struct InvalidName: Error, Sendable, CustomStringConvertible {
+        /// The value found.
+        public var name: String
+
+        /// What was found and what would be read.
+        public var description: String {
+            let modes = RecordMode.allCases.map(\.rawValue).joined(separator: ", ")
+            return "\(RecordMode.environmentVariable)=\"\(PrintableText.value(name, limit: 64))\" names no record mode; use one of \(modes)"
+        }
+    }
+}
