@@ -44,7 +44,7 @@ public struct Cassette: Sendable {
         do {
             value = try JSONValue(parsing: json)
         } catch {
-            throw Fixture.FormatError(reason: "not JSON: \(error)")
+            throw Fixture.FormatError(reason: "not JSON: \(error)", location: .offset(error.offset))
         }
         guard let entries = value["interactions"] else {
             var fixture = try Fixture(value, at: "")
@@ -52,7 +52,7 @@ public struct Cassette: Sendable {
             self.init([fixture])
             return
         }
-        guard let list = entries.array else { throw Fixture.FormatError(reason: "\"interactions\" must be an array") }
+        guard let list = entries.array else { throw Fixture.FormatError(reason: "\"interactions\" must be an array", location: .path("interactions")) }
         var interactions: [Fixture] = []
         for (index, entry) in list.enumerated() {
             var fixture = try Fixture(entry, at: "interactions[\(index)].")

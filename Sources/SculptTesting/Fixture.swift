@@ -73,20 +73,47 @@ public struct Fixture: Sendable {
         public var file: URL?
         /// What was wrong with it.
         public var reason: String
+        /// The line of the file where it is wrong (the first is 1), when the error came from
+        /// reading a file and the place is known.
+        public var line: Int?
+        /// Where in the document it is wrong, made a ``line`` when the error came from a file.
+        var location: Location?
 
-        /// E.g. `fixture user.json: response.status must be a number`; at most 4,096 bytes, a long
+        /// A place in a JSON document.
+        enum Location: Sendable {
+            /// A byte offset, where the text stops being JSON.
+            case offset(Int)
+            /// A value's path, such as `interactions[2].response.status`.
+            case path(String)
+
+            /// The line of `document` this place is on; `nil` for a path the document lacks.
+            func line(in document: Data) -> Int? {
+                switch self {
+                case .offset(let offset): JSONValue.line(atOffset: offset, in: document)
+                case .path(let path): JSONValue.offset(ofPath: path, in: document).map { JSONValue.line(atOffset: $0, in: document) }
+                }
+            }
+        }
+
+        /// E.g. `fixture user.json:7: response.status must be a number`; at most 4,096 bytes, a long
         /// file name or reason cut with its size stated (``reason`` keeps it whole).
         public var description: String {
-            let head = "fixture \(PrintableText.value(file?.lastPathComponent ?? "(data)", limit: 256)): "
+            let name = PrintableText.value(file?.lastPathComponent ?? "(data)", limit: 256)
+            let head = "fixture \(name)\(line.map { ":\($0)" } ?? ""): "
             return head + PrintableText.value(reason, limit: 4_096 - head.utf8.count)
         }
 
-        /// `parse` applied to the contents of `file`, with the file named in any format error.
+        /// `parse` applied to the contents of `file`, with the file, and the line when the place
+        /// is known, named in any format error.
         static func reading<T>(_ file: URL, _ parse: (Data) throws -> T) throws -> T {
+            let data = try Data(contentsOf: file)
             do {
-                return try parse(try Data(contentsOf: file))
+                return try parse(data)
             } catch var error as FormatError {
                 error.file = file
+                if error.line == nil, let location = error.location {
+                    error.line = location.line(in: data)
+                }
                 throw error
             }
         }
@@ -146,7 +173,7 @@ public struct Fixture: Sendable {
         do {
             value = try JSONValue(parsing: json)
         } catch {
-            throw FormatError(reason: "not JSON: \(error)")
+            throw FormatError(reason: "not JSON: \(error)", location: .offset(error.offset))
         }
         try self.init(value, at: "")
     }

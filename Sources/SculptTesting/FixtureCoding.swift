@@ -6,21 +6,21 @@ extension Fixture {
     /// Reads a `{"request": ..., "response": ...}` object; `path` prefixes field names in errors.
     init(_ value: JSONValue, at path: String) throws(FormatError) {
         guard case .object = value else {
-            throw FormatError(reason: "\(path.isEmpty ? "the top level" : path) must be an object with \"request\" and \"response\"")
+            throw FormatError(reason: "\(path.isEmpty ? "the top level" : path) must be an object with \"request\" and \"response\"", at: path)
         }
-        guard let request = value["request"], case .object = request else { throw FormatError(reason: "missing object \"\(path)request\"") }
-        guard let response = value["response"], case .object = response else { throw FormatError(reason: "missing object \"\(path)response\"") }
+        guard let request = value["request"], case .object = request else { throw FormatError(reason: "missing object \"\(path)request\"", at: path) }
+        guard let response = value["response"], case .object = response else { throw FormatError(reason: "missing object \"\(path)response\"", at: path) }
         guard let urlText = request["url"]?.string, let url = URL(string: urlText) else {
-            throw FormatError(reason: "\(path)request.url must be a URL string")
+            throw FormatError(reason: "\(path)request.url must be a URL string", at: "\(path)request.url")
         }
         let methodText = request["method"]?.string ?? "GET"
         guard let method = HTTPRequest.Method(methodText) else {
-            throw FormatError(reason: "\(path)request.method \"\(methodText)\" is not a method")
+            throw FormatError(reason: "\(path)request.method \"\(methodText)\" is not a method", at: "\(path)request.method")
         }
         // 0...999, what `HTTPResponse.Status` holds: the recorder and `ResponseContext` write 0 for
         // "no valid status" (a code out of range), so whatever they write reads back.
         guard let status = response["status"]?.int, (0...999).contains(status) else {
-            throw FormatError(reason: "\(path)response.status must be a number from 0 to 999 (an HTTP status, or 0 for none)")
+            throw FormatError(reason: "\(path)response.status must be a number from 0 to 999 (an HTTP status, or 0 for none)", at: "\(path)response.status")
         }
         self.init(
             request: .init(
@@ -55,14 +55,14 @@ extension Fixture {
 
     private static func fields(_ value: JSONValue?, at path: String) throws(FormatError) -> HTTPFields {
         guard let value else { return [:] }
-        guard let pairs = value.array else { throw FormatError(reason: "\(path) must be an array of [name, value] pairs") }
+        guard let pairs = value.array else { throw FormatError(reason: "\(path) must be an array of [name, value] pairs", at: path) }
         var fields = HTTPFields()
         for pair in pairs {
             guard let items = pair.array, items.count == 2, let name = items[0].string.flatMap({ HTTPField.Name($0) }),
                 let text = items[1].string
             else {
                 // Only the shape is named: the values may be secrets (an Authorization value).
-                throw FormatError(reason: "\(path) has an invalid pair at position \(fields.count + 1): \(Self.shape(of: pair))")
+                throw FormatError(reason: "\(path) has an invalid pair at position \(fields.count + 1): \(Self.shape(of: pair))", at: "\(path)[\(fields.count)]")
             }
             fields.append(HTTPField(name: name, value: text))
         }
@@ -96,12 +96,12 @@ extension Fixture {
         case ("text", .string(let text)):
             return Data(text.utf8)
         case ("base64", .string(let text)):
-            guard let data = Data(base64Encoded: text) else { throw FormatError(reason: "\(path).body is not valid base64") }
+            guard let data = Data(base64Encoded: text) else { throw FormatError(reason: "\(path).body is not valid base64", at: "\(path).body") }
             return data
         case ("json", _):
             return body.compactData
         default:
-            throw FormatError(reason: "\(path).bodyEncoding must be \"json\", \"text\" or \"base64\" (with a string body)")
+            throw FormatError(reason: "\(path).bodyEncoding must be \"json\", \"text\" or \"base64\" (with a string body)", at: "\(path).bodyEncoding")
         }
     }
 
@@ -122,6 +122,14 @@ extension Fixture {
     private static func isJSON(_ contentType: String) -> Bool {
         let essence = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
         return essence == "application/json" || essence == "text/json" || essence.hasSuffix("+json")
+    }
+}
+
+extension Fixture.FormatError {
+    /// An error at the value with JSON path `path` (`interactions[2].response.status`; a trailing
+    /// `.` is ignored, an empty path is the top level).
+    init(reason: String, at path: String) {
+        self.init(reason: reason, location: .path(path.hasSuffix(".") ? String(path.dropLast()) : path))
     }
 }
 

@@ -22,6 +22,51 @@ extension JSONValue {
     }
 }
 
+extension JSONValue {
+    /// The byte offset at which the value at `path` begins in `document`: a path of member names
+    /// and indices as messages write it (`interactions[2].response.headers[0]`; the empty path is
+    /// the whole document). Where the document lacks the path, or stops being JSON on the way, the
+    /// offset of the deepest value that should hold it; `nil` for text that is not such a path. A
+    /// repeated member name is read at its first occurrence, as ``subscript(_:)`` reads it.
+    static func offset(ofPath path: String, in document: Data) -> Int? {
+        guard let steps = PathStep.steps(of: path) else { return nil }
+        return document.withUnsafeBytes { raw in
+            var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
+            return parser.offset(of: steps[...])
+        }
+    }
+
+    /// The line (the first is 1) of the byte at `offset` in `document`.
+    static func line(atOffset offset: Int, in document: Data) -> Int {
+        1 + document.prefix(max(0, offset)).reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+    }
+
+    /// One step of a path: a member name or an index.
+    fileprivate enum PathStep: Equatable {
+        case member(String)
+        case index(Int)
+
+        /// `interactions[2].request.url` as steps; `nil` for text that is not such a path.
+        static func steps(of path: String) -> [PathStep]? {
+            guard !path.isEmpty else { return [] }
+            var steps: [PathStep] = []
+            for part in path.split(separator: ".", omittingEmptySubsequences: false) {
+                let name = part.prefix { $0 != "[" }
+                var rest = part.dropFirst(name.count)
+                guard !name.isEmpty || rest.hasPrefix("[") else { return nil }  // an empty part: `a..b`
+                if !name.isEmpty { steps.append(.member(String(name))) }
+                while rest.hasPrefix("[") {
+                    guard let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close]) else { return nil }
+                    steps.append(.index(index))
+                    rest = rest[rest.index(after: close)...]
+                }
+                guard rest.isEmpty else { return nil }
+            }
+            return steps
+        }
+    }
+}
+
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
@@ -175,6 +220,45 @@ private struct Parser {
 
     private mutating func skipWhitespace() {
         while let byte = peek(), JSONBytes.isWhitespace(byte) { index += 1 }
+    }
+
+    /// The offset of the value at `steps` from here (see ``JSONValue/offset(ofPath:in:)``), or of
+    /// the deepest value on the way that holds the path's next step when it does not.
+    mutating func offset(of steps: ArraySlice<JSONValue.PathStep>) -> Int {
+        skipWhitespace()
+        let start = index
+        guard let step = steps.first else { return start }
+        switch step {
+        case .member(let name):
+            guard peek() == UInt8(ascii: "{") else { return start }
+            index += 1
+            repeat {
+                skipWhitespace()
+                guard peek() == UInt8(ascii: "\""), let key = try? string() else { return start }
+                skipWhitespace()
+                guard peek() == UInt8(ascii: ":") else { return start }
+                index += 1
+                if key == name { return offset(of: steps.dropFirst()) }
+                guard (try? value()) != nil else { return start }
+            } while skipSeparator()
+            return start
+        case .index(let position):
+            guard peek() == UInt8(ascii: "["), position >= 0 else { return start }
+            index += 1
+            for _ in 0..<position {
+                guard (try? value()) != nil, skipSeparator() else { return start }
+            }
+            skipWhitespace()
+            return peek() == UInt8(ascii: "]") ? start : offset(of: steps.dropFirst())
+        }
+    }
+
+    /// Steps over the `,` after a member or element; `false` at anything else (the container's end).
+    private mutating func skipSeparator() -> Bool {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: ",") else { return false }
+        index += 1
+        return true
     }
 
     private func describeNext() -> String {

@@ -79,6 +79,26 @@ struct FixtureTests {
             (error as? Fixture.FormatError)?.description.hasPrefix("fixture \(file.lastPathComponent):") == true
         }
     }
+
+    @Test("a file error names the line it is on", arguments: [
+        // Not JSON: the line where it stops being JSON.
+        ("{\n  \"request\": {\"url\": \"https://x\"},\n  \"response\": {\"status\": 200,}\n}", 3),
+        // A wrong value: its own line.
+        ("{\n  \"request\": {\n    \"url\": \"https://x\",\n    \"method\": \"G T\"\n  },\n  \"response\": {\"status\": 200}\n}", 4),
+        ("{\n  \"request\": {\"url\": \"https://x\"},\n  \"response\": {\n    \"headers\": [\n      [\"a\", \"b\"],\n      [\"c\"]\n    ],\n    \"status\": 200\n  }\n}", 6),
+        // A missing value: the line of the object that should hold it.
+        ("{\n  \"request\": {\"url\": \"https://x\"},\n\n  \"response\": {\n    \"headers\": []\n  }\n}", 4),
+        // In a cassette: the interaction's own line, past an earlier one with the same names.
+        ("{\"interactions\": [\n  {\"request\": {\"url\": \"https://x\"}, \"response\": {\"status\": 200}},\n  {\"request\": {\"url\": \"https://x\"},\n   \"response\": {\"status\": \"ok\"}}\n]}", 4),
+    ])
+    func fileErrorLine(_ text: String, _ line: Int) throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "sculpt-bad-fixture-\(UUID()).json")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let error = try #require(throws: Fixture.FormatError.self) { try Cassette(contentsOf: file) }
+        #expect(error.line == line)
+        #expect(error.description.hasPrefix("fixture \(file.lastPathComponent):\(line): "))
+    }
 }
 
 @Suite("FixtureServer")
