@@ -16,6 +16,8 @@ let package = Package(
         // XML models through XMLCoder: a package builds XMLCoder only when it uses this product.
         .library(name: "SculptXML", targets: ["SculptXML"]),
         .executable(name: "sculpt-example", targets: ["SculptExample"]),
+        // The `sculpt` command: serve fixtures, import HAR archives, record through a proxy, check fixtures.
+        .executable(name: "sculpt", targets: ["SculptCommand"]),
     ],
     traits: [
         .trait(
@@ -33,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/CoreOffice/XMLCoder.git", from: "0.18.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -87,10 +90,20 @@ let package = Package(
             name: "SculptExample",
             dependencies: ["Sculpt", "SculptMatchers", "SculptTesting"]
         ),
+        .executableTarget(
+            name: "SculptCommand",
+            dependencies: [
+                "Sculpt", "SculptTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(
             name: "SculptTests",
             dependencies: [
                 "Sculpt", "SculptMatchers", "SculptTesting", "SculptStore", "SculptAsyncHTTPClient", "SculptXML",
+                // Built so the tests can run it as a user does, as a subprocess.
+                "SculptCommand",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientAdapter"])),
             ]
         ),

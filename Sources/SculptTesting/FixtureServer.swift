@@ -83,24 +83,30 @@ public actor FixtureServer {
     public nonisolated let replay: FixtureReplay
     /// What a client may send.
     public nonisolated let limits: Limits
+    /// Told of each request answered, on the connection's thread.
+    private nonisolated let onRequest: (@Sendable (ServedRequest) -> Void)?
     private var listener: HTTPListener?
 
     /// The server's base URL, `http://127.0.0.1:<port>`, once started.
     public private(set) var baseURL: URL?
 
-    /// Creates a server that answers from `replay`.
+    /// Creates a server that answers from `replay`, telling `onRequest` of each request it
+    /// answers (a request refused before it was read whole, such as an oversized one, is not told).
     ///
     /// ```swift
-    /// let server = FixtureServer(replay: FixtureReplay(fixtures, options: .init(repeatsLastResponse: true)))
+    /// let replay = FixtureReplay(fixtures, options: .init(repeatsLastResponse: true))
+    /// let server = FixtureServer(replay: replay) { print($0) }   // GET /users/octocat -> 200, matched get-user.json
     /// ```
-    public init(replay: FixtureReplay, limits: Limits = Limits()) {
+    public init(replay: FixtureReplay, limits: Limits = Limits(), onRequest: (@Sendable (ServedRequest) -> Void)? = nil) {
         self.replay = replay
         self.limits = limits
+        self.onRequest = onRequest
     }
 
-    /// Creates a server that answers with `fixtures`, each used once, in order.
-    public init(fixtures: [Fixture], limits: Limits = Limits()) {
-        self.init(replay: FixtureReplay(fixtures), limits: limits)
+    /// Creates a server that answers with `fixtures`, each used once, in order, telling
+    /// `onRequest` of each request it answers.
+    public init(fixtures: [Fixture], limits: Limits = Limits(), onRequest: (@Sendable (ServedRequest) -> Void)? = nil) {
+        self.init(replay: FixtureReplay(fixtures), limits: limits, onRequest: onRequest)
     }
 
     deinit {
@@ -117,8 +123,8 @@ public actor FixtureServer {
     public func start(port: UInt16 = 0) async throws -> URL {
         if let baseURL { return baseURL }
         let listener = HTTPListener(limits: limits, keepsBodies: replay.options.matchesBody)
-        let replay = self.replay
-        let base = try listener.start(port: port) { FixtureResponder(replay: replay, baseURL: $0) }
+        let (replay, onRequest) = (self.replay, self.onRequest)
+        let base = try listener.start(port: port) { FixtureResponder(replay: replay, baseURL: $0, log: onRequest) }
         guard let url = URL(string: base) else {
             listener.stop()
             throw URLError(.badURL)

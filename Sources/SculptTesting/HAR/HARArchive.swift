@@ -73,10 +73,10 @@ public struct HARArchive: Sendable {
         do {
             root = try JSONValue(parsing: data)
         } catch {
-            throw Fixture.FormatError(reason: "not JSON: \(error)")
+            throw Fixture.FormatError(reason: "not JSON: \(error)", location: .offset(error.offset))
         }
         guard let entries = root["log"]?["entries"]?.array else {
-            throw Fixture.FormatError(reason: "not a HAR archive: no log.entries array")
+            throw Fixture.FormatError(reason: "not a HAR archive: no log.entries array", at: "log.entries")
         }
         fixtures = []
         skipped = []

@@ -6,55 +6,42 @@ import HTTPTypes
 /// The URL matched is the server's own base URL and the request's path and query: the request's
 /// `Host` field, and the authority of an absolute-form target, never take part, so no client can
 /// steer matching or redirects by what it claims the host is.
-struct FixtureResponder: Sendable {
+struct FixtureResponder: HTTPResponder {
     /// The interactions answered from.
     let replay: FixtureReplay
     /// `http://127.0.0.1:<port>`, without a trailing slash.
     let baseURL: String
+    /// Told of every request answered, when set.
+    var log: (@Sendable (ServedRequest) -> Void)?
 
-    /// The response to `head` and its body (`nil` when the body was not kept).
     func respond(to head: HTTPRequestHead, body: Data?) -> ServerResponse {
+        let (response, outcome) = answer(head, body: body)
+        log?(ServedRequest(method: head.method, target: head.target, status: response.status, outcome: outcome))
+        return response
+    }
+
+    /// The response to `head`, and what became of the request.
+    private func answer(_ head: HTTPRequestHead, body: Data?) -> (ServerResponse, ServedRequest.Outcome) {
         guard let url = URL(string: baseURL + head.target) else {
-            return .text(400, "Bad Request", "The request target \(head.target.prefix(256)) is not a URL this server can match.")
+            return (.text(400, "Bad Request", "The request target \(head.target.prefix(256)) is not a URL this server can match."), .missed)
         }
         let asked = Fixture.Request(method: head.method, url: url, headerFields: head.fields, body: body)
         let fixture: Fixture
         do {
             fixture = try replay.response(for: asked)
         } catch {
-            return .text(404, "Not Found", error.description, replay: "miss")
+            return (.text(404, "Not Found", error.description, replay: "miss"), .missed)
         }
-        return response(replaying: fixture)
-    }
-
-    /// The recorded response as this server sends it.
-    func response(replaying fixture: Fixture) -> ServerResponse {
-        let recorded = fixture.response
-        let code = recorded.status.code
+        let code = fixture.response.status.code
         guard code >= 200 else {
             // A 1xx is not a final answer, and status 0 (no status) is not one at all: sent as
             // recorded, either would leave the client waiting or confused.
             let what = code == 0 ? "status 0 (the recorded request never got a status)" : "status \(code), an interim response"
             let source = fixture.source.map { " (\($0))" } ?? ""
-            return .text(502, "Bad Gateway", "The recorded response\(source) has \(what), which cannot be replayed as a final response.", replay: "unreplayable")
+            let text = "The recorded response\(source) has \(what), which cannot be replayed as a final response."
+            return (.text(502, "Bad Gateway", text, replay: "unreplayable"), .unreplayable)
         }
-        var fields = HTTPFields()
-        for field in recorded.headerFields where !ServerResponse.connectionFields.contains(field.name) {
-            switch field.name {
-            case .location:
-                fields.append(HTTPField(name: .location, value: location(field.value)))
-            case let name where name.canonicalName == "link":
-                fields.append(HTTPField(name: field.name, value: links(field.value)))
-            case .contentEncoding where !(Gzip.isCompressed(recorded.body) && field.value.lowercased() == "gzip"):
-                // Fixtures hold the body a client sees, already decoded; announcing the recorded
-                // coding would make a client decode it again.
-                continue
-            default:
-                fields.append(field)
-            }
-        }
-        let reason = String(recorded.status.reasonPhrase.unicodeScalars.filter { $0 == "\t" || (" "..."~").contains($0) }.map(Character.init))
-        return ServerResponse(status: code, reason: reason, fields: fields, body: recorded.body)
+        return (ServerResponse(relaying: fixture.response, moving: location), .matched(source: fixture.source))
     }
 
     /// An absolute `http` or `https` `Location` moved to this server (path, query and fragment
@@ -85,18 +72,6 @@ struct FixtureResponder: Sendable {
         if bytes.count >= 2, isSlash(bytes[0]), isSlash(bytes[1]) { return true }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
         return bytes[..<colon].allSatisfy { (0x61...0x7A).contains($0 | 0x20) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
-    }
-
-    /// A `Link` value with each `<target>` moved as ``location(_:)`` moves a `Location`, so a
-    /// client that pages by `rel="next"` stays on this server.
-    func links(_ value: String) -> String {
-        var output = ""
-        var rest = Substring(value)
-        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
-            output += rest[...open] + location(String(rest[rest.index(after: open)..<close])) + ">"
-            rest = rest[rest.index(after: close)...]
-        }
-        return output + rest
     }
 
     /// The path and query of `url` as a request to this server sends them, unredacted.

@@ -13,7 +13,7 @@ import HTTPTypes
 struct HTTPConnection {
     let socket: Socket
     let limits: FixtureServer.Limits
-    let responder: FixtureResponder
+    let responder: any HTTPResponder
     /// Whether bodies are kept for matching; otherwise they are read and dropped.
     let keepsBodies: Bool
     /// The bytes of kept bodies the whole server may hold.
@@ -47,7 +47,7 @@ struct HTTPConnection {
     private var answered = 0
 
     init(
-        socket: Socket, limits: FixtureServer.Limits, responder: FixtureResponder, keepsBodies: Bool, budget: BodyBudget,
+        socket: Socket, limits: FixtureServer.Limits, responder: any HTTPResponder, keepsBodies: Bool, budget: BodyBudget,
         activity: @escaping @Sendable (Activity) -> Void = { _ in }
     ) {
         self.socket = socket

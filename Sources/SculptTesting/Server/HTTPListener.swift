@@ -37,7 +37,7 @@ final class HTTPListener: @unchecked Sendable {
 
     /// Starts listening on `port` (0: any free port) and serving with the responder made for the
     /// base URL (`http://127.0.0.1:<port>`); returns the base URL.
-    func start(port: UInt16, responder: (String) -> FixtureResponder) throws -> String {
+    func start(port: UInt16, responder: (String) -> any HTTPResponder) throws -> String {
         let (socket, bound) = try Socket.listen(port: port, backlog: Int32(clamping: Swift.min(limits.maximumConnections, 4096)))
         let wake: WakePipe
         do {
@@ -72,7 +72,7 @@ final class HTTPListener: @unchecked Sendable {
         }
     }
 
-    private func acceptLoop(_ socket: Socket, wake: WakePipe, responder: FixtureResponder) {
+    private func acceptLoop(_ socket: Socket, wake: WakePipe, responder: any HTTPResponder) {
         defer {
             state.withLock {
                 socket.close()

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import SculptTesting
+
+/// `sculpt check PATH...`: every fixture loads, and none holds what looks like a live secret.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check that fixtures load and hold no live secrets.",
+        discussion: """
+            Loads every fixture file, cassette and HAR archive, reporting format errors with file \
+            and line, then looks through every value for what redaction may have missed: known \
+            credential shapes (ghp_, github_pat_, xoxb-, sk_live_, AKIA, AIza, JWTs, private \
+            keys), random-looking values named as secrets (token, password, X-Api-Key, session), \
+            and long random-looking values anywhere. A secret is never printed whole. Exits 1 \
+            when anything is found, so it can guard a commit or a CI run.
+
+            Examples:
+              sculpt check Tests/Fixtures
+              sculpt check session.json archive.har
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Fixture files, cassettes, HAR archives, or folders of them (.json and .har, at any depth).", valueName: "path"))
+    var paths: [String]
+
+    func run() throws {
+        let files = try FixtureFiles.expanding(paths)
+        var errors = 0
+        var secrets = 0
+        for file in files {
+            let name = file.path(percentEncoded: false)
+            let data: Data
+            do {
+                data = try Data(contentsOf: file)
+            } catch {
+                errors += 1
+                Console.say("\(name): error: \(error.localizedDescription)")
+                continue
+            }
+            do {
+                _ = try FixtureFiles.interactions(in: file)
+            } catch let error as Fixture.FormatError {
+                errors += 1
+                Console.say("\(name):\(error.line.map { "\($0):" } ?? "") error: \(error.reason)")
+            } catch {
+                errors += 1
+                Console.say("\(name): error: \(error.localizedDescription)")
+            }
+            // A file that is not a fixture is still looked through: it may be on its way to one.
+            // Each value once, where it first appears, with how many other places hold it.
+            let findings = SecretScan.findings(inJSON: data)
+            var reported: Set<String> = []
+            for finding in findings where reported.insert(finding.needle).inserted {
+                secrets += 1
+                let line = Self.line(of: finding.needle, in: data).map { "\($0):" } ?? ""
+                let others = findings.count { $0.needle == finding.needle } - 1
+                let elsewhere = others > 0 ? " (and \(others) more place\(others == 1 ? "" : "s"))" : ""
+                Console.say("\(name):\(line) secret: \(finding.path) looks like \(finding.kind): \(finding.shown)\(elsewhere)")
+            }
+        }
+        let summary = "Checked \(files.count) file\(files.count == 1 ? "" : "s"): \(errors) format error\(errors == 1 ? "" : "s"), \(secrets) possible secret\(secrets == 1 ? "" : "s")."
+        Console.say(summary)
+        if errors + secrets > 0 { throw ExitCode.failure }
+    }
+
+    /// The line (the first is 1) where `needle` first appears in `data`, as written or with its
+    /// `/` escaped as JSON may write it.
+    static func line(of needle: String, in data: Data) -> Int? {
+        for written in [needle, needle.replacingOccurrences(of: "/", with: "\\/")] {
+            if let range = data.firstRange(of: Data(written.utf8)) {
+                return 1 + data[data.startIndex..<range.lowerBound].reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import SculptTesting
+
+/// Lines written to standard output or standard error as they happen, unbuffered: a log read
+/// through a pipe (a test, `tee`) sees each line when it is written.
+enum Console {
+    /// Writes `line` to standard output.
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes `line` to standard error.
+    static func warn(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+extension Console {
+    /// Writes a served request's log line to standard output.
+    @Sendable static func log(_ request: ServedRequest) {
+        say(request.description)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import SculptTesting
+
+/// The fixture files that command-line paths name: a file as given, a folder's `.json` and
+/// `.har` files at any depth, in a stable order.
+enum FixtureFiles {
+    /// The file extensions read from folders.
+    static let extensions: Set<String> = ["json", "har"]
+
+    /// The files `paths` name, each once, sorted within each folder.
+    ///
+    /// - Throws: ``Missing`` for a path that does not exist.
+    static func expanding(_ paths: [String]) throws -> [URL] {
+        var files: [URL] = []
+        var seen: Set<String> = []
+        for path in paths {
+            let url = URL(filePath: path)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw Missing(path: path) }
+            let found = isFolder.boolValue ? contents(of: url) : [url]
+            for file in found where seen.insert(file.standardizedFileURL.path(percentEncoded: false)).inserted {
+                files.append(file)
+            }
+        }
+        return files
+    }
+
+    /// A folder's fixture files at any depth, sorted by path; hidden files and folders left out.
+    private static func contents(of folder: URL) -> [URL] {
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        var files: [URL] = []
+        while let file = enumerator?.nextObject() as? URL {
+            guard extensions.contains(file.pathExtension.lowercased()),
+                (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+            else { continue }
+            files.append(file)
+        }
+        return files.sorted { $0.path(percentEncoded: false) < $1.path(percentEncoded: false) }
+    }
+
+    /// A path given on the command line that does not exist.
+    struct Missing: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "\(path): no such file or folder" }
+    }
+}
+
+extension FixtureFiles {
+    /// The interactions a file holds: a HAR archive's entries (redacted, as an import redacts
+    /// them) or a fixture's or cassette's; and, for an archive, the entries left out and why.
+    ///
+    /// - Throws: `Fixture.FormatError` naming the file and line, or the file system's error.
+    static func interactions(in file: URL) throws -> (fixtures: [Fixture], skipped: [String]) {
+        if file.pathExtension.lowercased() == "har" {
+            let archive = try HARArchive(contentsOf: file)
+            return (archive.fixtures, archive.skipped.map(\.description))
+        }
+        return (try Cassette(contentsOf: file).interactions, [])
+    }
+}

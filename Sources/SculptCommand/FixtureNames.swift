@@ -1,0 +1,40 @@
+import Foundation
+import SculptTesting
+
+/// File names for fixtures, made from each request's method and path: `GET /users/octocat`
+/// becomes `get-users-octocat.json`; a name already taken gets `-2`, `-3`, ...
+enum FixtureNames {
+    /// One name per fixture, in order, no two alike.
+    static func unique(for fixtures: [Fixture]) -> [String] {
+        var taken: Set<String> = []
+        return fixtures.map { fixture in
+            let base = name(for: fixture)
+            var candidate = base
+            var count = 1
+            while !taken.insert(candidate).inserted {
+                count += 1
+                candidate = "\(base)-\(count)"
+            }
+            return candidate + ".json"
+        }
+    }
+
+    /// `get-users-octocat`: the method and the path's segments, lowercased, anything but letters
+    /// and digits made `-`, cut to 80 characters; `get-root` for `/`.
+    static func name(for fixture: Fixture) -> String {
+        let path = fixture.request.url.path(percentEncoded: false)
+        var words: [String] = [fixture.request.method.rawValue.lowercased()]
+        var word = ""
+        for scalar in path.unicodeScalars {
+            if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar), scalar.isASCII {
+                word.unicodeScalars.append(scalar)
+            } else if !word.isEmpty {
+                words.append(word.lowercased())
+                word = ""
+            }
+        }
+        if !word.isEmpty { words.append(word.lowercased()) }
+        if words.count == 1 { words.append("root") }
+        return String(words.joined(separator: "-").prefix(80))
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// `sculpt`: recorded HTTP fixtures from the command line, for clients that are not Swift.
+@main
+struct SculptCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sculpt",
+        abstract: "Serve, record, import and check recorded HTTP fixtures.",
+        discussion: """
+            Fixtures are the JSON files SculptTesting reads: one recorded request and response, or a \
+            cassette of them. A simulator, a web page or another language's tests can use them \
+            through these commands without a line of Swift.
+
+            Examples:
+              sculpt serve Tests/Fixtures/github --port 8080
+              sculpt record --target https://api.github.com --out Tests/Fixtures/session.json
+              sculpt import-har session.har --out Tests/Fixtures/imported
+              sculpt check Tests/Fixtures
+            """,
+        version: "0.1.0",
+        subcommands: [ServeCommand.self, RecordCommand.self, ImportHARCommand.self, CheckCommand.self]
+    )
+}

@@ -1,0 +1,222 @@
+import Foundation
+import Sculpt
+import SculptTesting
+
+/// Values in a fixture file that look like live secrets that redaction missed: a known
+/// credential shape anywhere (``SecretShape``), a JWT, a private key; a value still present under
+/// a name ``Redaction`` always replaces (`Authorization`, `access_token`, `password`); a long random-looking value
+/// under a name that says it is secret (`token`, `password`, `X-Api-Key`, `session`), as a JSON
+/// member, a header or a URL or form parameter; and any long run of letters and digits random
+/// enough to be a key. Hex (commit SHAs, digests), UUIDs, URLs and ``Redaction/marker`` are not
+/// flagged by randomness alone.
+enum SecretScan {
+    /// A value that looks like a secret.
+    struct Finding: Equatable {
+        /// Where it is: `interactions[0].response.headers[3]`.
+        var path: String
+        /// What it looks like: `a GitHub token`.
+        var kind: String
+        /// Its start and length, never the whole value: `ghp_… (40 characters)`.
+        var shown: String
+        /// Text to find in the file for its line.
+        var needle: String
+    }
+
+    /// The findings in a JSON document's string values, in document order.
+    static func findings(inJSON data: Data) -> [Finding] {
+        guard let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return [] }
+        var findings: [Finding] = []
+        walk(root, name: nil, path: "", into: &findings)
+        return findings
+    }
+
+    private static func walk(_ value: Any, name: String?, path: String, into findings: inout [Finding]) {
+        switch value {
+        case let text as String:
+            findings += self.findings(in: text, name: name, path: path.isEmpty ? "(top level)" : path)
+        case let array as [Any]:
+            // A header as fixtures and HAR write it: `["X-Api-Key", "value"]` names its value.
+            if array.count == 2, let field = array[0] as? String, let text = array[1] as? String {
+                findings += self.findings(in: text, name: field, path: "\(path)[1]")
+                return
+            }
+            for (index, element) in array.enumerated() { walk(element, name: name, path: "\(path)[\(index)]", into: &findings) }
+        case let object as [String: Any]:
+            // HAR headers, cookies and parameters: `{"name": "Cookie", "value": "..."}`.
+            let pairName = object["name"] as? String
+            for key in object.keys.sorted() {
+                guard let member = object[key] else { continue }
+                let memberPath = path.isEmpty ? key : "\(path).\(key)"
+                if key == "body", object["bodyEncoding"] as? String == "base64", let text = member as? String, let bytes = Data(base64Encoded: text) {
+                    findings += self.findings(in: String(decoding: bytes, as: UTF8.self), name: nil, path: memberPath).map {
+                        Finding(path: $0.path, kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64)))
+                    }
+                } else {
+                    walk(member, name: key == "value" ? pairName ?? key : key, path: memberPath, into: &findings)
+                }
+            }
+        default:
+            return
+        }
+    }
+
+    /// The findings in one string value that `name` (a member, header or parameter name) names.
+    static func findings(in text: String, name: String?, path: String) -> [Finding] {
+        let bytes = Array(text.utf8)
+        var findings: [Finding] = []
+        var covered = 0  // bytes before this are part of a finding already
+        for start in bytes.indices where start >= covered {
+            if let (kind, length) = shape(in: bytes, at: start) {
+                let found = String(decoding: bytes[start..<(start + length)], as: UTF8.self)
+                findings.append(Finding(path: path, kind: kind, shown: shown(found, prefixLength: min(length, kind == "a JWT" ? 3 : prefixLength(of: found))), needle: found))
+                covered = start + length
+            }
+        }
+        guard findings.isEmpty else { return findings }
+        // A value under a secret name, or each `name=value` parameter in the text (a URL's
+        // query, a form, a cookie list), under its own name or the value's.
+        var named: [(name: String?, value: Substring)] = []
+        for part in text.split(whereSeparator: { "&;?# \t\r\n".contains($0) }) {
+            // `name=value` with a name a parameter has: base64's `=` padding makes no pair.
+            guard let equals = part.firstIndex(of: "="), equals != part.startIndex, part.distance(from: part.startIndex, to: equals) <= 64,
+                part[..<equals].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.[]".contains($0)) }),
+                part[part.index(after: equals)...].contains(where: { $0 != "=" })
+            else { continue }
+            named.append((String(part[..<equals]), part[part.index(after: equals)...]))
+        }
+        if named.isEmpty { named = [(name, Substring(text))] }
+        let outerIsSecret = name.map(SecretNames.isSecret) ?? false
+        var seen: Set<Substring> = []
+        for (partName, value) in named {
+            // A name redaction always replaces, with its value still there: redaction was skipped.
+            if let partName, Self.alwaysRedacted.contains(partName.lowercased()), !value.isEmpty, !value.contains(Redaction.marker) {
+                findings.append(Finding(path: path, kind: "an unredacted \"\(PrintableName.cut(partName))\"", shown: shown(String(value), prefixLength: 4), needle: String(value)))
+                continue
+            }
+            let secretName = outerIsSecret || partName.map(SecretNames.isSecret) ?? false
+            for run in runs(in: value) where !run.contains(Redaction.marker) && !seen.contains(run) {
+                guard secretName ? looksRandom(run, atLeast: 16) : looksRandom(run, atLeast: 32, strictly: true) && !isIdentifier(run, named: partName ?? name)
+                else { continue }
+                seen.insert(run)
+                let called = (outerIsSecret ? name : partName).map { "\"\(PrintableName.cut($0))\"" } ?? ""
+                let kind = secretName ? "a random value named \(called)" : "a long random value"
+                findings.append(Finding(path: path, kind: kind, shown: shown(String(run), prefixLength: 4), needle: String(run)))
+            }
+        }
+        return findings
+    }
+
+    /// The names (lowercased) whose values ``Redaction`` always replaces: headers, parameters and
+    /// JSON members.
+    private static let alwaysRedacted = Set(Secrets.bodyFields)
+
+    /// Whether a random-looking value with no secret name is an identifier instead: named as
+    /// one (`id`, `node_id`, `requestId`), written as one (a type prefix, `cus_`, `pi_`), or
+    /// base64 of plain text (GitHub's node IDs, `MDQ6VXNlcjE=` for `04:User1`).
+    private static func isIdentifier(_ run: Substring, named name: String?) -> Bool {
+        if let name {
+            let folded = name.lowercased().filter { $0.isLetter || $0.isNumber }
+            if folded == "id" || folded.hasSuffix("id") || folded.hasSuffix("ids") { return true }
+        }
+        if let underscore = run.firstIndex(of: "_"), (2...12).contains(run.distance(from: run.startIndex, to: underscore)),
+            run[..<underscore].allSatisfy({ $0.isASCII && $0.isLowercase })
+        {
+            return true
+        }
+        let padded = run + String(repeating: "=", count: (4 - run.count % 4) % 4)
+        guard let decoded = Data(base64Encoded: String(padded)), decoded.count >= 8 else { return false }
+        return decoded.allSatisfy { (0x20...0x7E).contains($0) }
+    }
+
+    /// A known shape, a JWT or a private key starting at `start`: what it is and its length.
+    private static func shape(in bytes: [UInt8], at start: Int) -> (String, Int)? {
+        for shape in SecretShape.known {
+            if let length = shape.match(in: bytes, at: start) { return (shape.name, length) }
+        }
+        if let length = jwt(in: bytes, at: start) { return ("a JWT", length) }
+        let begin = Array("-----BEGIN ".utf8)
+        if bytes[start...].starts(with: begin), let end = bytes[start...].firstRange(of: Array("-----".utf8), after: begin.count),
+            String(decoding: bytes[start..<end], as: UTF8.self).hasSuffix("PRIVATE KEY")
+        {
+            return ("a private key", min(bytes.count - start, end + 5 - start))
+        }
+        return nil
+    }
+
+    /// A JWT at `start`: `eyJ` base64url, a dot, `eyJ` base64url, a dot, base64url (the
+    /// signature), each part at least 10 characters.
+    private static func jwt(in bytes: [UInt8], at start: Int) -> Int? {
+        var index = start
+        for part in 0..<3 {
+            let partStart = index
+            if part < 2, !bytes[index...].starts(with: Array("eyJ".utf8)) { return nil }
+            while index < bytes.count, SecretShape.isTokenByte(bytes[index]) { index += 1 }
+            guard index - partStart >= 10 else { return nil }
+            if part < 2 {
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ".") else { return nil }
+                index += 1
+            }
+        }
+        return index - start
+    }
+
+    /// The runs of characters a key is written with (letters, digits, `_-+/=.~`) in `text`,
+    /// without URLs and paths (a run with `://` or starting with `/`).
+    private static func runs(in text: Substring) -> [Substring] {
+        text.split { !($0.isASCII && ($0.isLetter || $0.isNumber || "_-+/=.~".contains($0))) }
+            .filter { !$0.contains("://") && !$0.hasPrefix("/") }
+    }
+
+    /// Whether `run` is random enough to be a key: at least `atLeast` characters, letters and
+    /// digits both, not hex and not a UUID, and close to as many bits a character as its length
+    /// allows. `strictly` (no name says it is secret) also asks for both cases of letters and
+    /// stops at 256 characters (longer are data, not keys).
+    static func looksRandom(_ run: Substring, atLeast minimum: Int, strictly: Bool = false) -> Bool {
+        let core = run.drop { $0 == "=" }.reversed().drop { $0 == "=" }.reversed()
+        guard core.count >= minimum, !strictly || core.count <= 256 else { return false }
+        let hasUpper = core.contains { $0.isUppercase }
+        let hasLower = core.contains { $0.isLowercase }
+        let hasDigit = core.contains { $0.isNumber }
+        guard hasDigit, hasUpper || hasLower, !strictly || (hasUpper && hasLower) else { return false }
+        if core.allSatisfy({ $0.isHexDigit || $0 == "-" }) { return false }  // SHAs, digests, UUIDs
+        var counts: [Character: Int] = [:]
+        for character in core { counts[character, default: 0] += 1 }
+        let size = Double(core.count)
+        let bits = counts.values.reduce(0.0) { total, count in
+            let share = Double(count) / size
+            return total - share * log2(share)
+        }
+        // The most a run this long can have is log2 of its length (each character once): a
+        // random key comes near it, words and ids built from a few parts do not.
+        return bits >= (strictly ? 0.85 : 0.75) * log2(min(size, 64))
+    }
+
+    /// A name as a report shows it: at most 64 characters, printable.
+    private enum PrintableName {
+        static func cut(_ name: String) -> String {
+            String(name.unicodeScalars.prefix(64).map { (0x20..<0x7F).contains($0.value) ? Character($0) : "?" })
+        }
+    }
+
+    /// The first `prefixLength` characters, an ellipsis, and the length: never the whole value.
+    private static func shown(_ value: String, prefixLength: Int) -> String {
+        "\(value.prefix(min(prefixLength, value.count / 4)))… (\(value.count) characters)"
+    }
+
+    /// How much of a known shape's match is its fixed prefix.
+    private static func prefixLength(of found: String) -> Int {
+        SecretShape.known.first { found.hasPrefix($0.prefix) }?.prefix.count ?? 4
+    }
+}
+
+extension ArraySlice where Element == UInt8 {
+    /// The index where `pattern` next starts, looking from `offset` bytes in.
+    fileprivate func firstRange(of pattern: [UInt8], after offset: Int) -> Int? {
+        var index = startIndex + offset
+        while index + pattern.count <= endIndex {
+            if self[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
+            index += 1
+        }
+        return nil
+    }
+}

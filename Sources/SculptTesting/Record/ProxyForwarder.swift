@@ -1,0 +1,63 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends a ``RecordingProxy``'s requests on to the target and waits for the answer on the
+/// caller's thread (a connection's own, never Swift's cooperative pool). Redirects are handed
+/// back, not followed: the client follows them through the proxy.
+final class ProxyForwarder: Sendable {
+    private let session: URLSession
+
+    init(configuration: URLSessionConfiguration) {
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? .ephemeral
+        // The client keeps its own cookies and cache; the proxy must not add or answer from them.
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+    }
+
+    /// Cancels requests in flight and releases the session.
+    func invalidate() {
+        session.invalidateAndCancel()
+    }
+
+    /// What the target answered, or why it could not.
+    enum Answer {
+        case response(HTTPURLResponse, Data)
+        case failure(String)
+    }
+
+    /// Sends `request` and waits for its answer.
+    func send(_ request: URLRequest) -> Answer {
+        let done = DispatchSemaphore(value: 0)
+        let answer = AnswerBox()
+        session.dataTask(with: request) { data, response, error in
+            if let http = response as? HTTPURLResponse, error == nil {
+                answer.value = .response(http, data ?? Data())
+            } else {
+                answer.value = .failure(error.map { "\($0.localizedDescription)" } ?? "the target's answer was not HTTP")
+            }
+            done.signal()
+        }.resume()
+        done.wait()
+        return answer.value
+    }
+
+    /// Answers every redirect with "do not follow", so the `3xx` itself is the task's response.
+    private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
+    }
+
+    /// The answer, written by the task's handler before the semaphore is signalled and read after.
+    private final class AnswerBox: @unchecked Sendable {
+        var value = Answer.failure("no answer")
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@Suite("sculpt check", .timeLimit(.minutes(2)))
+struct CheckCommandTests {
+    /// A temporary folder holding one fixture whose response body is `body`.
+    static func fixtureFolder(body: String, requestHeaders: String = "[]", url: String = "https://api.example.com/x") throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let text = """
+            {
+              "request": {"method": "GET", "url": "\(url)", "headers": \(requestHeaders)},
+              "response": {
+                "status": 200,
+                "headers": [["Content-Type", "application/json"]],
+                "body": \(body)
+              }
+            }
+            """
+        try Data(text.utf8).write(to: folder.appending(path: "fixture.json"))
+        return folder
+    }
+
+    @Test("the package's own fixtures load and hold nothing that looks like a secret")
+    func packageFixtures() async throws {
+        let (status, output, _) = try await CommandProcess.run(["check", "Tests/Fixtures/github", "Tests/Fixtures/cassettes", "Tests/Fixtures/xml"])
+        #expect(output.hasSuffix("0 format errors, 0 possible secrets.\n"), "\(output)")
+        #expect(output.contains("Checked 15 files"))
+        #expect(status == 0)
+    }
+
+    @Test("a live secret is reported with file, line and kind, never whole, and the exit is 1", arguments: [
+        (#"{"token": "ghp_Abcdefghijklmnopqrstuvwxyz0123456789"}"#, "a GitHub token", "ghp_Abcdefghijklmnopqrstuvwxyz0123456789"),
+        (#"{"note": "github_pat_11ABCDEFG0abcdefghijkl_mnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678"}"#, "a GitHub fine-grained token", "github_pat_11ABCDEFG0abcdefghijkl"),
+        (#"{"bot": "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"}"#, "a Slack token", "xoxb-123456789012-1234567890123"),
+        (#"{"key": "sk_live_51HqLyjWDarjtT1zdp7dcXWf3"}"#, "a live Stripe key", "sk_live_51HqLyjWDarjtT1zdp7dcXWf3"),
+        (#"{"aws": "AKIAIOSFODNN7EXAMPL3"}"#, "an AWS access key ID", "AKIAIOSFODNN7EXAMPL3"),
+        (#"{"maps": "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY"}"#, "a Google API key", "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY"),
+        (#"{"id_token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"}"#, "a JWT", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIx"),
+        (#"{"pem": "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----"}"#, "a private key", "MIIEpAIBAAKCAQEA"),
+        (#"{"api_secret": "q8Rz2LmX9vKp4TnW7yBc"}"#, #"a random value named "api_secret""#, "q8Rz2LmX9vKp4TnW7yBc"),
+        (#""see https://h.example/cb?session_id=Zx81Kq2Lp9Vm3Rt7Wb4N""#, #"a random value named "session_id""#, "Zx81Kq2Lp9Vm3Rt7Wb4N"),
+        (#"{"password": "hunter2"}"#, #"an unredacted "password""#, "hunter2"),
+        (#""https://h.example/a?page=2&access_token=Zx81Kq2Lp9""#, #"an unredacted "access_token""#, "Zx81Kq2Lp9"),
+        (#"{"blob": "Qm9vbGVhbjEyMzQ1Njc4OTAhQCMkJV4mKigpXysrJ8aZ3kP7wL"}"#, "a long random value", "Qm9vbGVhbjEyMzQ1Njc4OTAhQCMk"),
+    ])
+    func secret(_ body: String, _ kind: String, _ secretPart: String) async throws {
+        let folder = try Self.fixtureFolder(body: body)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        #expect(status == 1)
+        #expect(output.contains("fixture.json:6: secret: "), "\(output)")
+        #expect(output.contains("looks like \(kind): "), "\(output)")
+        #expect(output.contains("1 possible secret."))
+        #expect(!output.contains(secretPart), "the secret is printed: \(output)")
+    }
+
+    @Test("a secret in a request header is found by the header's name", arguments: [
+        #"[["X-Api-Key", "a8Kd93LmQz02PxW7vN4r"]]"#, #"[["Authorization", "Bearer a8Kd93LmQz02PxW7vN4rT6yU"]]"#,
+    ])
+    func headerSecret(_ headers: String) async throws {
+        let folder = try Self.fixtureFolder(body: "{}", requestHeaders: headers)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        #expect(status == 1)
+        #expect(output.contains("fixture.json:2: secret: request.headers[0][1] looks like an unredacted "), "\(output)")
+    }
+
+    @Test("identifiers, digests, redacted values and prose are not secrets", arguments: [
+        #"{"sha": "6dcb09b5b57875f334f61aebed695e2e4193db5e"}"#,
+        #"{"etag": "W/\"a8f5f167f44f4964e6c998dee827110c\""}"#,
+        #"{"uuid": "123e4567-e89b-12d3-a456-426614174000"}"#,
+        #"{"node_id": "MDEyOk9yZ2FuaXphdGlvbjM5MjQ3MTA3", "other": "MDEyOk9yZ2FuaXphdGlvbjM5MjQ3MTA3"}"#,
+        #"{"id": "cus_NffrFeUfNV2Hib8aXc1kQz7Lp", "payment": "pi_3MtwBwLkdIwHu7ix28a3tqPa"}"#,
+        #"{"access_token": "REDACTED", "token_type": "bearer", "token_url": "https://oauth2.example.com/token"}"#,
+        #"{"avatar_url": "https://avatars.githubusercontent.com/u/583231?v=4", "gravatar_id": ""}"#,
+        #"{"text": "Use a token such as ghp_... from your settings; never sk_live_ keys."}"#,
+    ])
+    func notSecrets(_ body: String) async throws {
+        let folder = try Self.fixtureFolder(body: body)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        #expect(output.contains("0 possible secrets."), "\(output)")
+        #expect(status == 0)
+    }
+
+    @Test("a format error names the file and line, and the exit is 1")
+    func formatError() async throws {
+        let folder = try Self.fixtureFolder(body: #""ok", "bodyEncoding": "base64""#)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        #expect(status == 1)
+        #expect(output.contains("fixture.json:6: error: response.body is not valid base64"), "\(output)")
+        #expect(output.contains("1 format error, 0 possible secrets."))
+    }
+
+    @Test("a path that does not exist is an error that names it")
+    func missingPath() async throws {
+        let (status, _, errors) = try await CommandProcess.run(["check", "no/such/folder"])
+        #expect(status != 0)
+        #expect(errors.contains("no/such/folder: no such file or folder"), "\(errors)")
+    }
+}

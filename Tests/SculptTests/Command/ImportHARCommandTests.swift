@@ -1,0 +1,63 @@
+import Foundation
+import SculptTesting
+import Testing
+
+@Suite("sculpt import-har", .timeLimit(.minutes(2)))
+struct ImportHARCommandTests {
+    static let archive = "Tests/Fixtures/corpus/har/mitmproxy_chrome.har"
+
+    static func outputFolder() -> URL {
+        FileManager.default.temporaryDirectory.appending(path: "sculpt-import-\(UUID())")
+    }
+
+    @Test("writes one readable, redacted fixture per entry, named for its request, and lists what it skipped")
+    func imports() async throws {
+        let out = Self.outputFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let (status, output, errors) = try await CommandProcess.run(["import-har", Self.archive, "--out", out.path(percentEncoded: false)])
+        #expect(status == 0, "\(errors)")
+        let archive = try HARArchive(contentsOf: Paths.packageRoot.appending(path: Self.archive))
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path(percentEncoded: false)).sorted()
+        #expect(names.count == archive.fixtures.count)
+        #expect(output.contains("Wrote \(archive.fixtures.count) fixtures to \(out.path(percentEncoded: false)), secrets redacted."), "\(output)")
+        #expect(names.allSatisfy { $0.hasPrefix("get-") || $0.hasPrefix("post-") }, "\(names)")
+        for (index, skipped) in archive.skipped.enumerated() {
+            #expect(output.contains(skipped.description), "skipped entry \(index) is reported")
+        }
+        // Each file loads back as the archive's entry, and the cookies the capture holds are gone.
+        for name in names {
+            let fixture = try Fixture(contentsOf: out.appending(path: name))
+            #expect(fixture.request.headerFields[.cookie].map { $0 == Redaction.marker } ?? true)
+        }
+        let check = try await CommandProcess.run(["check", out.path(percentEncoded: false)])
+        #expect(check.output.contains("0 format errors"), "\(check.output)")
+    }
+
+    @Test("keeps existing files unless --force, writes one cassette with --cassette, and keeps secrets only with --unredacted")
+    func options() async throws {
+        let out = Self.outputFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let path = out.path(percentEncoded: false)
+        #expect(try await CommandProcess.run(["import-har", Self.archive, "--out", path]).status == 0)
+        let again = try await CommandProcess.run(["import-har", Self.archive, "--out", path])
+        #expect(again.status != 0)
+        #expect(again.errors.contains("--force overwrites"), "\(again.errors)")
+        #expect(try await CommandProcess.run(["import-har", Self.archive, "--out", path, "--force"]).status == 0)
+
+        let cassetteFolder = out.appending(path: "cassette")
+        let single = try await CommandProcess.run(["import-har", Self.archive, "--out", cassetteFolder.path(percentEncoded: false), "--cassette", "--unredacted"])
+        #expect(single.status == 0)
+        #expect(single.output.contains("(unredacted)"))
+        let cassette = try Cassette(contentsOf: cassetteFolder.appending(path: "mitmproxy_chrome.json"))
+        #expect(cassette.interactions.contains { ($0.request.headerFields[.cookie] ?? Redaction.marker) != Redaction.marker })
+    }
+
+    @Test("a file that is not an archive is an error with its line")
+    func notAnArchive() async throws {
+        let out = Self.outputFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let (status, _, errors) = try await CommandProcess.run(["import-har", "Tests/Fixtures/github/get-root.json", "--out", out.path(percentEncoded: false)])
+        #expect(status != 0)
+        #expect(errors.contains("get-root.json:1: not a HAR archive"), "\(errors)")
+    }
+}
