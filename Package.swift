@@ -36,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/CoreOffice/XMLCoder.git", from: "0.18.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        // `swift package generate-documentation`: builds nothing into the products.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(

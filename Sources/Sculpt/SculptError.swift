@@ -72,10 +72,6 @@ public enum SculptError: Error, CustomStringConvertible {
         public var body: Data
 
         /// Creates a context.
-        ///
-        /// ```swift
-        /// throw SculptError.emptyBody(expected: nil, .init(response: context, body: data))
-        /// ```
         public init(response: ResponseContext, body: Data) {
             self.response = response
             self.body = body
@@ -95,10 +91,6 @@ public enum SculptError: Error, CustomStringConvertible {
         public var found: String?
 
         /// Creates a description of a key path miss.
-        ///
-        /// ```swift
-        /// let miss = SculptError.KeyPathMiss(keyPath: "data.items", failedAt: "data.items", availableKeys: ["count"])
-        /// ```
         public init(keyPath: String, failedAt: String, availableKeys: [String], found: String? = nil) {
             self.keyPath = keyPath
             self.failedAt = failedAt

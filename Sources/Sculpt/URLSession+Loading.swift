@@ -22,6 +22,9 @@ extension URLSession {
     /// flight. Only `GET` responses are stored.
     ///
     /// - Parameters:
+    ///   - request: the request to load; only `GET` responses are stored.
+    ///   - serializer: what turns each response into the value yielded.
+    ///   - policy: where values come from, and in what order.
     ///   - cache: where responses are stored under HTTP's rules; the session's `URLCache` by default.
     ///   - store: where the last good response to each request is kept whatever HTTP says, for
     ///     ``LoadPolicy/storeThenFetch`` and the offline fallback of ``LoadPolicy/fetchElseCache``;

@@ -8,7 +8,7 @@ public import FoundationNetworking
 public import Foundation
 #endif
 
-/// A load whose models are GRDB records (``URLSession/models(for:serializer:as:records:query:cache:)``):
+/// A load whose models are GRDB records (`URLSession.models(for:serializer:as:records:query:cache:)`):
 /// what the database holds, then the network's value, then what was saved from it, each produced
 /// when the iteration asks for it.
 ///
@@ -107,7 +107,7 @@ extension URLSession {
     /// ```
     /// - Throws (from the iteration): the database's errors (a schema the models do not fit: the
     ///   network's value is given, the save's error comes after it, nothing is half-written), and
-    ///   what ``models(for:serializer:as:policy:cache:store:)`` throws.
+    ///   what `URLSession.models(for:serializer:as:policy:cache:store:)` (Sculpt) throws.
     public func models<Matcher, M: Decodable & Sendable>(
         for request: URLRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type, records: RecordStore,
         query: @escaping @Sendable (Database) throws -> M?, cache: HTTPResponseCache? = nil

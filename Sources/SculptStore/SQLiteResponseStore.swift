@@ -7,7 +7,7 @@ public import Sculpt
 public import FoundationNetworking
 #endif
 
-/// A ``ResponseStore`` in an SQLite file, through GRDB: the last good response to each request,
+/// A `ResponseStore` in an SQLite file, through GRDB: the last good response to each request,
 /// whatever it decodes to, kept across restarts.
 ///
 /// ```swift

@@ -15,10 +15,6 @@ public struct Cassette: Sendable {
     public var interactions: [Fixture]
 
     /// Creates a cassette of `interactions`.
-    ///
-    /// ```swift
-    /// let cassette = Cassette([first, second])
-    /// ```
     public init(_ interactions: [Fixture]) {
         self.interactions = interactions
     }

@@ -37,11 +37,11 @@ extension Fixture {
         public var fixture: Fixture
         /// What the matcher resolved the response to, in words.
         public var decision: String
-        /// The serializer's error, usually a ``SculptError``.
+        /// The serializer's error, usually a `SculptError`.
         public var error: any Error
 
         /// The fixture (source, request, status), the matcher's decision, and the error: at most
-        /// 4,096 bytes, the URL shown as ``Sculpt/ResponseContext`` shows it (secrets redacted), long
+        /// 4,096 bytes, the URL shown as `ResponseContext` shows it (secrets redacted), long
         /// parts cut with their size stated. The properties keep everything whole.
         public var description: String {
             let source = fixture.source.map { "Fixture \(PrintableText.value($0, limit: 256)): " } ?? "Fixture: "

@@ -34,10 +34,6 @@ public struct Fixture: Sendable {
         public var body: Data?
 
         /// Creates a recorded request.
-        ///
-        /// ```swift
-        /// let request = Fixture.Request(method: .get, url: URL(string: "https://api.github.com/")!)
-        /// ```
         public init(method: HTTPRequest.Method = .get, url: URL, headerFields: HTTPFields = [:], body: Data? = nil) {
             self.method = method
             self.url = url
@@ -56,10 +52,6 @@ public struct Fixture: Sendable {
         public var body: Data
 
         /// Creates a recorded response.
-        ///
-        /// ```swift
-        /// let response = Fixture.Response(status: .ok, headerFields: [.contentType: "application/json"], body: data)
-        /// ```
         public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data()) {
             self.status = status
             self.headerFields = headerFields

@@ -59,10 +59,6 @@ public actor FixtureServer {
         public var maximumBufferedBodies: Int
 
         /// Creates limits; every parameter has the default documented on its property.
-        ///
-        /// ```swift
-        /// let server = FixtureServer(fixtures: fixtures, limits: .init(maximumBodySize: 1 << 30))
-        /// ```
         public init(
             maximumHeadSize: Int = 64 << 10, maximumBodySize: Int = 16 << 20, headTimeout: Duration = .seconds(10),
             bodyTimeout: Duration = .seconds(30), responseTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(5),
@@ -124,11 +120,7 @@ public actor FixtureServer {
         if let baseURL { return baseURL }
         let listener = HTTPListener(limits: limits, keepsBodies: replay.options.matchesBody)
         let (replay, onRequest) = (self.replay, self.onRequest)
-        let base = try listener.start(port: port) { FixtureResponder(replay: replay, baseURL: $0, log: onRequest) }
-        guard let url = URL(string: base) else {
-            listener.stop()
-            throw URLError(.badURL)
-        }
+        let url = try listener.start(port: port) { FixtureResponder(replay: replay, baseURL: $0, log: onRequest) }
         self.listener = listener
         baseURL = url
         return url
@@ -139,13 +131,7 @@ public actor FixtureServer {
         guard let listener else { return }
         self.listener = nil
         baseURL = nil
-        // The listener waits for its threads; that wait is kept off Swift's cooperative pool.
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread {
-                listener.stop()
-                done.resume()
-            }.start()
-        }
+        await listener.stopOffPool()
     }
 
     /// The URL on this server for a path and query, such as `/users/octocat?per_page=3`.

@@ -2,7 +2,7 @@ public import Foundation
 public import Sculpt
 public import XMLCoder
 
-/// XMLCoder's `XMLDecoder` as a ``Sculpt/ModelDecoder``: XML models, key paths included, for any
+/// XMLCoder's `XMLDecoder` as a `ModelDecoder`: XML models, key paths included, for any
 /// serializer.
 ///
 /// ```swift
@@ -20,7 +20,7 @@ public import XMLCoder
 ///
 /// Before the parser reads a document, the decoder refuses what would crash it or run without
 /// bound or read part of it as the whole, each as a `DecodingError` (so a serializer's
-/// ``Sculpt/SculptError/decodingFailed(_:underlying:_:)`` that keeps the body): bytes not valid in
+/// `SculptError.decodingFailed(_:underlying:_:)` that keeps the body): bytes not valid in
 /// the document's encoding, text or a second root element outside the root (FoundationXML's parser
 /// on Linux reports success and XMLCoder read the first root alone), elements nested deeper than
 /// ``maximumDepth`` (XMLCoder recurses once per level: 30,000 levels overflow a thread's stack), a

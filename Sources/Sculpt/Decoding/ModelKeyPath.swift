@@ -28,10 +28,6 @@ public struct ModelKeyPath: Sendable, Hashable, CustomStringConvertible {
         public var reason: String
 
         /// Creates a syntax error.
-        ///
-        /// ```swift
-        /// let error = ModelKeyPath.SyntaxError(keyPath: "a..b", offset: 2, reason: "empty key")
-        /// ```
         public init(keyPath: String, offset: Int, reason: String) {
             self.keyPath = keyPath
             self.offset = offset

@@ -12,10 +12,6 @@ public struct Envelope<Meta: Sendable, Result: Sendable>: Sendable {
     public var result: Result
 
     /// Creates an envelope.
-    ///
-    /// ```swift
-    /// let envelope = Envelope(meta: wrapper, result: questions)
-    /// ```
     public init(meta: Meta, result: Result) {
         self.meta = meta
         self.result = result

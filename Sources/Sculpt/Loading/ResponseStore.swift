@@ -17,7 +17,8 @@ public import Foundation
 /// }
 /// ```
 ///
-/// A store matches a request by method, normalized URL (``NormalizedURL``) and the request's
+/// A store matches a request by method, normalized URL (without its fragment, the scheme and
+/// host lowercased, a default port dropped, equal percent-encodings made one) and the request's
 /// values of the fields the saved response varies on (`Vary`).
 public protocol ResponseStore: Sendable {
     /// The last response saved for `request`, or `nil`.

@@ -31,10 +31,6 @@ public struct ElementFailure: Sendable, CustomStringConvertible {
     }
 
     /// Creates a failure record.
-    ///
-    /// ```swift
-    /// let failure = ElementFailure(index: 3, tag: nil, error: error)
-    /// ```
     public init(index: Int, tag: String? = nil, error: any Error) {
         self.init(index: index, tag: tag, reason: Reason(error, index: index, elementDepth: nil))
     }

@@ -18,10 +18,6 @@ public struct Lossy<Model: Decodable & Sendable>: Decodable, Sendable {
     public var failure: (any Error)?
 
     /// Creates a lossy model from its parts.
-    ///
-    /// ```swift
-    /// let missing = Lossy<Status>(value: nil, failure: nil)
-    /// ```
     public init(value: Model?, failure: (any Error)?) {
         self.value = value
         self.failure = failure

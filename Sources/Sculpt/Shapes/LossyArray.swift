@@ -20,10 +20,6 @@ public struct LossyArray<Element: Decodable & Sendable>: Decodable, Sendable {
     public var elements: [Element] { values.compactMap { $0 } }
 
     /// Creates a lossy array from its parts.
-    ///
-    /// ```swift
-    /// let empty = LossyArray<Issue>(values: [], failures: [])
-    /// ```
     public init(values: [Element?], failures: [ElementFailure]) {
         self.values = values
         self.failures = failures

@@ -14,10 +14,6 @@ public struct PolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendable {
     public var elements: [any Decodable & Sendable]
 
     /// Creates an array from decoded elements.
-    ///
-    /// ```swift
-    /// let array = PolymorphicArray<GitHubEvents>(elements: [push])
-    /// ```
     public init(elements: [any Decodable & Sendable]) {
         self.elements = elements
     }
@@ -54,10 +50,6 @@ public struct LossyPolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendabl
     public var skipped: [ElementFailure]
 
     /// Creates an array from its parts.
-    ///
-    /// ```swift
-    /// let array = LossyPolymorphicArray<GitHubEvents>(elements: [], skipped: [])
-    /// ```
     public init(elements: [any Decodable & Sendable], skipped: [ElementFailure]) {
         self.elements = elements
         self.skipped = skipped

@@ -12,7 +12,7 @@ public import Sculpt
 /// matcher.fallback = ModelType(UnknownEvent.self)
 /// ```
 ///
-/// The field is a key, or a dotted path into nested objects (`"meta.type"`, in ``ModelKeyPath``
+/// The field is a key, or a dotted path into nested objects (`"meta.type"`, in `ModelKeyPath`
 /// syntax; a field that is not a valid key-only path is taken as one literal key). Its value may
 /// be a JSON string, or a number or boolean matched by its literal text (`3`, `true`), so integer
 /// tags work. Keys and values compare after JSON unescaping and as Swift strings compare
@@ -25,9 +25,9 @@ public import Sculpt
 /// ever decoded; nothing is looked up by a name from the wire.
 ///
 /// A missing or unregistered value answers ``fallback``; without one it throws
-/// ``SculptError/unknownDiscriminator(field:found:registered:_:)``, or answers `nil` when
+/// `SculptError.unknownDiscriminator(field:found:registered:_:)`, or answers `nil` when
 /// ``unknownValuesMatchNothing`` is set (to sit in a ``FirstMatchModelMatcher`` before other
-/// matchers). A body that is not JSON throws ``SculptError/invalidJSON(reason:offset:_:)``; an empty
+/// matchers). A body that is not JSON throws `SculptError.invalidJSON(reason:offset:_:)`; an empty
 /// body answers `nil`.
 public struct TypeFieldModelMatcher: ModelMatcher {
     /// Registering a value twice is a mistake this error reports.
@@ -38,10 +38,6 @@ public struct TypeFieldModelMatcher: ModelMatcher {
         public var value: String
 
         /// Creates the error for `value` registered twice under `field`.
-        ///
-        /// ```swift
-        /// let error = TypeFieldModelMatcher.DuplicateValueError(field: "type", value: "question")
-        /// ```
         public init(field: String, value: String) {
             self.field = field
             self.value = value
@@ -97,7 +93,7 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     /// `keyPath` is from the body's root, so a wrapper-level tag can select the type of a sibling
     /// array (Stack Exchange's `"type": "question"` beside `"items": [...]`).
     /// - Throws: ``DuplicateValueError`` for a value already registered,
-    ///   ``ModelKeyPath/SyntaxError`` for an invalid key path.
+    ///   `ModelKeyPath.SyntaxError` for an invalid key path.
     public mutating func add<M: Decodable & Sendable>(_ value: String, _ type: M.Type, at keyPath: String? = nil) throws {
         guard types[value] == nil else { throw DuplicateValueError(field: field, value: value) }
         types[value] = try ModelType(type, at: keyPath).validated()
@@ -117,8 +113,8 @@ public struct TypeFieldModelMatcher: ModelMatcher {
 
     /// The model type for the body's discriminator.
     ///
-    /// - Throws: ``SculptError/invalidJSON(reason:offset:_:)`` for a body that is not JSON;
-    ///   ``SculptError/unknownDiscriminator(field:found:registered:_:)`` for a missing or
+    /// - Throws: `SculptError.invalidJSON(reason:offset:_:)` for a body that is not JSON;
+    ///   `SculptError.unknownDiscriminator(field:found:registered:_:)` for a missing or
     ///   unregistered value when there is no ``fallback`` and ``unknownValuesMatchNothing`` is off.
     public func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
         let outcome: DiscriminatorScanner.Outcome

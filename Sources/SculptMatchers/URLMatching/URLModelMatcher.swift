@@ -124,7 +124,7 @@ public struct URLModelMatcher: ModelMatcher {
     /// ```
     /// - Throws: ``URLPattern/ParseError`` for an invalid pattern (`**` before the end, a bad
     ///   percent escape, more than ``URLPattern/maximumSegmentCount`` segments),
-    ///   ``ModelKeyPath/SyntaxError`` for an invalid key path. Never traps.
+    ///   `ModelKeyPath.SyntaxError` for an invalid key path. Never traps.
     public mutating func add<M: Decodable & Sendable>(
         _ pattern: String,
         _ type: M.Type,

@@ -37,6 +37,9 @@ public final class CassetteRecording: Sendable {
     /// decides, `SCULPT_RECORD_MODE` first).
     ///
     /// - Parameters:
+    ///   - file: the cassette's file, read when it exists and written by ``save()``.
+    ///   - mode: the mode wanted in code; `SCULPT_RECORD_MODE` overrides it, and without either
+    ///     the mode is replay-only in CI and once elsewhere.
     ///   - options: how requests match recorded ones.
     ///   - redaction: what is replaced before a recording is kept.
     ///   - configuration: the configuration of the session that sends recorded requests

@@ -53,8 +53,14 @@ public actor RecordingProxy {
     /// ```swift
     /// let proxy = try RecordingProxy(target: apiURL, cassette: file) { print($0) }   // GET /users/octocat -> 200, recorded
     /// ```
-    /// - Parameter configuration: the `URLSession` configuration requests are sent with (timeouts,
-    ///   TLS settings); its cookie storage and cache are never used: the client keeps its own.
+    /// - Parameters:
+    ///   - target: the origin requests are forwarded to, such as `https://api.github.com`.
+    ///   - cassette: the file written after every exchange; `nil` keeps the recording in memory.
+    ///   - redaction: what is replaced before an exchange is kept.
+    ///   - configuration: the `URLSession` configuration requests are sent with (timeouts, TLS
+    ///     settings); its cookie storage and cache are never used: the client keeps its own.
+    ///   - limits: what a client may send the proxy, as ``FixtureServer`` bounds it.
+    ///   - onRequest: told of each request answered, on the connection's thread.
     /// - Throws: ``Fixture/FormatError`` when `cassette` exists and is not a cassette, or the file
     ///   system's error reading it; `URLError(.badURL)` for a target that is not an `http` or
     ///   `https` origin (a host, no path, query or user).
@@ -93,12 +99,8 @@ public actor RecordingProxy {
         // The origin without a trailing slash, so a request's path is appended to it.
         let origin = URL(string: target.absoluteString.hasSuffix("/") ? String(target.absoluteString.dropLast()) : target.absoluteString) ?? target
         let (redaction, recording, onRequest) = (self.redaction, self.recording, self.onRequest)
-        let base = try listener.start(port: port) { base in
+        let url = try listener.start(port: port) { base in
             ProxyResponder(target: origin, baseURL: base, forwarder: forwarder, redaction: redaction, recording: recording, log: onRequest)
-        }
-        guard let url = URL(string: base) else {
-            listener.stop()
-            throw URLError(.badURL)
         }
         self.listener = listener
         self.forwarder = forwarder
@@ -114,12 +116,7 @@ public actor RecordingProxy {
         baseURL = nil
         forwarder?.invalidate()
         forwarder = nil
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread {
-                listener.stop()
-                done.resume()
-            }.start()
-        }
+        await listener.stopOffPool()
     }
 }
 

@@ -2,7 +2,7 @@ public import Foundation
 public import HTTPTypes
 import Sculpt
 
-/// What is replaced with ``marker`` before a recording is kept: ``Secrets``' rules with names of
+/// What is replaced with ``marker`` before a recording is kept: `Secrets`' rules with names of
 /// your own added. ``FixtureRecorder`` and ``HARArchive`` apply it, so secrets never reach a
 /// fixture, in memory or on disk, and replay-miss descriptions use the same rules.
 ///
@@ -11,16 +11,16 @@ import Sculpt
 /// let recorder = FixtureRecorder(redaction: redaction)
 /// ```
 ///
-/// Always redacted (see ``Secrets`` for the rules):
-/// - the headers ``Secrets/headers`` (`Authorization`, `Proxy-Authorization`, `Cookie`,
+/// Always redacted (see `Secrets` for the rules):
+/// - the headers `Secrets.headers` (`Authorization`, `Proxy-Authorization`, `Cookie`,
 ///   `Set-Cookie`, `X-Api-Key`, `X-Auth-Token`), any case;
 /// - in the request URL and in the URLs of `Location`, `Content-Location`, `Link` and `Referer`:
 ///   the user name, the password, and query and fragment parameters named in
-///   ``Secrets/queryParameters`` (`access_token`, `refresh_token`, `id_token`, `api_key`, `apikey`,
+///   `Secrets.queryParameters` (`access_token`, `refresh_token`, `id_token`, `api_key`, `apikey`,
 ///   `client_secret`, `token`, `password`; `code` beside `state` and other OAuth parameters), in
 ///   any case, percent-encoded or not, as `name[]=`, `;`-separated or repeated;
 /// - in request and response bodies that are JSON text, the value of any member named in
-///   ``Secrets/bodyFields``, at any depth; every other byte of the body is kept;
+///   `Secrets.bodyFields`, at any depth; every other byte of the body is kept;
 /// - in bodies whose `Content-Type` is `application/x-www-form-urlencoded` (an OAuth token
 ///   request, GitHub's token response without `Accept: application/json`), the value of any
 ///   parameter named in ``queryParameters`` or ``bodyFields``.
@@ -29,14 +29,14 @@ import Sculpt
 ///
 /// A replay treats a recorded ``marker`` as matching any value in each of these places.
 public struct Redaction: Sendable {
-    /// What a redacted value becomes: ``Secrets/marker``.
+    /// What a redacted value becomes: `Secrets.marker`.
     public static let marker = Secrets.marker
 
-    /// The headers always redacted: ``Secrets/headers``.
+    /// The headers always redacted: `Secrets.headers`.
     public static let defaultHeaders = Secrets.headers
-    /// The query parameters always redacted: ``Secrets/queryParameters``.
+    /// The query parameters always redacted: `Secrets.queryParameters`.
     public static let defaultQueryParameters = Secrets.queryParameters
-    /// The JSON members always redacted: ``Secrets/bodyFields``.
+    /// The JSON members always redacted: `Secrets.bodyFields`.
     public static let defaultBodyFields = Secrets.bodyFields
 
     /// Nothing redacted: for importing an archive you mean to keep whole. Never share what it

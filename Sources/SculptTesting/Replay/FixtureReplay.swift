@@ -43,10 +43,6 @@ public final class FixtureReplay: @unchecked Sendable {
         public var repeatsLastResponse: Bool
 
         /// Creates options.
-        ///
-        /// ```swift
-        /// let options = FixtureReplay.Options(matchedHeaders: [.accept], matchesBody: true)
-        /// ```
         public init(matchedHeaders: [HTTPField.Name] = [], matchesBody: Bool = false, repeatsLastResponse: Bool = false) {
             self.matchedHeaders = matchedHeaders
             self.matchesBody = matchesBody

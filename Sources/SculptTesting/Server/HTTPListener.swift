@@ -36,8 +36,8 @@ final class HTTPListener: @unchecked Sendable {
     }
 
     /// Starts listening on `port` (0: any free port) and serving with the responder made for the
-    /// base URL (`http://127.0.0.1:<port>`); returns the base URL.
-    func start(port: UInt16, responder: (String) -> any HTTPResponder) throws -> String {
+    /// base URL (`http://127.0.0.1:<port>`, without a trailing slash); returns the base URL.
+    func start(port: UInt16, responder: (String) -> any HTTPResponder) throws -> URL {
         let (socket, bound) = try Socket.listen(port: port, backlog: Int32(clamping: Swift.min(limits.maximumConnections, 4096)))
         let wake: WakePipe
         do {
@@ -55,7 +55,21 @@ final class HTTPListener: @unchecked Sendable {
         let accepting = Thread { [self] in acceptLoop(socket, wake: wake, responder: responder) }
         accepting.name = "FixtureServer \(bound)"
         accepting.start()
-        return baseURL
+        guard let url = URL(string: baseURL) else {
+            stop()
+            throw URLError(.badURL)
+        }
+        return url
+    }
+
+    /// ``stop()``, its wait for the connections' threads kept off Swift's cooperative pool.
+    func stopOffPool() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread {
+                self.stop()
+                done.resume()
+            }.start()
+        }
     }
 
     /// Stops accepting, ends every connection, and waits (up to two seconds) for their threads.
