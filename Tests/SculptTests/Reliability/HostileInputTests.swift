@@ -66,14 +66,9 @@ struct HostileInputTests {
         init(_ result: Result<any Decodable & Sendable, any Error>) {
             switch result {
             case .success: self = .model
-            case .failure(let error as SculptError): self = .error(Self.caseName(error))
+            case .failure(let error as SculptError): self = .error(error.code.rawValue)
             case .failure(let error): self = .error("not a SculptError: \(type(of: error))")
             }
-        }
-
-        /// The case's name: `decodingFailed` for `.decodingFailed(...)`.
-        static func caseName(_ error: SculptError) -> String {
-            String(String(describing: Mirror(reflecting: error).children.first?.label ?? "\(error)").prefix(while: { $0 != "(" }))
         }
     }
 

@@ -331,19 +331,28 @@ struct ModelResponseSerializerTests {
         #expect(user == User(login: "octocat", id: 1))
     }
 
-    @Test("every error carries its context")
+    @Test("every error carries its context, and its code names its case")
     func everyErrorHasContext() throws {
         let context = SculptError.Context(response: response(), body: userJSON)
-        let errors: [SculptError] = [
-            .noModelMatched(candidates: [], context), .unacceptableStatusCode(underlying: nil, context),
-            .unacceptableContentType(acceptable: [], context), .emptyBody(expected: nil, context),
-            .keyPathNotFound(.init(keyPath: "a", failedAt: "a", availableKeys: []), context),
-            .invalidKeyPath(.init(keyPath: "", offset: 0, reason: "r"), context),
-            .decodingFailed(ModelType(User.self), underlying: CancellationError(), context),
-            .typeMismatch(expected: User.self, matched: ModelType(Label.self), context),
-            .errorResponse(model: APIError(message: "m"), context), .matcherFailed(underlying: CancellationError(), context),
+        let errors: [(SculptError, SculptError.Code)] = [
+            (.noModelMatched(candidates: [], context), .noModelMatched),
+            (.unacceptableStatusCode(underlying: nil, context), .unacceptableStatusCode),
+            (.unacceptableContentType(acceptable: [], context), .unacceptableContentType),
+            (.emptyBody(expected: nil, context), .emptyBody),
+            (.keyPathNotFound(.init(keyPath: "a", failedAt: "a", availableKeys: []), context), .keyPathNotFound),
+            (.invalidKeyPath(.init(keyPath: "", offset: 0, reason: "r"), context), .invalidKeyPath),
+            (.decodingFailed(ModelType(User.self), underlying: CancellationError(), context), .decodingFailed),
+            (.typeMismatch(expected: User.self, matched: ModelType(Label.self), context), .typeMismatch),
+            (.errorResponse(model: APIError(message: "m"), context), .errorResponse),
+            (.matcherFailed(underlying: CancellationError(), context), .matcherFailed),
+            (.unknownDiscriminator(field: "type", found: nil, registered: ["a"], context), .unknownDiscriminator),
+            (.invalidJSON(reason: "r", offset: 0, context), .invalidJSON),
+            (.bodyTooLarge(maximum: 1, context), .bodyTooLarge),
+            (.nestingTooDeep(maximum: 1, offset: 1, context), .nestingTooDeep),
         ]
-        for error in errors {
+        #expect(Set(errors.map(\.1)) == Set(SculptError.Code.allCases), "every case is here")
+        for (error, code) in errors {
+            #expect(error.code == code)
             #expect(error.body == userJSON)
             #expect(error.response.url == context.response.url)
             #expect(error.description.contains("GET https://api.example.com/users/octocat -> 200 OK"))
