@@ -14,11 +14,11 @@ extension HTTPClient {
     /// ```
     ///
     /// The body is read up to `maximumBodySize` bytes (the serializer's own limit when it has
-    /// one, else 16 MiB); a longer one ends the read and is ``SculptError/bodyTooLarge(maximum:_:)``
+    /// one, else 16 MiB); a longer one ends the read and is `SculptError.bodyTooLarge(maximum:_:)`
     /// with the bytes read so far. A `HEAD` request and `204`, `205` and `304` answers are
     /// bodiless: the serializer's empty-body rules apply.
     /// - Throws: AsyncHTTPClient's error when the request fails (`HTTPClientError`, a timeout),
-    ///   the serializer's error (a ``SculptError``, with the response and body) otherwise.
+    ///   the serializer's error (a `SculptError`, with the response and body) otherwise.
     public func model<S: ResponseSerializer>(
         for request: HTTPClientRequest, serializer: S, timeout: TimeAmount = .seconds(30), maximumBodySize: Int = 16 << 20
     ) async throws -> S.Output {
@@ -26,14 +26,14 @@ extension HTTPClient {
         return try serializer.serialize(body, for: context)
     }
 
-    /// Executes a request and serializes its response with a ``ModelResponseSerializer``, read up
+    /// Executes a request and serializes its response with a `ModelResponseSerializer`, read up
     /// to the serializer's own `maximumBodySize` when it is lower; see
-    /// ``model(for:serializer:timeout:maximumBodySize:)``.
+    /// the form for any `ResponseSerializer`.
     ///
     /// ```swift
     /// let model = try await client.model(for: request, serializer: serializer)
     /// ```
-    /// - Throws: AsyncHTTPClient's error, or a ``SculptError``.
+    /// - Throws: AsyncHTTPClient's error, or a `SculptError`.
     public func model<Matcher>(
         for request: HTTPClientRequest, serializer: ModelResponseSerializer<Matcher>, timeout: TimeAmount = .seconds(30),
         maximumBodySize: Int = 16 << 20
@@ -44,12 +44,12 @@ extension HTTPClient {
     }
 
     /// Executes a request and serializes its response as a model of type `M`, checking that the
-    /// matcher agrees; see ``model(for:serializer:timeout:maximumBodySize:)``.
+    /// matcher agrees; see the form for any `ResponseSerializer`.
     ///
     /// ```swift
     /// let user = try await client.model(for: request, serializer: serializer, as: User.self)
     /// ```
-    /// - Throws: AsyncHTTPClient's error, or a ``SculptError``.
+    /// - Throws: AsyncHTTPClient's error, or a `SculptError`.
     public func model<Matcher, M: Decodable & Sendable>(
         for request: HTTPClientRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type,
         timeout: TimeAmount = .seconds(30), maximumBodySize: Int = 16 << 20
