@@ -50,11 +50,14 @@ struct CheckCommand: ParsableCommand {
             // A file that is not a fixture is still looked through: it may be on its way to one.
             // Each value once, where it first appears, with how many other places hold it.
             let findings = SecretScan.findings(inJSON: data)
+            var places: [String: Int] = [:]
+            for finding in findings { places[finding.needle, default: 0] += 1 }
+            var lines = LineFinder(data)
             var reported: Set<String> = []
             for finding in findings where reported.insert(finding.needle).inserted {
                 secrets += 1
-                let line = Self.line(of: finding.needle, in: data).map { "\($0):" } ?? ""
-                let others = findings.count { $0.needle == finding.needle } - 1
+                let line = lines.line(of: finding.needle).map { "\($0):" } ?? ""
+                let others = (places[finding.needle] ?? 1) - 1
                 let elsewhere = others > 0 ? " (and \(others) more place\(others == 1 ? "" : "s"))" : ""
                 Console.say("\(name):\(line) secret: \(finding.path) looks like \(finding.kind): \(finding.shown)\(elsewhere)")
             }
@@ -62,16 +65,5 @@ struct CheckCommand: ParsableCommand {
         let summary = "Checked \(files.count) file\(files.count == 1 ? "" : "s"): \(errors) format error\(errors == 1 ? "" : "s"), \(secrets) possible secret\(secrets == 1 ? "" : "s")."
         Console.say(summary)
         if errors + secrets > 0 { throw ExitCode.failure }
-    }
-
-    /// The line (the first is 1) where `needle` first appears in `data`, as written or with its
-    /// `/` escaped as JSON may write it.
-    static func line(of needle: String, in data: Data) -> Int? {
-        for written in [needle, needle.replacingOccurrences(of: "/", with: "\\/")] {
-            if let range = data.firstRange(of: Data(written.utf8)) {
-                return 1 + data[data.startIndex..<range.lowerBound].reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-            }
-        }
-        return nil
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import SculptTesting
 import Testing
 
 @Suite("sculpt check", .timeLimit(.minutes(2)))
@@ -75,6 +77,8 @@ struct CheckCommandTests {
         #"{"access_token": "REDACTED", "token_type": "bearer", "token_url": "https://oauth2.example.com/token"}"#,
         #"{"avatar_url": "https://avatars.githubusercontent.com/u/583231?v=4", "gravatar_id": ""}"#,
         #"{"text": "Use a token such as ghp_... from your settings; never sk_live_ keys."}"#,
+        // Placeholders, as recorded test fixtures write them (Octokit's `token 000...01`).
+        #"{"authorization": "token 0000000000000000000000000000000000000001", "example": "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"#,
     ])
     func notSecrets(_ body: String) async throws {
         let folder = try Self.fixtureFolder(body: body)
@@ -82,6 +86,33 @@ struct CheckCommandTests {
         let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
         #expect(output.contains("0 possible secrets."), "\(output)")
         #expect(status == 0)
+    }
+
+    @Test("a cassette of 2,000 leaked tokens reports each once, on its own line")
+    func manySecrets() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-many-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let token = { (index: Int) in "ghp_" + String(String(index * 7_919 + 1_000_003, radix: 36).reversed()) + "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC2eF4hJ6k" }
+        var fixtures: [Fixture] = []
+        for index in 0..<2_000 {
+            fixtures.append(Fixture(
+                request: .init(url: try #require(URL(string: "https://api.example.com/x/\(index)")), headerFields: [HTTPField.Name("X-Thing")!: token(index)]),
+                response: .init(status: .ok)))
+        }
+        let file = folder.appending(path: "cassette.json")
+        try Cassette(fixtures).encoded().write(to: file)
+        let (status, output, _) = try await CommandProcess.run(["check", file.path(percentEncoded: false)])
+        #expect(status == 1)
+        let lines = output.split(separator: "\n")
+        #expect(lines.count == 2_001)
+        #expect(lines.last == "Checked 1 file: 0 format errors, 2000 possible secrets.")
+        // Each finding's line holds its token: the last interaction's is the last one's.
+        let text = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let last = try #require(lines.dropLast().last)
+        let number = try #require(Int(last.split(separator: ":")[1]))
+        #expect(text[number - 1].contains(token(1_999)), "\(last)")
+        #expect(!output.contains(token(1_999)))
     }
 
     @Test("a format error names the file and line, and the exit is 1")
