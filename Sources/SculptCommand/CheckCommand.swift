@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Sculpt
 import SculptTesting
 
 /// `sculpt check PATH...`: every fixture loads, and none holds what looks like a live secret.
@@ -29,23 +30,23 @@ struct CheckCommand: ParsableCommand {
         var errors = 0
         var secrets = 0
         for file in files {
-            let name = file.path(percentEncoded: false)
+            let name = PrintableText.value(file.path(percentEncoded: false), limit: 1_024)
             let data: Data
             do {
                 data = try Data(contentsOf: file)
             } catch {
                 errors += 1
-                Console.say("\(name): error: \(error.localizedDescription)")
+                Console.say("\(name): error: \(PrintableText.value(error.localizedDescription, limit: 4_096))")
                 continue
             }
             do {
                 _ = try FixtureFiles.interactions(in: file)
             } catch let error as Fixture.FormatError {
                 errors += 1
-                Console.say("\(name):\(error.line.map { "\($0):" } ?? "") error: \(error.reason)")
+                Console.say("\(name):\(error.line.map { "\($0):" } ?? "") error: \(PrintableText.value(error.reason, limit: 4_096))")
             } catch {
                 errors += 1
-                Console.say("\(name): error: \(error.localizedDescription)")
+                Console.say("\(name): error: \(PrintableText.value(error.localizedDescription, limit: 4_096))")
             }
             // A file that is not a fixture is still looked through: it may be on its way to one.
             // Each value once, where it first appears, with how many other places hold it.

@@ -16,8 +16,14 @@ enum Console {
 }
 
 extension Console {
-    /// Writes a served request's log line to standard output.
+    /// Writes a served request's log line to standard output, with any credential of a known
+    /// shape in it (a token in a path or under a parameter name redaction does not know) shown
+    /// as `check` shows one.
     @Sendable static func log(_ request: ServedRequest) {
-        say(request.description)
+        var line = request.description
+        for finding in SecretScan.findings(in: line, name: nil, path: "") where finding.kind != "a long random value" {
+            line = line.replacingOccurrences(of: finding.needle, with: finding.shown)
+        }
+        say(line)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Sculpt
 import SculptTesting
 
 /// The fixture files that command-line paths name: a file as given, a folder's `.json` and
@@ -25,13 +26,19 @@ enum FixtureFiles {
         return files
     }
 
-    /// A folder's fixture files at any depth, sorted by path; hidden files and folders left out.
+    /// A folder's fixture files at any depth, sorted by path: hidden files and links to files
+    /// included; hidden folders (`.git`, `.build`) and links to folders not entered.
     private static func contents(of folder: URL) -> [URL] {
-        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey])
         var files: [URL] = []
         while let file = enumerator?.nextObject() as? URL {
+            let isFolder = (try? file.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true
+            if isFolder {
+                if file.lastPathComponent.hasPrefix(".") { enumerator?.skipDescendants() }
+                continue
+            }
             guard extensions.contains(file.pathExtension.lowercased()),
-                (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+                (try? file.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
             else { continue }
             files.append(file)
         }
@@ -41,7 +48,7 @@ enum FixtureFiles {
     /// A path given on the command line that does not exist.
     struct Missing: Error, CustomStringConvertible {
         var path: String
-        var description: String { "\(path): no such file or folder" }
+        var description: String { "\(PrintableText.value(path, limit: 1_024)): no such file or folder" }
     }
 }
 

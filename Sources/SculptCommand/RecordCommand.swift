@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPTypes
+import Sculpt
 import SculptTesting
 
 /// `sculpt record --target URL --out CASSETTE`: a recording proxy on 127.0.0.1 until Ctrl-C.
@@ -47,10 +48,21 @@ struct RecordCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard let url = URL(string: target), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host() != nil,
+        guard let url = URL(string: target), let scheme = url.scheme, scheme == "http" || scheme == "https", url.host() != nil,
+            url.port.map({ (1...65_535).contains($0) }) ?? true,
             ["", "/"].contains(url.path(percentEncoded: true)), url.query() == nil, url.fragment() == nil, url.user() == nil
         else {
-            throw ValidationError("--target must be an http or https origin such as https://api.github.com (no path, query or user): \(target)")
+            throw ValidationError(
+                "--target must be an http or https origin such as https://api.github.com (scheme in lowercase, port 1-65535, no path, query or user): \(PrintableText.value(target, limit: 1_024))")
+        }
+        let folder = URL(filePath: out).deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path(percentEncoded: false), isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError("--out \(PrintableText.value(out, limit: 1_024)): the folder \(PrintableText.value(folder.path(percentEncoded: false), limit: 1_024)) does not exist")
+        }
+        isFolder = false
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder.boolValue {
+            throw ValidationError("--out \(PrintableText.value(out, limit: 1_024)) is a folder; give the cassette file's path")
         }
         for name in redactHeader where HTTPField.Name(name) == nil {
             throw ValidationError("--redact-header \(name) is not a header name")

@@ -22,11 +22,18 @@ enum SecretScan {
         var needle: String
     }
 
-    /// The findings in a JSON document's string values, in document order.
+    /// The findings in a JSON document's string values, in document order, then any credential
+    /// of a known shape in the file's text that they missed: one in a member's name, in a
+    /// repeated member `JSONSerialization` drops, or in a file it cannot read at all (a number
+    /// out of `Double`'s range), where the loader may still read it.
     static func findings(inJSON data: Data) -> [Finding] {
-        guard let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return [] }
         var findings: [Finding] = []
-        walk(root, name: nil, path: "", into: &findings)
+        if let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) {
+            walk(root, name: nil, path: "", into: &findings)
+        }
+        let found = Set(findings.map(\.needle))
+        let text = String(decoding: data, as: UTF8.self)
+        findings += shapes(in: Array(text.utf8), path: "(the file's text)").filter { !found.contains($0.needle) }
         return findings
     }
 
@@ -44,10 +51,14 @@ enum SecretScan {
         case let object as [String: Any]:
             // HAR headers, cookies and parameters: `{"name": "Cookie", "value": "..."}`.
             let pairName = object["name"] as? String
+            // A base64 body: a fixture's (`bodyEncoding`) or a HAR entry's (`content.encoding`).
+            let base64Member = object["bodyEncoding"] as? String == "base64" ? "body" : object["encoding"] as? String == "base64" ? "text" : nil
             for key in object.keys.sorted() {
                 guard let member = object[key] else { continue }
-                let memberPath = path.isEmpty ? key : "\(path).\(key)"
-                if key == "body", object["bodyEncoding"] as? String == "base64", let text = member as? String, let bytes = Data(base64Encoded: text) {
+                // A member's name is shown in reports: a credential there is shown by its shape.
+                let shownKey = shapes(in: Array(key.utf8), path: "").isEmpty ? PrintableText.value(key, limit: 128) : "(a name that looks like a credential)"
+                let memberPath = path.isEmpty ? shownKey : "\(path).\(shownKey)"
+                if key == base64Member, let text = member as? String, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) {
                     findings += self.findings(in: String(decoding: bytes, as: UTF8.self), name: nil, path: memberPath).map {
                         Finding(path: $0.path, kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64)))
                     }
@@ -60,9 +71,8 @@ enum SecretScan {
         }
     }
 
-    /// The findings in one string value that `name` (a member, header or parameter name) names.
-    static func findings(in text: String, name: String?, path: String) -> [Finding] {
-        let bytes = Array(text.utf8)
+    /// The credentials of a known shape in `bytes`, each once.
+    private static func shapes(in bytes: [UInt8], path: String) -> [Finding] {
         var findings: [Finding] = []
         var covered = 0  // bytes before this are part of a finding already
         for start in bytes.indices where start >= covered {
@@ -74,6 +84,15 @@ enum SecretScan {
             guard !isPlaceholder(found.dropFirst(prefix)) else { continue }
             findings.append(Finding(path: path, kind: kind, shown: shown(found, prefixLength: min(length, prefix)), needle: found))
         }
+        return findings
+    }
+
+    /// The findings in one string value that `name` (a member, header or parameter name) names.
+    static func findings(in text: String, name: String?, path: String) -> [Finding] {
+        var findings = shapes(in: Array(text.utf8), path: path)
+        if let password = urlPassword(in: text), !password.contains(Redaction.marker), !isPlaceholder(password) {
+            findings.append(Finding(path: path, kind: "a password in a URL", shown: shown(String(password), prefixLength: 0), needle: String(password)))
+        }
         guard findings.isEmpty else { return findings }
         // A value under a secret name, or each `name=value` parameter in the text (a URL's
         // query, a form, a cookie list), under its own name or the value's.
@@ -81,12 +100,14 @@ enum SecretScan {
         for part in text.split(whereSeparator: { "&;?# \t\r\n".contains($0) }) {
             // `name=value` with a name a parameter has: base64's `=` padding makes no pair.
             guard let equals = part.firstIndex(of: "="), equals != part.startIndex, part.distance(from: part.startIndex, to: equals) <= 64,
-                part[..<equals].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.[]".contains($0)) }),
+                part[..<equals].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.[]%".contains($0)) }),
                 part[part.index(after: equals)...].contains(where: { $0 != "=" })
             else { continue }
-            named.append((String(part[..<equals]), part[part.index(after: equals)...]))
+            let partName = String(part[..<equals])
+            named.append((partName.removingPercentEncoding ?? partName, part[part.index(after: equals)...]))
         }
-        if named.isEmpty { named = [(name, Substring(text))] }
+        // The whole text too: a pair in it does not hide a key elsewhere in it.
+        named.append((name, Substring(text)))
         let outerIsSecret = name.map(SecretNames.isSecret) ?? false
         var seen: Set<Substring> = []
         for (partName, value) in named {
@@ -108,6 +129,15 @@ enum SecretScan {
             }
         }
         return findings
+    }
+
+    /// The password of the first URL in `text` that has one (`https://user:password@host/`).
+    private static func urlPassword(in text: String) -> Substring? {
+        guard let scheme = text.range(of: "://") else { return nil }
+        let authority = text[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" && $0 != " " && $0 != "\"" }
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
+        let password = authority[authority.index(after: colon)..<at]
+        return password.isEmpty ? nil : password
     }
 
     /// Whether `value` is a stand-in rather than a credential: two different characters or fewer
@@ -156,7 +186,7 @@ enum SecretScan {
         if let length = jwt(in: bytes, at: start) { return ("a JWT", length) }
         let begin = Array("-----BEGIN ".utf8)
         if bytes[start...].starts(with: begin), let end = bytes[start...].firstRange(of: Array("-----".utf8), after: begin.count),
-            String(decoding: bytes[start..<end], as: UTF8.self).hasSuffix("PRIVATE KEY")
+            ["PRIVATE KEY", "PRIVATE KEY BLOCK"].contains(where: String(decoding: bytes[start..<end], as: UTF8.self).hasSuffix)
         {
             return ("a private key", min(bytes.count - start, end + 5 - start))
         }
@@ -180,16 +210,16 @@ enum SecretScan {
         return index - start
     }
 
-    /// The runs of characters a key is written with (letters, digits, `_-+/=.~`) in `text`,
+    /// The runs of characters a key is written with (letters, digits, `_-+/.~`) in `text`,
     /// without URLs and paths (a run with `://` or starting with `/`).
     private static func runs(in text: Substring) -> [Substring] {
-        text.split { !($0.isASCII && ($0.isLetter || $0.isNumber || "_-+/=.~".contains($0))) }
+        text.split { !($0.isASCII && ($0.isLetter || $0.isNumber || "_-+/.~".contains($0))) }
             .filter { !$0.contains("://") && !$0.hasPrefix("/") }
     }
 
     /// Whether `run` is random enough to be a key: at least `atLeast` characters, letters and
-    /// digits both, not hex and not a UUID, and close to as many bits a character as its length
-    /// allows. `strictly` (no name says it is secret) also asks for both cases of letters and
+    /// digits both, and close to as many bits a character as its length allows. `strictly` (no
+    /// name says it is secret) also asks for both cases of letters, leaves hex and UUIDs alone and
     /// stops at 256 characters (longer are data, not keys).
     static func looksRandom(_ run: Substring, atLeast minimum: Int, strictly: Bool = false) -> Bool {
         let core = run.drop { $0 == "=" }.reversed().drop { $0 == "=" }.reversed()
@@ -198,7 +228,8 @@ enum SecretScan {
         let hasLower = core.contains { $0.isLowercase }
         let hasDigit = core.contains { $0.isNumber }
         guard hasDigit, hasUpper || hasLower, !strictly || (hasUpper && hasLower) else { return false }
-        if core.allSatisfy({ $0.isHexDigit || $0 == "-" }) { return false }  // SHAs, digests, UUIDs
+        // SHAs, digests, UUIDs; under a secret name, hex is a key like any other (`DD-API-KEY`).
+        if strictly, core.allSatisfy({ $0.isHexDigit || $0 == "-" }) { return false }
         var counts: [Character: Int] = [:]
         for character in core { counts[character, default: 0] += 1 }
         let size = Double(core.count)
@@ -208,7 +239,7 @@ enum SecretScan {
         }
         // The most a run this long can have is log2 of its length (each character once): a
         // random key comes near it, words and ids built from a few parts do not.
-        return bits >= (strictly ? 0.85 : 0.75) * log2(min(size, 64))
+        return bits >= (strictly ? 0.85 : 0.7) * log2(min(size, 64))
     }
 
     /// A name as a report shows it: at most 64 characters, printable.

@@ -10,13 +10,15 @@ struct SecretShape: Sendable {
     var minimumLength: Int
     /// The characters it is made of after the prefix.
     var allows: @Sendable (UInt8) -> Bool
+    /// The most characters after the prefix, for a shape of fixed length.
+    var maximumLength = Int.max
 
     /// The shapes checked.
     static let known: [SecretShape] = {
         let github = ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"].map { SecretShape(name: "a GitHub token", prefix: $0, minimumLength: 30, allows: isAlphanumeric) }
         let slack = ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-"].map { SecretShape(name: "a Slack token", prefix: $0, minimumLength: 20, allows: isTokenByte) }
         let stripe = ["sk_live_", "rk_live_"].map { SecretShape(name: "a live Stripe key", prefix: $0, minimumLength: 20, allows: isAlphanumeric) }
-        let aws = ["AKIA", "ASIA"].map { SecretShape(name: "an AWS access key ID", prefix: $0, minimumLength: 16, allows: isUpperOrDigit) }
+        let aws = ["AKIA", "ASIA"].map { SecretShape(name: "an AWS access key ID", prefix: $0, minimumLength: 16, allows: isUpperOrDigit, maximumLength: 16) }
         return github + slack + stripe + aws + [
             SecretShape(name: "a GitHub fine-grained token", prefix: "github_pat_", minimumLength: 40, allows: isTokenByte),
             SecretShape(name: "a Google API key", prefix: "AIza", minimumLength: 35, allows: isTokenByte),
@@ -35,7 +37,10 @@ struct SecretShape: Sendable {
         if start > 0, Self.isTokenByte(bytes[start - 1]) { return nil }
         var end = start + prefix.count
         while end < bytes.count, allows(bytes[end]) { end += 1 }
-        return end - start - prefix.count >= minimumLength ? end - start : nil
+        guard (minimumLength...maximumLength).contains(end - start - prefix.count) else { return nil }
+        // An issuer's random part has digits: `ASIAPACIFICSOUTHEAST` is a word, not a key.
+        guard bytes[(start + prefix.count)..<end].contains(where: { (0x30...0x39).contains($0) }) else { return nil }
+        return end - start
     }
 
     static func isAlphanumeric(_ byte: UInt8) -> Bool {

@@ -23,7 +23,8 @@ public import FoundationNetworking
 /// `Link` target) moved to the proxy when it names the target's origin, so the client's next
 /// request comes back through the proxy and is recorded too; a `Location` elsewhere is passed as
 /// it is, and what the client fetches there is not recorded. The client gets the target's answer
-/// unredacted (a token endpoint's token must reach it); the cassette gets it redacted by
+/// unredacted (a token endpoint's token must reach it), but for repeated header fields, which
+/// `URLSession` joins with commas (two `Set-Cookie` fields arrive as one); the cassette gets it redacted by
 /// ``Redaction`` and written again after every exchange, so a proxy stopped at any moment leaves a
 /// cassette that loads. A target that cannot be reached is answered `502` with
 /// `X-Sculpt-Record: failed` and nothing is recorded. What a client may send is bounded as
@@ -63,12 +64,14 @@ public actor RecordingProxy {
     ///   - onRequest: told of each request answered, on the connection's thread.
     /// - Throws: ``Fixture/FormatError`` when `cassette` exists and is not a cassette, or the file
     ///   system's error reading it; `URLError(.badURL)` for a target that is not an `http` or
-    ///   `https` origin (a host, no path, query or user).
+    ///   `https` origin (the scheme in lowercase, a host, a port from 1 to 65535, no path, query or
+    ///   user).
     public init(
         target: URL, cassette: URL? = nil, redaction: Redaction = Redaction(), configuration: URLSessionConfiguration = .ephemeral,
         limits: FixtureServer.Limits = .init(), onRequest: (@Sendable (ServedRequest) -> Void)? = nil
     ) throws {
-        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host() != nil,
+        guard let scheme = target.scheme, scheme == "http" || scheme == "https", target.host() != nil,
+            target.port.map({ (1...65_535).contains($0) }) ?? true,
             ["", "/"].contains(target.path(percentEncoded: true)), target.query() == nil, target.fragment() == nil, target.user() == nil
         else { throw URLError(.badURL) }
         let recorded = try cassette.flatMap { file in

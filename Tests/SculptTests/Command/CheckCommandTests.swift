@@ -44,6 +44,11 @@ struct CheckCommandTests {
         (#""see https://h.example/cb?session_id=Zx81Kq2Lp9Vm3Rt7Wb4N""#, #"a random value named "session_id""#, "Zx81Kq2Lp9Vm3Rt7Wb4N"),
         (#"{"password": "hunter2"}"#, #"an unredacted "password""#, "hunter2"),
         (#""https://h.example/a?page=2&access_token=Zx81Kq2Lp9""#, #"an unredacted "access_token""#, "Zx81Kq2Lp9"),
+        (#""https://h.example/a?page=2&access%5Ftoken=Zx81Kq2Lp9""#, #"an unredacted "access_token""#, "Zx81Kq2Lp9"),
+        (#""page=2 the key is q8W3eR5tY7uI9oP1aS3dF5gH7jK9lZ2xC4vB6nM8""#, "a long random value", "q8W3eR5tY7uI9oP1aS3dF5gH7jK9lZ2xC4vB6nM8"),
+        (#"{"DD-API-KEY": "4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"}"#, #"a random value named "DD-API-KEY""#, "4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"),
+        (#""https://alice:Sup3rS3cretPassw0rd@db.example.com/""#, "a password in a URL", "Sup3rS3cretPassw0rd"),
+        (#"{"key": "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF0\n-----END PGP PRIVATE KEY BLOCK-----"}"#, "a private key", "lQOYBF0"),
         (#"{"blob": "Qm9vbGVhbjEyMzQ1Njc4OTAhQCMkJV4mKigpXysrJ8aZ3kP7wL"}"#, "a long random value", "Qm9vbGVhbjEyMzQ1Njc4OTAhQCMk"),
     ])
     func secret(_ body: String, _ kind: String, _ secretPart: String) async throws {
@@ -68,6 +73,43 @@ struct CheckCommandTests {
         #expect(output.contains("fixture.json:2: secret: request.headers[0][1] looks like an unredacted "), "\(output)")
     }
 
+    @Test("a token is found wherever the loader would read it: a base64 HAR body, a number JSONSerialization refuses, a repeated member, a member's name", arguments: [
+        ("b64.har", #"{"log":{"entries":[{"request":{"method":"GET","url":"https://x/","headers":[]},"response":{"status":200,"headers":[],"content":{"encoding":"base64","text":"eyJ0b2tlbiI6ImdocF9hQjNkRTVmRzdoSjlrTDFtTjNwUTVyUzd0VTl2VzF4WTN6In0="}}}]}}"#),
+        ("exp.json", #"{"request":{"url":"https://x/"},"response":{"status":200,"headers":[["X-T","ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z"]],"body":{"n":1e999}}}"#),
+        ("dup.json", #"{"request":{"url":"https://x/"},"response":{"status":200,"body":"ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z","body":"ok"}}"#),
+        ("key.json", #"{"request":{"url":"https://x/"},"response":{"status":200,"body":{"ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z":{"v":1}}}}"#),
+    ])
+    func tokenWhereverTheLoaderReads(_ name: String, _ text: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(text.utf8).write(to: folder.appending(path: name))
+        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        #expect(status == 1)
+        #expect(output.contains("looks like a GitHub token: ghp_… (38 characters)"), "\(output)")
+        #expect(!output.contains("aB3dE5fG7hJ9"), "the token is printed: \(output)")
+    }
+
+    @Test("a folder's hidden files and links to files are checked; names and reasons are printed escaped and bounded")
+    func filesAndPrinting() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-\(UUID())")
+        let real = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-real-\(UUID()).json")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: real)
+        }
+        let fixture = #"{"request":{"url":"https://x/","method":"\u001b[2J\#(String(repeating: "A", count: 100_000))"},"response":{"status":200}}"#
+        try Data(fixture.utf8).write(to: real)
+        try FileManager.default.createSymbolicLink(at: folder.appending(path: "link.json"), withDestinationURL: real)
+        try Data(#"{"request":{"url":"https://x/"},"response":{"status":200}}"#.utf8).write(to: folder.appending(path: ".hidden.json"))
+        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        #expect(status == 1)
+        #expect(output.hasSuffix("Checked 2 files: 1 format error, 0 possible secrets.\n"), "\(output.suffix(300))")
+        #expect(!output.contains("\u{1B}"), "a raw escape byte is printed")
+        #expect(output.utf8.count < 10_000, "the reason is bounded: \(output.utf8.count) bytes")
+    }
+
     @Test("identifiers, digests, redacted values and prose are not secrets", arguments: [
         #"{"sha": "6dcb09b5b57875f334f61aebed695e2e4193db5e"}"#,
         #"{"etag": "W/\"a8f5f167f44f4964e6c998dee827110c\""}"#,
@@ -79,6 +121,7 @@ struct CheckCommandTests {
         #"{"text": "Use a token such as ghp_... from your settings; never sk_live_ keys."}"#,
         // Placeholders, as recorded test fixtures write them (Octokit's `token 000...01`).
         #"{"authorization": "token 0000000000000000000000000000000000000001", "example": "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"#,
+        #"{"region": "ASIAPACIFICSOUTHEAST2024"}"#,
     ])
     func notSecrets(_ body: String) async throws {
         let folder = try Self.fixtureFolder(body: body)

@@ -82,8 +82,16 @@ struct RecordCommandTests {
         await replay.stop()
     }
 
+    @Test("a cassette in a folder that does not exist, or a folder for a cassette, is refused before anything starts", arguments: ["/no/such/folder/session.json", "/tmp"])
+    func badOut(_ out: String) async throws {
+        let (status, _, errors) = try await CommandProcess.run(["record", "--target", "http://127.0.0.1:8080", "--out", out])
+        #expect(status == 64)
+        #expect(errors.contains("--out \(out)"), "\(errors)")
+    }
+
     @Test("a target that is not an origin is refused before anything starts", arguments: [
         "https://api.example.com/v3", "ftp://example.com", "https://user:pw@api.example.com", "api.example.com",
+        "HTTP://127.0.0.1:8080", "http://127.0.0.1:99999",
     ])
     func badTarget(_ target: String) async throws {
         let (status, _, errors) = try await CommandProcess.run(["record", "--target", target, "--out", "/tmp/never.json"])
