@@ -17,7 +17,7 @@ struct CheckCommand: ParsableCommand {
             when anything is found, so it can guard a commit or a CI run.
 
             Examples:
-              sculpt check Tests/Fixtures
+              sculpt check Tests/Fixtures/github
               sculpt check session.json archive.har
             """
     )

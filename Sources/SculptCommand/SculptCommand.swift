@@ -15,7 +15,7 @@ struct SculptCommand: AsyncParsableCommand {
               sculpt serve Tests/Fixtures/github --port 8080
               sculpt record --target https://api.github.com --out Tests/Fixtures/session.json
               sculpt import-har session.har --out Tests/Fixtures/imported
-              sculpt check Tests/Fixtures
+              sculpt check Tests/Fixtures/github
             """,
         version: "0.1.0",
         subcommands: [ServeCommand.self, RecordCommand.self, ImportHARCommand.self, CheckCommand.self]
