@@ -3,12 +3,12 @@ import Sculpt
 import SculptTesting
 
 /// Values in a fixture file that look like live secrets that redaction missed: a known
-/// credential shape anywhere (``SecretShape``), a JWT, a private key; a value still present under
-/// a name ``Redaction`` always replaces (`Authorization`, `access_token`, `password`); a long random-looking value
-/// under a name that says it is secret (`token`, `password`, `X-Api-Key`, `session`), as a JSON
-/// member, a header or a URL or form parameter; and any long run of letters and digits random
-/// enough to be a key. Hex (commit SHAs, digests), UUIDs, URLs and ``Redaction/marker`` are not
-/// flagged by randomness alone.
+/// credential shape anywhere (``SecretShape``), a JWT, a private key, a password in a URL; a value
+/// still present under a name `Redaction` always replaces (`Authorization`, `access_token`); a
+/// random-looking value under a name that says it is secret (`api_secret`, `X-Session`), as a
+/// JSON member, a header or a URL or form parameter; and any long run of letters and digits
+/// random enough to be a key. Hex, UUIDs, identifiers, placeholders and the redaction marker are
+/// not flagged by randomness alone.
 enum SecretScan {
     /// A value that looks like a secret.
     struct Finding: Equatable {
@@ -115,7 +115,7 @@ enum SecretScan {
             if let partName, Self.alwaysRedacted.contains(partName.lowercased()), !value.isEmpty, !value.contains(Redaction.marker),
                 !Self.isPlaceholder(value.split(separator: " ").last ?? value), !Self.hasTypePrefix(value)
             {
-                findings.append(Finding(path: path, kind: "an unredacted \"\(PrintableName.cut(partName))\"", shown: shown(String(value), prefixLength: 4), needle: String(value)))
+                findings.append(Finding(path: path, kind: "an unredacted \"\(PrintableText.value(partName, limit: 64))\"", shown: shown(String(value), prefixLength: 4), needle: String(value)))
                 continue
             }
             let secretName = outerIsSecret || partName.map(SecretNames.isSecret) ?? false
@@ -123,7 +123,7 @@ enum SecretScan {
                 guard secretName ? looksRandom(run, atLeast: 16) : looksRandom(run, atLeast: 32, strictly: true) && !isIdentifier(run, named: partName ?? name)
                 else { continue }
                 seen.insert(run)
-                let called = (outerIsSecret ? name : partName).map { "\"\(PrintableName.cut($0))\"" } ?? ""
+                let called = (outerIsSecret ? name : partName).map { "\"\(PrintableText.value($0, limit: 64))\"" } ?? ""
                 let kind = secretName ? "a random value named \(called)" : "a long random value"
                 findings.append(Finding(path: path, kind: kind, shown: shown(String(run), prefixLength: 4), needle: String(run)))
             }
@@ -240,13 +240,6 @@ enum SecretScan {
         // The most a run this long can have is log2 of its length (each character once): a
         // random key comes near it, words and ids built from a few parts do not.
         return bits >= (strictly ? 0.85 : 0.7) * log2(min(size, 64))
-    }
-
-    /// A name as a report shows it: at most 64 characters, printable.
-    private enum PrintableName {
-        static func cut(_ name: String) -> String {
-            String(name.unicodeScalars.prefix(64).map { (0x20..<0x7F).contains($0.value) ? Character($0) : "?" })
-        }
     }
 
     /// The first `prefixLength` characters, an ellipsis, and the length: never the whole value.
