@@ -59,8 +59,14 @@ public struct ContentDecoder: Sendable {
         ContentDecoder(decoder, for: ["application/x-plist", "application/plist"])
     }
 
-    /// The media ranges of ``json(_:)``.
-    static var jsonContentTypes: Set<String> {
+    /// The media ranges of ``json(_:)``, and a serializer's default
+    /// ``ModelResponseSerializer/acceptableContentTypes``: `application/json`, `text/json`,
+    /// `text/javascript` and any `+json` structured suffix (`*/*+json`).
+    ///
+    /// ```swift
+    /// serializer.acceptableContentTypes = ContentDecoder.jsonContentTypes.union(["text/plain"])
+    /// ```
+    public static var jsonContentTypes: Set<String> {
         ["application/json", "text/json", "text/javascript", "*/*+json"]
     }
 }

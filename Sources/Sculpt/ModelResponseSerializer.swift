@@ -10,7 +10,7 @@ public import HTTPTypes
 /// let user = try await URLSession.shared.model(from: url, serializer: serializer, as: User.self)
 /// ```
 ///
-/// For each response, in this order:
+/// For each response, in this order (``resolve(_:_:expecting:)`` is steps 1 to 6):
 /// 1. A status outside ``acceptableStatusCodes`` throws: ``SculptError/errorResponse(model:_:)``
 ///    with the decoded error model when ``errorMatcher`` resolves one and the body decodes as it,
 ///    else ``SculptError/unacceptableStatusCode(underlying:_:)``.
@@ -25,16 +25,18 @@ public import HTTPTypes
 /// 4. A `Content-Type` outside ``acceptableContentTypes`` throws
 ///    ``SculptError/unacceptableContentType(acceptable:_:)``; a response without one is accepted.
 /// 5. The matcher picks the model type; `nil` throws ``SculptError/noModelMatched(candidates:_:)``.
-/// 6. The body is decoded at the model type's key path, by the first of ``decoders`` that reads its
+/// 6. A model type that is an ``ErrorResponseModel`` is decoded and thrown as
+///    ``SculptError/errorResponse(model:_:)``; one that is not the type the caller asked for throws
+///    ``SculptError/typeMismatch(expected:matched:_:)``.
+/// 7. The body is decoded at the model type's key path, by the first of ``decoders`` that reads its
 ///    `Content-Type` (the first of all for a response without one); failures throw
 ///    ``SculptError/decodingFailed(_:underlying:_:)`` or ``SculptError/keyPathNotFound(_:_:)``.
+///
+/// The matcher is asked once per response. Each step only checks; the error it throws is built out
+/// of line (`ModelResponseSerializer+Failures.swift`) from what the steps before it resolved.
 public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer {
     /// Any model: cast it, or use ``serialize(_:for:as:)`` to get a typed one.
     public typealias Output = any Decodable & Sendable
-
-    /// The content types accepted by default: JSON under its registered and legacy names, and any
-    /// `+json` structured suffix (`application/vnd.github+json`, `application/problem+json`).
-    public static var defaultContentTypes: Set<String> { ContentDecoder.jsonContentTypes }
 
     /// Picks the model type of a successful response.
     public var matcher: Matcher
@@ -56,25 +58,22 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         }
     }
 
-    /// The first of ``decoders``, read without an array access on every response; a `JSONDecoder`
-    /// when there are none.
-    @usableFromInline var primaryDecoder: any ModelDecoder
-
     /// Picks the model type of an error response's body (a status outside
     /// ``acceptableStatusCodes``); `nil` keeps error bodies undecoded, though still attached.
     public var errorMatcher: (any ModelMatcher)?
 
     /// The statuses whose bodies are models; others are errors. Default: 200...299. Codes outside
     /// 1...999 are never accepted: a context's status 0 stands for one it could not hold.
-    public var acceptableStatusCodes: Set<Int> = Self.successStatusCodes {
+    public var acceptableStatusCodes: Set<Int> = StatusCodeFilter.successCodes {
         didSet { statusCodeFilter = StatusCodeFilter(acceptableStatusCodes) }
     }
 
     /// The media ranges a `Content-Type` must fall in: exact types (`application/json`), a whole
     /// type (`text/*`), or a structured suffix (`*/*+json`). Compared case-insensitively with
     /// parameters ignored. `nil` accepts any content type. Default: the types ``decoders`` read
-    /// (``defaultContentTypes`` for the default JSON decoder); setting ``decoders`` sets it again.
-    public var acceptableContentTypes: Set<String>? = Self.defaultContentTypes {
+    /// (``ContentDecoder/jsonContentTypes`` for the default JSON decoder); setting ``decoders``
+    /// sets it again.
+    public var acceptableContentTypes: Set<String>? = ContentDecoder.jsonContentTypes {
         didSet { contentTypeFilter = acceptableContentTypes.map(ContentTypeFilter.init) }
     }
 
@@ -98,17 +97,20 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// ```
     public var maximumNestingDepth: Int?
 
-    /// ``acceptableStatusCodes``, made ready once for every response.
-    @usableFromInline var statusCodeFilter = StatusCodeFilter(Self.successStatusCodes)
+    // What every response reads, made ready when the settings above are set.
 
-    /// The default ``acceptableStatusCodes``: 200...299.
-    static var successStatusCodes: Set<Int> { Set(200...299) }
-
-    /// ``acceptableContentTypes``, parsed once for every response; `nil` accepts any.
-    @usableFromInline var contentTypeFilter: ContentTypeFilter? = ContentTypeFilter(Self.defaultContentTypes)
+    /// The first of ``decoders``, read without an array access on every response; a `JSONDecoder`
+    /// when there are none.
+    @usableFromInline var primaryDecoder: any ModelDecoder
 
     /// Whether there is more than one decoder to choose from.
     @usableFromInline var negotiates = false
+
+    /// ``acceptableStatusCodes``, ready to be asked.
+    @usableFromInline var statusCodeFilter = StatusCodeFilter(StatusCodeFilter.successCodes)
+
+    /// ``acceptableContentTypes``, parsed; `nil` accepts any.
+    @usableFromInline var contentTypeFilter: ContentTypeFilter? = ContentTypeFilter(ContentDecoder.jsonContentTypes)
 
     /// Creates a serializer.
     ///
@@ -119,7 +121,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     ///     errorMatcher: StaticModelMatcher(APIError.self))
     /// ```
     public init(matcher: Matcher, decoder: any ModelDecoder = JSONDecoder(), errorMatcher: (any ModelMatcher)? = nil) {
-        self.init(matcher: matcher, decoders: [ContentDecoder(decoder, for: Self.defaultContentTypes)], errorMatcher: errorMatcher)
+        self.init(matcher: matcher, decoders: [ContentDecoder(decoder, for: ContentDecoder.jsonContentTypes)], errorMatcher: errorMatcher)
     }
 
     /// Creates a serializer that picks a decoder for each response by its `Content-Type`, and
@@ -138,7 +140,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         self.errorMatcher = errorMatcher
         self.negotiates = decoders.count > 1
         let contentTypes = Self.contentTypes(of: decoders)
-        if contentTypes != Self.defaultContentTypes {
+        if contentTypes != ContentDecoder.jsonContentTypes {
             self.acceptableContentTypes = contentTypes
             self.contentTypeFilter = ContentTypeFilter(contentTypes)
         }
@@ -154,16 +156,9 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     ///   documentation).
     @inlinable
     public func serialize(_ data: Data, for response: ResponseContext) throws(SculptError) -> Output {
-        guard let modelType = try resolvedType(response, data, expecting: nil) else {
-            return try bodilessValue(response, data)
-        }
-        try checkIsModel(modelType, expected: nil, response, data)
-        do {
-            // The decoder as stored, not through `decoder(for:)`: a returned existential is a copy.
-            guard negotiates else { return try modelType.decode(data, using: primaryDecoder) }
-            return try modelType.decode(data, using: negotiatedDecoder(for: response))
-        } catch {
-            throw emptyBodyOr(Self.decodingFailure(error, modelType, response, data), expecting: nil, response, data)
+        switch try resolve(response, data, expecting: nil) {
+        case .bodiless: return try bodilessValue(response, data)
+        case .model(let modelType): return try decode(modelType.type, as: modelType, response, data)
         }
     }
 
@@ -180,16 +175,9 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
     @inlinable
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws(SculptError) -> M {
-        guard let modelType = try resolvedType(response, data, expecting: M.self) else {
-            return try bodilessValue(response, data, as: M.self)
-        }
-        try checkIsModel(modelType, expected: M.self, response, data)
-        do {
-            // The decoder as stored, not through `decoder(for:)`: a returned existential is a copy.
-            guard negotiates else { return try modelType.decode(M.self, from: data, using: primaryDecoder) }
-            return try modelType.decode(M.self, from: data, using: negotiatedDecoder(for: response))
-        } catch {
-            throw emptyBodyOr(Self.decodingFailure(error, modelType, response, data), expecting: M.self, response, data)
+        switch try resolve(response, data, expecting: M.self) {
+        case .bodiless: return try bodilessValue(response, data, as: M.self)
+        case .model(let modelType): return try decode(M.self, as: modelType, response, data)
         }
     }
 
@@ -208,92 +196,60 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     }
 
     // MARK: - Steps
-    //
-    // The steps do only the checks, specialized into the caller; each failure is built by a
-    // function of its own (below), out of line, so that the code a response runs through stays
-    // small and the error's context (a copy of the response and body) is made only on failure.
 
-    /// Steps 1 to 5: the model type to decode, or `nil` for a response that may be and is bodiless.
-    /// `expected` is the model the caller wants, named in the message of an unexpected empty body.
+    /// What steps 1 to 6 resolve a response to.
+    @usableFromInline
+    enum Resolution {
+        /// A 204, 205 or `HEAD` response without a body: there is nothing to decode.
+        case bodiless
+        /// The body is a model of this type.
+        case model(ModelType)
+    }
+
+    /// Steps 1 to 6 (see the type's documentation): what the response holds, or the error it is.
+    /// `expected` is the type the caller asked for, `nil` for any.
     @inlinable
-    func resolvedType(_ response: ResponseContext, _ data: Data, expecting expected: Any.Type?) throws(SculptError) -> ModelType? {
-        guard statusCodeFilter.accepts(response.status.code) else {
-            throw statusFailure(response, data)
-        }
-        if maximumBodySize != nil || maximumNestingDepth != nil {
-            try checkLimits(response, data)
-        }
-        // A body of only white space is found when a step fails on it, not here: looking at the
-        // bytes of every body cost a 1.2 KB decode 1% (three exclusivity checks on Data's storage).
+    func resolve(_ response: ResponseContext, _ data: Data, expecting expected: (any (Decodable & Sendable).Type)?) throws(SculptError) -> Resolution {
+        // 1. The status.
+        guard statusCodeFilter.accepts(response.status.code) else { throw statusFailure(response, data) }
+        // 2. The limits, when set.
+        if maximumBodySize != nil || maximumNestingDepth != nil { try checkLimits(response, data) }
+        // 3. An empty body. One of only white space is found when a later step fails on it: looking
+        // at every body's bytes cost a 1.2 KB decode 1% (three exclusivity checks on Data's storage).
         if response.status == .noContent || response.status == .resetContent {
-            if data.isBlank { return nil }
+            if data.isBlank { return .bodiless }
         } else if data.isEmpty {
             guard response.method == .head else { throw emptyBodyFailure(expecting: expected, response, data) }
-            return nil
+            return .bodiless
         }
-        guard acceptsContentType(of: response) else {
-            throw emptyBodyOr(contentTypeFailure(response, data), expecting: expected, response, data)
-        }
-        let modelType: ModelType?
+        // 4. The content type.
+        guard acceptsContentType(of: response) else { throw contentTypeFailure(expecting: expected, response, data) }
+        // 5. The model type.
+        let matched: ModelType?
         do {
-            modelType = try matchedType(response, data, by: matcher)
+            matched = try matcher.modelType(for: response, data: data)
         } catch {
-            throw emptyBodyOr(error, expecting: expected, response, data)
+            throw matcherFailure(error, expecting: expected, response, data)
         }
-        guard let modelType else {
-            throw emptyBodyOr(noModelFailure(response, data), expecting: expected, response, data)
-        }
-        return modelType
-    }
-
-    /// Throws when the matched type is not a model to return: an ``ErrorResponseModel`` (decoded
-    /// and thrown as ``SculptError/errorResponse(model:_:)``), or not the `expected` type.
-    @inlinable
-    func checkIsModel(_ modelType: ModelType, expected: (any (Decodable & Sendable).Type)?, _ response: ResponseContext, _ data: Data) throws(SculptError) {
+        guard let modelType = matched else { throw noModelFailure(expecting: expected, response, data) }
+        // 6. A model to return.
         if modelType.isErrorResponse || expected.map({ modelType.type != $0 }) ?? false {
-            throw emptyBodyOr(rejectedModelFailure(modelType, expected: expected, response, data), expecting: expected, response, data)
+            throw rejectedModelFailure(modelType, expecting: expected, response, data)
         }
+        return .model(modelType)
     }
 
+    /// Step 7: the body decoded as `modelType`, which is an `M` (the caller's type, or the model
+    /// type's own, opened).
     @inlinable
-    func acceptsContentType(of response: ResponseContext) -> Bool {
-        // The first Content-Type's media type, found without `HTTPFields`' subscript (which joins
-        // repeated values into a new string on every call) or converting a Foundation response's
-        // fields.
-        guard let contentTypeFilter else { return true }
-        return response.source.contentType(isAcceptedBy: contentTypeFilter)
-    }
-
-    /// The decoder for a response's body: the first of ``decoders`` that reads its content type,
-    /// else the first of all.
-    @inlinable
-    func decoder(for response: ResponseContext) -> any ModelDecoder {
-        negotiates ? negotiatedDecoder(for: response) : primaryDecoder
-    }
-
-    /// The first of ``decoders`` that reads the response's content type, else the first of all.
-    @usableFromInline
-    func negotiatedDecoder(for response: ResponseContext) -> any ModelDecoder {
-        guard let contentType = response.source.mediaType else { return primaryDecoder }
-        return decoders.first { $0.filter.accepts(contentType) }?.decoder ?? primaryDecoder
-    }
-
-    static func primaryDecoder(of decoders: [ContentDecoder]) -> any ModelDecoder {
-        decoders.first?.decoder ?? JSONDecoder()
-    }
-
-    static func contentTypes(of decoders: [ContentDecoder]) -> Set<String> {
-        decoders.reduce(into: []) { $0.formUnion($1.contentTypes) }
-    }
-
-    /// The model type `matcher` picks; an error it throws that is not a ``SculptError`` becomes
-    /// ``SculptError/matcherFailed(underlying:_:)``.
-    @inlinable
-    func matchedType(_ response: ResponseContext, _ data: Data, by matcher: some ModelMatcher) throws(SculptError) -> ModelType? {
+    func decode<M: Decodable & Sendable>(_ type: M.Type, as modelType: ModelType, _ response: ResponseContext, _ data: Data) throws(SculptError) -> M {
         do {
-            return try matcher.modelType(for: response, data: data)
+            // The decoder as stored, not returned by `decoder(for:)`: a returned existential is a
+            // copy, which costs a retain and a release.
+            guard negotiates else { return try modelType.decode(M.self, from: data, using: primaryDecoder) }
+            return try modelType.decode(M.self, from: data, using: negotiatedDecoder(for: response))
         } catch {
-            throw Self.matcherFailure(error, response, data)
+            throw decodingFailure(error, modelType, response, data)
         }
     }
 
@@ -301,12 +257,18 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// ``NoContent``.
     @usableFromInline
     func bodilessValue(_ response: ResponseContext, _ data: Data) throws(SculptError) -> Output {
-        try matchedType(response, data, by: matcher)?.emptyValue ?? NoContent()
+        let modelType: ModelType?
+        do {
+            modelType = try matcher.modelType(for: response, data: data)
+        } catch {
+            throw Self.matcherFailure(error, response, data)
+        }
+        return modelType?.emptyValue ?? NoContent()
     }
 
     /// What a bodiless response yields as `M`: its empty value, when it has one.
     @usableFromInline
-    func bodilessValue<M>(_ response: ResponseContext, _ data: Data, as type: M.Type) throws(SculptError) -> M {
+    func bodilessValue<M: Decodable & Sendable>(_ response: ResponseContext, _ data: Data, as type: M.Type) throws(SculptError) -> M {
         guard let value = ModelType.emptyBodyValue(of: M.self) else {
             throw SculptError.emptyBody(expected: String(describing: M.self), .init(response: response, body: data))
         }
@@ -324,90 +286,34 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         }
     }
 
-    /// The error body decoded as the model ``errorMatcher`` picks; `nil` when there is no error
-    /// matcher, no body, a content type that is not acceptable, or no model type for it. A body
-    /// over the limits throws (and is reported as the reason the error model is missing).
-    func errorModel(_ response: ResponseContext, _ data: Data) throws(SculptError) -> (any Decodable & Sendable)? {
-        guard let errorMatcher, !data.isBlank, acceptsContentType(of: response) else { return nil }
-        try checkLimits(response, data)
-        guard let errorType = try matchedType(response, data, by: errorMatcher) else { return nil }
-        do {
-            return try errorType.decode(data, using: decoder(for: response))
-        } catch {
-            throw Self.decodingFailure(error, errorType, response, data)
-        }
+    /// Whether the first `Content-Type` is acceptable; a response without one is.
+    @inlinable
+    func acceptsContentType(of response: ResponseContext) -> Bool {
+        // Read without `HTTPFields`' subscript (which joins repeated values into a new string on
+        // every call) or converting a Foundation response's fields.
+        guard let contentTypeFilter else { return true }
+        return response.source.contentType(isAcceptedBy: contentTypeFilter)
     }
 
-    // MARK: - Failures
-
-    /// Step 1's error: the decoded error model, else the unacceptable status (with the reason the
-    /// error model is missing, if one was expected and failed).
-    @usableFromInline @inline(never)
-    func statusFailure(_ response: ResponseContext, _ data: Data) -> SculptError {
-        let context = SculptError.Context(response: response, body: data)
-        do {
-            guard let model = try errorModel(response, data) else { return .unacceptableStatusCode(underlying: nil, context) }
-            return .errorResponse(model: model, context)
-        } catch {
-            return .unacceptableStatusCode(underlying: error, context)
-        }
+    /// The decoder for a response's body: the first of ``decoders`` that reads its content type,
+    /// else the first of all.
+    func decoder(for response: ResponseContext) -> any ModelDecoder {
+        negotiates ? negotiatedDecoder(for: response) : primaryDecoder
     }
 
-    /// Step 3's error: an empty body where a model was due, naming the model when it is known.
-    @usableFromInline @inline(never)
-    func emptyBodyFailure(expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
-        let named = expected.map { String(describing: $0) } ?? (try? matchedType(response, data, by: matcher)).flatMap { $0?.description }
-        return .emptyBody(expected: named, .init(response: response, body: data))
+    /// The first of ``decoders`` that reads the response's content type, else the first of all.
+    @usableFromInline
+    func negotiatedDecoder(for response: ResponseContext) -> any ModelDecoder {
+        guard let contentType = response.source.mediaType else { return primaryDecoder }
+        return decoders.first { $0.filter.accepts(contentType) }?.decoder ?? primaryDecoder
     }
 
-    /// The error of a step after step 3: step 3's own when the body is only white space (the step
-    /// failed because there was nothing to read), else `failure`.
-    @usableFromInline @inline(never)
-    func emptyBodyOr(_ failure: SculptError, expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
-        data.isBlank ? emptyBodyFailure(expecting: expected, response, data) : failure
+    static func primaryDecoder(of decoders: [ContentDecoder]) -> any ModelDecoder {
+        decoders.first?.decoder ?? JSONDecoder()
     }
 
-    @usableFromInline @inline(never)
-    func contentTypeFailure(_ response: ResponseContext, _ data: Data) -> SculptError {
-        .unacceptableContentType(acceptable: (acceptableContentTypes ?? []).sorted(), .init(response: response, body: data))
-    }
-
-    @usableFromInline @inline(never)
-    func noModelFailure(_ response: ResponseContext, _ data: Data) -> SculptError {
-        .noModelMatched(candidates: matcher.nearestCandidates(for: response), .init(response: response, body: data))
-    }
-
-    @usableFromInline @inline(never)
-    static func matcherFailure(_ error: any Error, _ response: ResponseContext, _ data: Data) -> SculptError {
-        error as? SculptError ?? .matcherFailed(underlying: error, .init(response: response, body: data))
-    }
-
-    /// The error for a matched type that is not the model to return: the decoded error model of
-    /// an ``ErrorResponseModel``, else the type mismatch.
-    @usableFromInline @inline(never)
-    func rejectedModelFailure(_ modelType: ModelType, expected: (any (Decodable & Sendable).Type)?, _ response: ResponseContext, _ data: Data)
-        -> SculptError
-    {
-        let context = SculptError.Context(response: response, body: data)
-        guard modelType.isErrorResponse else {
-            return .typeMismatch(expected: expected ?? modelType.type, matched: modelType, context)
-        }
-        do {
-            return .errorResponse(model: try modelType.decode(data, using: decoder(for: response)), context)
-        } catch {
-            return Self.decodingFailure(error, modelType, response, data)
-        }
-    }
-
-    /// Step 6's error: a key path that does not resolve or parse, or a body that does not decode.
-    @usableFromInline @inline(never)
-    static func decodingFailure(_ error: any Error, _ modelType: ModelType, _ response: ResponseContext, _ data: Data) -> SculptError {
-        let context = SculptError.Context(response: response, body: data)
-        switch error {
-        case let miss as KeyPathWalk.Miss: return .keyPathNotFound(miss.report, context)
-        case let error as ModelKeyPath.SyntaxError: return .invalidKeyPath(error, context)
-        default: return .decodingFailed(modelType, underlying: error, context)
-        }
+    static func contentTypes(of decoders: [ContentDecoder]) -> Set<String> {
+        decoders.reduce(into: []) { $0.formUnion($1.contentTypes) }
     }
 }
 

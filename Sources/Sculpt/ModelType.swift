@@ -7,8 +7,7 @@ import Foundation
 /// let items = ModelType([Issue].self, at: "data.items")  // the array at data.items
 /// ```
 ///
-/// Two model types are equal when their Swift types and key paths are. The decode that goes with
-/// the type is captured when the value is made, so decoding it later opens no existential.
+/// Two model types are equal when their Swift types and key paths are.
 public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     /// Everything a model type holds, immutable and shared: a model type is copied several times
     /// per response, and a copy is then one reference.
@@ -16,19 +15,13 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
         @usableFromInline let type: any (Decodable & Sendable).Type
         let keyPath: String?
         @usableFromInline let parsedKeyPath: Result<ModelKeyPath, ModelKeyPath.SyntaxError>?
-        let decodeBody: @Sendable (Data, any ModelDecoder, ModelKeyPath?) throws -> any Decodable & Sendable
-        let decodeFromDecoder: @Sendable (any Decoder, ModelKeyPath?) throws -> any Decodable & Sendable
-        let emptyValue: (any Decodable & Sendable)?
         @usableFromInline let isErrorResponse: Bool
 
-        init<M: Decodable & Sendable>(_ type: M.Type, keyPath: String?) {
+        init(_ type: any (Decodable & Sendable).Type, keyPath: String?) {
             self.type = type
             self.keyPath = keyPath
             self.parsedKeyPath = keyPath.map { path in Result { () throws(ModelKeyPath.SyntaxError) in try ModelKeyPath(path) } }
-            self.decodeBody = { data, decoder, keyPath in try ModelType.decode(M.self, at: keyPath, from: data, using: decoder) }
-            self.decodeFromDecoder = { decoder, keyPath in try ModelType.decode(M.self, at: keyPath, from: decoder) }
-            self.emptyValue = ModelType.emptyBodyValue(of: M.self)
-            self.isErrorResponse = M.self is any ErrorResponseModel.Type
+            self.isErrorResponse = type is any ErrorResponseModel.Type
         }
     }
 
@@ -41,15 +34,8 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     /// whole body.
     public var keyPath: String? { storage.keyPath }
 
-    /// The parsed key path, or why it did not parse (reported when a body is decoded).
-    var parsedKeyPath: Result<ModelKeyPath, ModelKeyPath.SyntaxError>? { storage.parsedKeyPath }
-
     /// Whether the type is an ``ErrorResponseModel``: a model the serializer throws.
     @inlinable var isErrorResponse: Bool { storage.isErrorResponse }
-
-    /// The value a bodiless response (204, 205, `HEAD`) stands for, when the type has one
-    /// (``EmptyBodyRepresentable``: ``NoContent``, any `Optional`).
-    @usableFromInline var emptyValue: (any Decodable & Sendable)? { storage.emptyValue }
 
     /// Creates a model type for `type`, found at `keyPath` in the body (the whole body by default).
     ///
@@ -71,7 +57,7 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     /// ```
     /// - Throws: ``ModelKeyPath/SyntaxError`` when the key path is not valid.
     public func validated() throws(ModelKeyPath.SyntaxError) -> ModelType {
-        if case .failure(let error) = parsedKeyPath { throw error }
+        if case .failure(let error) = storage.parsedKeyPath { throw error }
         return self
     }
 
@@ -81,47 +67,32 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
         return keyPath.map { "\(name) at \($0)" } ?? name
     }
 
-    /// Decodes the body with `decoder`, following the key path.
-    @usableFromInline
-    func decode(_ data: Data, using decoder: any ModelDecoder) throws -> any Decodable & Sendable {
-        try storage.decodeBody(data, decoder, try parsedKeyPath?.get())
-    }
-
-    /// Decodes the body as `M` (which the caller has checked is ``type``), following the key path.
-    /// Inlined into the caller: a body without a key path goes straight to the decoder.
+    /// Decodes the model from a body, following the key path: a body without one goes straight to
+    /// the decoder; with one, the document is parsed once and only the value at the path is built.
+    /// `M` is ``type`` (the caller has checked it, or passes ``type`` itself, opened).
     @inlinable
     func decode<M: Decodable & Sendable>(_ model: M.Type, from data: Data, using decoder: any ModelDecoder) throws -> M {
-        guard let parsedKeyPath = storage.parsedKeyPath else { return try decoder.decode(M.self, from: data) }
-        return try Self.decode(M.self, at: parsedKeyPath.get(), from: data, using: decoder)
+        guard storage.parsedKeyPath != nil else { return try decoder.decode(M.self, from: data) }
+        return try RootDecoding.decode(data, using: decoder) { try self.decode(M.self, from: $0) }
     }
 
-    /// Decodes the model from a `Decoder` already inside a decode (an envelope, an array
-    /// element), following the key path from there.
-    func decode(from decoder: any Decoder) throws -> any Decodable & Sendable {
-        try storage.decodeFromDecoder(decoder, try parsedKeyPath?.get())
-    }
-
-    /// Decodes the model as `M` (which the caller has checked is ``type``) from a `Decoder`.
-    func decode<M: Decodable & Sendable>(_ model: M.Type, from decoder: any Decoder) throws -> M {
-        try Self.decode(M.self, at: try parsedKeyPath?.get(), from: decoder)
-    }
-
+    /// Decodes the model from a `Decoder` already inside a decode (the root of a body, an
+    /// envelope), following the key path from there. `M` is ``type``, as for the body's decode.
     @usableFromInline
-    static func decode<M: Decodable & Sendable>(
-        _ model: M.Type, at keyPath: ModelKeyPath?, from data: Data, using decoder: any ModelDecoder
-    ) throws -> M {
-        guard let keyPath else { return try decoder.decode(M.self, from: data) }
-        return try RootDecoding.decode(data, using: decoder) { try KeyPathWalk.decode(M.self, at: keyPath, from: $0) }
+    func decode<M: Decodable & Sendable>(_ model: M.Type, from decoder: any Decoder) throws -> M {
+        guard let keyPath = try storage.parsedKeyPath?.get() else { return try M(from: decoder) }
+        return try KeyPathWalk.decode(M.self, at: keyPath, from: decoder)
     }
 
-    fileprivate static func decode<M: Decodable & Sendable>(_ model: M.Type, at keyPath: ModelKeyPath?, from decoder: any Decoder) throws -> M {
-        guard let keyPath else { return try M(from: decoder) }
-        return try KeyPathWalk.decode(M.self, at: keyPath, from: decoder)
+    /// The value a bodiless response (204, 205, `HEAD`) stands for, when the type has one
+    /// (``EmptyBodyRepresentable``: ``NoContent``, any `Optional`).
+    var emptyValue: (any Decodable & Sendable)? {
+        Self.emptyBodyValue(of: storage.type)
     }
 
     /// `M`'s value for "no body", when `M` is ``EmptyBodyRepresentable``.
     @usableFromInline
-    static func emptyBodyValue<M>(of model: M.Type) -> M? {
+    static func emptyBodyValue<M: Decodable & Sendable>(of model: M.Type) -> M? {
         (M.self as? any EmptyBodyRepresentable.Type)?.emptyBodyValue as? M
     }
 

@@ -19,7 +19,7 @@ extension SculptError {
     /// A report in lines: what happened, to which request, what was expected and what arrived, and
     /// the start of the body, at most 4,096 bytes in all. Long values are cut with their size
     /// stated (`… (1,048,576 bytes)`), long lists with a count (`and 99,990 more`); the URL and
-    /// the body excerpt show no secret (see ``Secrets``), and a value the body holds under a
+    /// the body excerpt show no secret (by the rules SculptTesting's `Redaction` states), and a value the body holds under a
     /// secret name is replaced wherever the report quotes it (an error model's description, a
     /// decoding error that names the value it could not take). The error itself keeps every value
     /// whole.

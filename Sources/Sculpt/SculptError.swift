@@ -7,11 +7,12 @@ import Foundation
 ///     let user = try serializer.serialize(data, for: context, as: User.self)
 /// } catch let error as SculptError {
 ///     print(error)                 // what was expected, what arrived, and a body excerpt
-///     let body = error.context.body // nothing is lost: the raw bytes are here
+///     let body = error.body        // nothing is lost: the raw bytes are here
 /// }
 /// ```
 ///
-/// Every case carries a ``Context``: the response's URL, method, status and headers, and its body.
+/// Every case carries a ``Context``: the response's URL, method, status and headers
+/// (``response``), and its body (``body``).
 public enum SculptError: Error, CustomStringConvertible {
     /// The matcher had no model type for the response. `candidates` are the registrations nearest
     /// to it (for a URL matcher, the patterns nearest to the path).
@@ -99,8 +100,8 @@ public enum SculptError: Error, CustomStringConvertible {
         }
     }
 
-    /// The response and body this error is about.
-    public var context: Context {
+    /// The response and body this error is about: ``response`` and ``body``.
+    var context: Context {
         switch self {
         case .noModelMatched(_, let context), .unacceptableStatusCode(_, let context),
             .unacceptableContentType(_, let context), .emptyBody(_, let context),

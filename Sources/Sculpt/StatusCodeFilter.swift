@@ -11,6 +11,9 @@ struct StatusCodeFilter: Sendable {
     /// failed request), which no filter accepts.
     static let responseCodes = 1...999
 
+    /// The default acceptable codes: 200...299.
+    @usableFromInline static var successCodes: Set<Int> { Set(200...299) }
+
     init(_ codes: Set<Int>) {
         let codes = codes.filter(Self.responseCodes.contains)
         self.codes = codes

@@ -12,7 +12,7 @@ extension URLSession {
     ///
     /// The serializer sees the final URL (after redirects) and the request's method.
     /// - Throws: the session's transport error (`URLError`, with the URLs it carries redacted as
-    ///   ``Secrets`` says), or the serializer's error (``SculptError`` for
+    ///   descriptions redact them), or the serializer's error (``SculptError`` for
     ///   ``ModelResponseSerializer``).
     public func model<S: ResponseSerializer>(for request: URLRequest, serializer: S) async throws -> S.Output {
         let (data, response) = try await redactedData(for: request)

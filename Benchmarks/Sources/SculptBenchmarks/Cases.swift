@@ -130,7 +130,7 @@ enum Cases {
                 let sculpt = try github.sculpt(), routingKit = github.routingKit()
                 return Sides(
                     sculpt: {
-                        for request in requests { consume(sculpt.match(request.url, method: request.method)) }
+                        for request in requests { consume(sculpt.route(for: request.url, method: request.method)) }
                     },
                     baseline: {
                         for request in requests {
@@ -147,8 +147,8 @@ enum Cases {
                         .compactMap { URL(string: "https://x\($0)") }
                 }
                 return Sides(
-                    sculpt: { for url in scaled { consume(large.match(url, method: .get)) } },
-                    baseline: { for url in scaled { consume(small.match(url, method: .get)) } })
+                    sculpt: { for url in scaled { consume(large.route(for: url, method: .get)) } },
+                    baseline: { for url in scaled { consume(small.route(for: url, method: .get)) } })
             },
         ]
     }

@@ -137,7 +137,7 @@ func checkRaw(_ data: Data) {
     let text = String(decoding: data.prefix(4_096), as: UTF8.self)
     if let url = URL(string: text) {
         _ = redaction.redacting(url)
-        _ = Secrets.redacting(url)
+        _ = Redaction().redacting(url)
     }
     if let value = HTTPField.Name("Link").map({ redaction.redacting(HTTPFields([HTTPField(name: $0, value: text)])) }) {
         _ = value
@@ -176,7 +176,7 @@ runFuzzer { data in
     recorded.request.url = URL(string: "https://api.example.com\(url.path(percentEncoded: true))?other=1") ?? url
     recorded.request.headerFields = [.authorization: "other", .cookie: "other"]
     recorded.request.body = Data(#"{"other":1}"#.utf8)
-    let replay = FixtureReplay([recorded], options: .init(matchedHeaders: Secrets.headers + [.accept], matchesBody: true))
+    let replay = FixtureReplay([recorded], options: .init(matchedHeaders: Redaction.defaultHeaders + [.accept], matchesBody: true))
     do {
         _ = try replay.response(for: fixture.request)
     } catch {

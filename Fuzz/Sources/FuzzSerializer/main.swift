@@ -42,7 +42,7 @@ runFuzzer { input in
     do {
         _ = try serializer.serialize(body, for: context)
     } catch let error as SculptError {
-        require(error.context.body == body, "the error lost the body")
+        require(error.body == body, "the error lost the body")
         let description = String(describing: error)
         require(description.utf8.count <= 16_384 + 4 * head.utf8.count, "a \(description.utf8.count)-byte error description")
     } catch {

@@ -44,7 +44,7 @@ runFuzzer { input in
         let items = try serializer.serialize(body, for: context, as: [Item].self)
         require(!items.contains { $0.title?.contains("XXE-SECRET") == true }, "an external entity was read into a model")
     } catch {
-        require(error.context.body == body, "the error lost the body")
+        require(error.body == body, "the error lost the body")
         let description = String(describing: error)
         require(description.utf8.count <= 16_384 + 4 * head.utf8.count, "a \(description.utf8.count)-byte error description")
         require(!description.contains("XXE-SECRET"), "an external entity was read into an error")

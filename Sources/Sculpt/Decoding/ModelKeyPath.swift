@@ -77,7 +77,7 @@ public struct ModelKeyPath: Sendable, Hashable, CustomStringConvertible {
     /// ModelKeyPath.fieldKeys("meta.type")  // ["meta", "type"]
     /// ModelKeyPath.fieldKeys("a[0]")       // ["a[0]"]
     /// ```
-    public static func fieldKeys(_ field: String) -> [String] {
+    package static func fieldKeys(_ field: String) -> [String] {
         (try? ModelKeyPath(field))?.keys ?? [field]
     }
 

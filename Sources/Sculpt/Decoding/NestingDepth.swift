@@ -9,32 +9,24 @@ enum NestingDepth {
     /// left to the decoder.
     @usableFromInline
     static func firstOffset(exceeding limit: Int, in data: Data) -> Int? {
-        data.withUnsafeBytes { bytes in
+        data.withUnsafeBytes { raw in
+            var lexer = JSONLexer(raw.bindMemory(to: UInt8.self))
             var depth = 0
-            var inString = false
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if inString {
-                    if byte == UInt8(ascii: "\\") {
-                        index += 1
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
-                    }
-                } else {
-                    switch byte {
-                    case UInt8(ascii: "\""):
-                        inString = true
-                    case UInt8(ascii: "["), UInt8(ascii: "{"):
-                        depth += 1
-                        if depth > limit { return index }
-                    case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                        depth -= 1
-                    default:
-                        break
-                    }
+            while let byte = lexer.peek() {
+                switch byte {
+                case UInt8(ascii: "\""):
+                    // A string the text ends inside holds no more brackets.
+                    guard (try? lexer.string()) != nil else { return nil }
+                    continue
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth += 1
+                    if depth > limit { return lexer.index }
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    depth -= 1
+                default:
+                    break
                 }
-                index += 1
+                lexer.index += 1
             }
             return nil
         }

@@ -3,8 +3,10 @@ import Foundation
 /// Runs a closure on the root `Decoder` of one decode of `data`, for decodes that need context
 /// a `Decodable` type cannot carry (a key path, an envelope's model type): the document is parsed
 /// once, and the closure decides what to build from it.
+@usableFromInline
 enum RootDecoding {
     /// Decodes `data` with `decoder`, building the value with `body` from the root `Decoder`.
+    @usableFromInline
     static func decode<T>(
         _ data: Data, using decoder: any ModelDecoder, _ body: @escaping @Sendable (any Decoder) throws -> T
     ) throws -> T {

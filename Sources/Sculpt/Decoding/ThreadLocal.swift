@@ -24,7 +24,7 @@ final class ThreadLocal<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with `value` visible on this thread, then restores what was there before.
-    func withValue<Result>(_ value: Value, _ body: () throws -> Result) rethrows -> Result {
+    func withValue<T>(_ value: Value, _ body: () throws -> T) rethrows -> T {
         let previous = pthread_getspecific(key)
         let box = Unmanaged.passRetained(Box(value))
         pthread_setspecific(key, box.toOpaque())

@@ -5,14 +5,14 @@
 /// page.meta.hasMore         // Stack Exchange's has_more
 /// page.result.first?.title  // the items at the model type's key path
 /// ```
-public struct Envelope<Meta: Sendable, Result: Sendable>: Sendable {
+public struct Envelope<Meta: Sendable, Model: Sendable>: Sendable {
     /// The metadata the caller models: status, pagination, quota.
     public var meta: Meta
     /// The model, decoded at the matched model type's key path.
-    public var result: Result
+    public var result: Model
 
     /// Creates an envelope.
-    public init(meta: Meta, result: Result) {
+    public init(meta: Meta, result: Model) {
         self.meta = meta
         self.result = result
     }

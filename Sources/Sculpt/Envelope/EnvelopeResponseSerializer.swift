@@ -40,11 +40,12 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     ///   `Meta`. A bodiless response has no metadata: it is
     ///   ``SculptError/emptyBody(expected:_:)`` unless `Meta` is ``EmptyBodyRepresentable``.
     public func serialize(_ data: Data, for response: ResponseContext) throws(SculptError) -> Output {
-        guard let modelType = try base.resolvedType(response, data, expecting: nil) else {
+        switch try base.resolve(response, data, expecting: nil) {
+        case .bodiless:
             return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), result: try base.bodilessValue(response, data))
+        case .model(let modelType):
+            return try decode(modelType, response, data) { try modelType.decode(modelType.type, from: $0) }
         }
-        try base.checkIsModel(modelType, expected: nil, response, data)
-        return try decodingEnvelope(modelType, expecting: nil, response, data) { try modelType.decode(from: $0) }
     }
 
     /// Serializes the body into the metadata and a model of type `M`, checking that the matcher
@@ -55,19 +56,19 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     /// ```
     /// - Throws: ``SculptError``, as ``ModelResponseSerializer/serialize(_:for:as:)`` does.
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws(SculptError) -> Envelope<Meta, M> {
-        guard let modelType = try base.resolvedType(response, data, expecting: Envelope<Meta, M>.self) else {
+        switch try base.resolve(response, data, expecting: M.self) {
+        case .bodiless:
             return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), result: try base.bodilessValue(response, data, as: M.self))
+        case .model(let modelType):
+            return try decode(modelType, response, data) { try modelType.decode(M.self, from: $0) }
         }
-        try base.checkIsModel(modelType, expected: M.self, response, data)
-        return try decodingEnvelope(modelType, expecting: Envelope<Meta, M>.self, response, data) { try modelType.decode(M.self, from: $0) }
     }
 
-    /// Decodes `Meta` and the result from one root decoder, attributing a failure to whichever
-    /// of the two failed (or to the body, when it is only white space).
-    private func decodingEnvelope<Result: Sendable>(
-        _ modelType: ModelType, expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data,
-        _ result: @escaping @Sendable (any Decoder) throws -> Result
-    ) throws(SculptError) -> Envelope<Meta, Result> {
+    /// The base's step 7 with the metadata beside the model: both from one root decoder, a failure
+    /// attributed to whichever of the two failed (or to the body, when it is only white space).
+    private func decode<Model: Sendable>(
+        _ modelType: ModelType, _ response: ResponseContext, _ data: Data, _ model: @escaping @Sendable (any Decoder) throws -> Model
+    ) throws(SculptError) -> Envelope<Meta, Model> {
         do {
             return try RootDecoding.decode(data, using: base.decoder(for: response)) { decoder in
                 let meta: Meta
@@ -76,13 +77,12 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
                 } catch {
                     throw MetaFailure(underlying: error)
                 }
-                return Envelope(meta: meta, result: try result(decoder))
+                return Envelope(meta: meta, result: try model(decoder))
             }
         } catch let failure as MetaFailure {
-            let metaFailure = SculptError.decodingFailed(ModelType(Meta.self), underlying: failure.underlying, .init(response: response, body: data))
-            throw base.emptyBodyOr(metaFailure, expecting: expected, response, data)
+            throw base.decodingFailure(failure.underlying, ModelType(Meta.self), response, data)
         } catch {
-            throw base.emptyBodyOr(ModelResponseSerializer<Matcher>.decodingFailure(error, modelType, response, data), expecting: expected, response, data)
+            throw base.decodingFailure(error, modelType, response, data)
         }
     }
 

@@ -3,9 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A delegate that follows redirects as a session would, except that credentials (the fields of
-/// ``Secrets/headers``: `Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key` and the
-/// like) set on the request are not carried to another origin (scheme, host and port), as
+/// A delegate that follows redirects as a session would, except that credentials (the headers
+/// SculptTesting's `Redaction.defaultHeaders` lists: `Authorization`, `Proxy-Authorization`,
+/// `Cookie`, `X-Api-Key` and the like) set on the request are not carried to another origin (scheme, host and port), as
 /// browsers and `curl` behave.
 ///
 /// Sculpt's loads (``LoadSequence``, ``PageSequence``) pass one as the task delegate of every

@@ -54,7 +54,7 @@ public struct Page<Value: Sendable>: Sendable {
     }
 
     /// The request for ``nextLink``: this page's method and fields, except that credentials
-    /// (``Secrets/headers``: `Authorization`, `Cookie`, `X-Api-Key` and the like) are not sent to
+    /// (the credential headers: `Authorization`, `Cookie`, `X-Api-Key` and the like, as SculptTesting's `Redaction.defaultHeaders` lists them) are not sent to
     /// another origin.
     public var nextLinkRequest: URLRequest? {
         guard let next = nextLink else { return nil }

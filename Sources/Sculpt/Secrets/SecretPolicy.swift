@@ -1,7 +1,7 @@
 import Foundation
 package import HTTPTypes
 
-/// The names that are secret and the rules that find them, as ``Secrets`` states them: the one
+/// The names that are secret and the rules that find them, as SculptTesting's `Redaction` documents them: the one
 /// policy behind every redaction in Sculpt. ``SecretPolicy/default`` is ``Secrets``' names;
 /// SculptTesting's `Redaction` is the default plus names a user adds.
 ///

@@ -18,8 +18,8 @@ public protocol TypeFieldFamily {
     static var field: String { get }
     /// The model type for each discriminator value. String values match as Swift strings compare
     /// (canonically equivalent spellings are equal, as they are to `JSONDecoder`); booleans match
-    /// `"true"` and `"false"`; integers match their decimal text by value (`3`, `3.0` and `3e0` all
-    /// match `"3"`, since elements are read through the decoder, not as bytes).
+    /// `"true"` and `"false"`; numbers match by value, as `TypeFieldModelMatcher` matches them:
+    /// `3`, `3.0` and `3e0` all match `"3"`, and `2.50` matches `"2.5"`.
     static var types: [String: any (Decodable & Sendable).Type] { get }
     /// The model type for an element whose value is missing or not in ``types``; default `nil`.
     static var fallback: (any (Decodable & Sendable).Type)? { get }
@@ -46,8 +46,8 @@ struct TypeFieldTable {
         fallback = Family.fallback
     }
 
-    /// The element's discriminator value as text, or `nil` when it is missing or not a string,
-    /// integer or boolean.
+    /// The element's discriminator value as text (a number's canonical text, see `JSONNumber`), or
+    /// `nil` when it is missing or not a string, number or boolean.
     func tag(of element: any Decoder) throws -> String? {
         var container = try element.container(keyedBy: AnyCodingKey.self)
         for key in keys.dropLast() {
@@ -60,7 +60,7 @@ struct TypeFieldTable {
         if let text = try? container.decode(String.self, forKey: key) { return text }
         if let flag = try? container.decode(Bool.self, forKey: key) { return String(flag) }
         if let number = try? container.decode(Int.self, forKey: key) { return String(number) }
-        return nil
+        return (try? container.decode(Double.self, forKey: key)).flatMap(JSONNumber.canonicalText(of:))
     }
 
     /// Decodes one element as the type its tag names.

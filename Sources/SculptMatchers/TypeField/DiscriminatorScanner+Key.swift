@@ -1,4 +1,5 @@
 import Foundation
+import Sculpt
 
 extension DiscriminatorScanner {
     /// A key on the field's path, compared as `JSONDecoder` compares keys: as Swift strings, so
@@ -35,7 +36,7 @@ extension DiscriminatorScanner {
         @inline(never)
         private func matchesAsString(_ candidate: UnsafeBufferPointer<UInt8>) -> Bool {
             // A key that is not UTF-8 names nothing (JSONDecoder refuses the body).
-            guard let candidate = Cursor.string(validating: candidate) else { return false }
+            guard let candidate = JSONLexer.string(validating: candidate) else { return false }
             return candidate == text
         }
 

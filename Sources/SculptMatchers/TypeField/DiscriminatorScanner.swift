@@ -1,4 +1,5 @@
 import Foundation
+import Sculpt
 
 /// Finds one field of a JSON object by scanning bytes, without parsing the document: keys are
 /// compared as they pass, and every other value (nested objects, arrays, long strings) is skipped
@@ -33,12 +34,6 @@ struct DiscriminatorScanner {
         case empty
     }
 
-    /// Why the bytes are not JSON, and where.
-    struct Malformed: Error, Equatable {
-        var reason: String
-        var offset: Int
-    }
-
     /// The field's keys, outermost first.
     let path: [Key]
 
@@ -47,14 +42,14 @@ struct DiscriminatorScanner {
     }
 
     /// Scans `data` for the field: one access to its bytes, unless it must be transcoded.
-    func scan(_ data: Data) throws(Malformed) -> Outcome {
-        let scanned = data.withUnsafeBytes { raw -> Result<Outcome, Malformed>? in
+    func scan(_ data: Data) throws(JSONSyntaxError) -> Outcome {
+        let scanned = data.withUnsafeBytes { raw -> Result<Outcome, JSONSyntaxError>? in
             let bytes = raw.bindMemory(to: UInt8.self)
             guard Self.encoding(of: bytes) == nil else { return nil }
-            var cursor = Cursor(bytes: bytes)
-            cursor.skipByteOrderMark()
-            do throws(Malformed) {
-                return .success(try find(in: &cursor))
+            var lexer = JSONLexer(bytes)
+            lexer.skipByteOrderMark()
+            do throws(JSONSyntaxError) {
+                return .success(try find(in: &lexer))
             } catch {
                 return .failure(error)
             }
@@ -64,25 +59,25 @@ struct DiscriminatorScanner {
     }
 
     /// A UTF-16 or UTF-32 body, scanned after transcoding to UTF-8.
-    private func scanTranscoded(_ data: Data) throws(Malformed) -> Outcome {
+    private func scanTranscoded(_ data: Data) throws(JSONSyntaxError) -> Outcome {
         guard let (encoding, orderMark) = data.withUnsafeBytes({ Self.encoding(of: $0.bindMemory(to: UInt8.self)) }),
             let transcoded = String(data: data.dropFirst(orderMark), encoding: encoding).map({ Data($0.utf8) })
         else {
-            throw Malformed(reason: "the body looks like UTF-16 or UTF-32 but does not decode as it", offset: 0)
+            throw JSONSyntaxError(reason: "the body looks like UTF-16 or UTF-32 but does not decode as it", offset: 0)
         }
-        let scanned = transcoded.withUnsafeBytes { raw -> Result<Outcome, Malformed> in
-            var cursor = Cursor(bytes: raw.bindMemory(to: UInt8.self))
-            do throws(Malformed) {
-                return .success(try find(in: &cursor))
+        let scanned = transcoded.withUnsafeBytes { raw -> Result<Outcome, JSONSyntaxError> in
+            var lexer = JSONLexer(raw.bindMemory(to: UInt8.self))
+            do throws(JSONSyntaxError) {
+                return .success(try find(in: &lexer))
             } catch {
                 return .failure(error)
             }
         }
-        do throws(Malformed) {
+        do throws(JSONSyntaxError) {
             return try scanned.get()
         } catch {
             // The offset the caller sees is into the body as it arrived, not into our UTF-8 copy.
-            throw Malformed(
+            throw JSONSyntaxError(
                 reason: error.reason, offset: Self.offset(error.offset, in: transcoded, of: data, encodedAs: encoding, after: orderMark))
         }
     }
@@ -103,30 +98,98 @@ struct DiscriminatorScanner {
         return min(result, original.count)
     }
 
-    private func find(in cursor: inout Cursor) throws(Malformed) -> Outcome {
-        cursor.skipWhitespace()
-        guard let first = cursor.peek() else { return .empty }
+    private func find(in lexer: inout JSONLexer) throws(JSONSyntaxError) -> Outcome {
+        lexer.skipWhitespace()
+        guard let first = lexer.peek() else { return .empty }
         guard first == UInt8(ascii: "{") else {
-            return .notAnObject(try Self.kind(of: first, at: cursor))
+            return .notAnObject(try Self.kind(of: first, at: lexer))
         }
         for (depth, key) in path.enumerated() {
-            guard try cursor.moveToValue(ofKey: key) else { return .missing }
+            guard try Self.moveToValue(ofKey: key, in: &lexer) else { return .missing }
             if depth == path.count - 1 {
-                return .found(try cursor.readValue())
+                return .found(try Self.readValue(in: &lexer))
             }
-            guard cursor.peek() == UInt8(ascii: "{") else { return .missing }
+            guard lexer.peek() == UInt8(ascii: "{") else { return .missing }
         }
         return .missing
     }
 
-    private static func kind(of byte: UInt8, at cursor: Cursor) throws(Malformed) -> String {
+    /// From the `{` of an object, moves to the value of the first member named `key`; `false`
+    /// (positioned after the object) when there is none. Other members' values are skipped.
+    private static func moveToValue(ofKey key: Key, in lexer: inout JSONLexer) throws(JSONSyntaxError) -> Bool {
+        try lexer.expect(UInt8(ascii: "{"))
+        while true {
+            lexer.skipWhitespace()
+            // Also after a trailing comma, which JSONDecoder accepts.
+            if lexer.peek() == UInt8(ascii: "}") {
+                lexer.index += 1
+                return false
+            }
+            guard lexer.peek() == UInt8(ascii: "\"") else { throw lexer.error(expected: "a key in quotes") }
+            let matches = try Self.key(try lexer.string(), in: lexer, matches: key)
+            lexer.skipWhitespace()
+            try lexer.expect(UInt8(ascii: ":"))
+            lexer.skipWhitespace()
+            if matches { return true }
+            try lexer.skipValue()
+            lexer.skipWhitespace()
+            switch lexer.peek() {
+            case UInt8(ascii: ","): lexer.index += 1
+            case UInt8(ascii: "}"):
+                lexer.index += 1
+                return false
+            default: throw lexer.error(expected: "',' or '}' after a value")
+            }
+        }
+    }
+
+    /// Whether a key's token names `key` after unescaping.
+    @inline(__always)
+    private static func key(_ token: JSONLexer.StringToken, in lexer: JSONLexer, matches key: Key) throws(JSONSyntaxError) -> Bool {
+        guard token.hasEscapes else {
+            return key.matches(UnsafeBufferPointer(rebasing: lexer.bytes[token.content]), candidateIsASCII: token.isASCII)
+        }
+        return try lexer.unescaped(token).withUnsafeBufferPointer { candidate in
+            key.matches(candidate, candidateIsASCII: candidate.allSatisfy { $0 < 0x80 })
+        }
+    }
+
+    /// Reads the value here: a scalar whole (checked to end where a scalar may), a container by
+    /// its kind.
+    private static func readValue(in lexer: inout JSONLexer) throws(JSONSyntaxError) -> Value {
+        guard let byte = lexer.peek() else { throw lexer.error("the text ends where a value should be") }
+        switch byte {
+        case UInt8(ascii: "\""): return .string(try lexer.text(of: try lexer.string()))
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "t"):
+            try lexer.literal("true")
+            try lexer.expectEndOfScalar(after: "true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try lexer.literal("false")
+            try lexer.expectEndOfScalar(after: "false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try lexer.literal("null")
+            try lexer.expectEndOfScalar(after: "null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let text = try lexer.number()
+            try lexer.expectEndOfScalar(after: "a number")
+            return .number(String(decoding: UnsafeBufferPointer(rebasing: lexer.bytes[text]), as: UTF8.self))
+        default: throw lexer.error(expected: "a JSON value")
+        }
+    }
+
+    private static func kind(of byte: UInt8, at lexer: JSONLexer) throws(JSONSyntaxError) -> String {
         switch byte {
         case UInt8(ascii: "["): "an array"
         case UInt8(ascii: "\""): "a string"
         case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
         case UInt8(ascii: "n"): "null"
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): "a number"
-        default: throw cursor.malformed("expected a JSON value, found \(Cursor.describe(byte))")
+        default: throw lexer.error(expected: "a JSON value")
         }
     }
 

@@ -14,8 +14,10 @@ public import Sculpt
 ///
 /// The field is a key, or a dotted path into nested objects (`"meta.type"`, in `ModelKeyPath`
 /// syntax; a field that is not a valid key-only path is taken as one literal key). Its value may
-/// be a JSON string, or a number or boolean matched by its literal text (`3`, `true`), so integer
-/// tags work. Keys and values compare after JSON unescaping and as Swift strings compare
+/// be a JSON string, a boolean (matching `"true"` or `"false"`), or a number, matching the value
+/// registered as its text and compared by value: `3`, `3.0` and `3e0` all match `"3"`, and `2.50`
+/// matches `"2.5"` (register a number by its shortest spelling). `TypeFieldFamily` compares by the
+/// same rule. Keys and values compare after JSON unescaping and as Swift strings compare
 /// (canonically equivalent spellings are equal: `"cafe\u0301"` is `café`), and a duplicated key
 /// resolves to its first occurrence, as `JSONDecoder` resolves it, so the peek and the decode
 /// always agree.
@@ -87,7 +89,7 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     ///
     /// ```swift
     /// try matcher.add("question", [Question].self, at: "items")   // a wrapper's tag selects its items
-    /// try matcher.add("3", Version3.self)                          // integer tags match their text
+    /// try matcher.add("3", Version3.self)                          // a number tag: 3, 3.0 and 3e0 match
     /// ```
     ///
     /// `keyPath` is from the body's root, so a wrapper-level tag can select the type of a sibling
@@ -137,7 +139,7 @@ public struct TypeFieldModelMatcher: ModelMatcher {
         switch outcome {
         case .found(.string(let value)): found = "\"\(value)\""
         case .found(.number(let text)):
-            if let modelType = types[text] { return modelType }
+            if let modelType = JSONNumber.canonicalText(of: text).flatMap({ types[$0] }) { return modelType }
             found = text
         case .found(.bool(let value)):
             if let modelType = types[String(value)] { return modelType }

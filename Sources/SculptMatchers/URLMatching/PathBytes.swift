@@ -6,9 +6,9 @@ enum PathBytes {
     /// Calls `body` with the bytes of the URL's path (each segment percent-decoded on its own; a
     /// segment whose escapes are not UTF-8 is kept as written) and the ranges of its non-empty
     /// segments, with `.` and `..` segments resolved.
-    static func withSegments<Result>(
-        of url: URL, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) throws -> Result
-    ) rethrows -> Result {
+    static func withSegments<T>(
+        of url: URL, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) throws -> T
+    ) rethrows -> T {
         // A URL relative to a base has the path Foundation resolves; any other URL is its own
         // text, and its path a slice of it, read in place.
         if url.baseURL != nil {
@@ -22,9 +22,9 @@ enum PathBytes {
     }
 
     /// The same, for the bytes of a raw (percent-encoded) path.
-    private static func withSegments<Result>(
-        ofRawPath raw: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) throws -> Result
-    ) rethrows -> Result {
+    private static func withSegments<T>(
+        ofRawPath raw: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Range<Int>>) throws -> T
+    ) rethrows -> T {
         if raw.contains(UInt8(ascii: "%")) {
             var (bytes, ranges) = decoded(raw)
             return try bytes.withUnsafeBufferPointer { bytes in

@@ -11,7 +11,7 @@ public import Sculpt
 /// try matcher.add("/repos/*/*/issues", [Issue].self)
 /// try matcher.add("/repos/*/*/issues/#", Issue.self)
 /// try matcher.add("/repos/*/*/issues", Issue.self, method: .post, status: .created)
-/// matcher.match(URL(string: "https://example.com/v3/users/octocat")!)  // User
+/// matcher.route(for: URL(string: "https://example.com/v3/users/octocat")!)?.modelType  // User
 /// ```
 ///
 /// Patterns are ``URLPattern``s: literal segments, `#` (digits), `*` (one segment) and a final
@@ -168,22 +168,14 @@ public struct URLModelMatcher: ModelMatcher {
         }
     }
 
-    /// The model type for a URL, or `nil` when no route matches or the winning route delegates to
-    /// a matcher (which needs the response: use ``modelType(for:data:)``).
+    /// The route that wins for a URL, method and status, or `nil` when none matches: which pattern
+    /// won, and what it resolves to. A route that delegates is returned as it is, its matcher not
+    /// asked (that takes the response: ``modelType(for:data:)``).
     ///
     /// ```swift
-    /// matcher.match(URL(string: "https://api.github.com/repos/apple/swift/issues/42")!)  // Issue
-    /// ```
-    public func match(_ url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> ModelType? {
-        // The winner's model type, nil included: a delegating winner is not passed over.
-        lookUp(url, method: method, status: status) { index in .some(routes[index].modelType) } ?? nil
-    }
-
-    /// The route that matches a URL, or `nil`: like ``match(_:method:status:)``, and also says which
-    /// pattern won.
-    ///
-    /// ```swift
-    /// matcher.route(for: url)?.pattern.description  // "/repos/*/*/issues/#"
+    /// let route = matcher.route(for: URL(string: "https://api.github.com/repos/apple/swift/issues/42")!)
+    /// route?.pattern.description  // "/repos/*/*/issues/#"
+    /// route?.modelType            // Issue
     /// ```
     public func route(for url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> Route? {
         lookUp(url, method: method, status: status) { routes[$0] }
@@ -243,8 +235,8 @@ public struct URLModelMatcher: ModelMatcher {
     }
 
     /// The URL's decoded path segments after the prefix, as bytes (compared as the lookup compares
-    /// them), or `nil` when the prefix is not there (for messages; matching uses
-    /// ``routeIndex(for:method:status:)``).
+    /// them), or `nil` when the prefix is not there: for messages (a lookup reads the segments in
+    /// place).
     private func segments(of url: URL) -> [[UInt8]]? {
         let segments = PathBytes.withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
         guard segments.starts(with: prefixBytes) else { return nil }

@@ -2,21 +2,16 @@ import Foundation
 import Sculpt
 
 extension JSONValue {
-    /// Why bytes are not JSON, and where.
-    struct ParseError: Error, Equatable, CustomStringConvertible {
-        var reason: String
-        var offset: Int
-        var description: String { "invalid JSON at byte \(offset): \(reason)" }
-    }
-
     /// The deepest nesting the parser follows; deeper documents are an error, not a stack overflow.
     static let maximumDepth = 512
 
     /// Parses a whole document (a UTF-8 byte order mark is skipped).
-    init(parsing data: Data) throws(ParseError) {
-        let result: Result<JSONValue, ParseError> = data.withUnsafeBytes { raw in
+    ///
+    /// - Throws: `JSONSyntaxError`, saying what was expected and what is there, at a byte offset.
+    init(parsing data: Data) throws(JSONSyntaxError) {
+        let result: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in
             var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
-            return Result { () throws(ParseError) in try parser.document() }
+            return Result { () throws(JSONSyntaxError) in try parser.document() }
         }
         self = try result.get()
     }
@@ -67,206 +62,137 @@ extension JSONValue {
     }
 }
 
+/// Builds a ``JSONValue`` from the tokens ``JSONLexer`` reads.
 private struct Parser {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
+    var lexer: JSONLexer
     var depth = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        lexer = JSONLexer(bytes)
+        lexer.skipByteOrderMark()
     }
 
-    mutating func document() throws(JSONValue.ParseError) -> JSONValue {
+    mutating func document() throws(JSONSyntaxError) -> JSONValue {
         let value = try self.value()
-        skipWhitespace()
-        guard index == bytes.count else { throw error("unexpected \(describeNext()) after the document") }
+        lexer.skipWhitespace()
+        guard lexer.peek() == nil else { throw lexer.error("unexpected \(lexer.describeNext()) after the document") }
         return value
     }
 
-    private mutating func value() throws(JSONValue.ParseError) -> JSONValue {
-        skipWhitespace()
-        guard let byte = peek() else { throw error("expected a value, found the end") }
+    private mutating func value() throws(JSONSyntaxError) -> JSONValue {
+        lexer.skipWhitespace()
+        guard let byte = lexer.peek() else { throw lexer.error(expected: "a value") }
         switch byte {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
-        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "\""): return .string(try lexer.text(of: try lexer.string()))
         case UInt8(ascii: "t"): return try literal("true", .bool(true))
         case UInt8(ascii: "f"): return try literal("false", .bool(false))
         case UInt8(ascii: "n"): return try literal("null", .null)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-        default: throw error("expected a value, found \(describeNext())")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let text = try lexer.number()
+            return .number(String(decoding: UnsafeBufferPointer(rebasing: lexer.bytes[text]), as: UTF8.self))
+        default: throw lexer.error(expected: "a value")
         }
+    }
+
+    private mutating func literal(_ text: StaticString, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+        try lexer.literal(text)
+        return value
     }
 
     /// Counts one more level of nesting; the caller counts it back out with `defer`.
-    private mutating func enter() throws(JSONValue.ParseError) {
-        guard depth < JSONValue.maximumDepth else { throw error("nested deeper than \(JSONValue.maximumDepth) levels") }
+    private mutating func enter() throws(JSONSyntaxError) {
+        guard depth < JSONValue.maximumDepth else { throw lexer.error("nested deeper than \(JSONValue.maximumDepth) levels") }
         depth += 1
     }
 
-    private mutating func object() throws(JSONValue.ParseError) -> JSONValue {
+    private mutating func object() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
-        index += 1
+        lexer.index += 1
         var members: [JSONValue.Member] = []
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-            index += 1
+        lexer.skipWhitespace()
+        if lexer.peek() == UInt8(ascii: "}") {
+            lexer.index += 1
             return .object(members)
         }
         while true {
-            skipWhitespace()
-            guard peek() == UInt8(ascii: "\"") else { throw error("expected a key, found \(describeNext())") }
-            let key = try string()
-            skipWhitespace()
-            guard peek() == UInt8(ascii: ":") else { throw error("expected ':', found \(describeNext())") }
-            index += 1
+            lexer.skipWhitespace()
+            guard lexer.peek() == UInt8(ascii: "\"") else { throw lexer.error(expected: "a key") }
+            let key = try lexer.text(of: try lexer.string())
+            lexer.skipWhitespace()
+            try lexer.expect(UInt8(ascii: ":"))
             members.append(.init(key: key, value: try value()))
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","): index += 1
+            lexer.skipWhitespace()
+            switch lexer.peek() {
+            case UInt8(ascii: ","): lexer.index += 1
             case UInt8(ascii: "}"):
-                index += 1
+                lexer.index += 1
                 return .object(members)
-            default: throw error("expected ',' or '}', found \(describeNext())")
+            default: throw lexer.error(expected: "',' or '}'")
             }
         }
     }
 
-    private mutating func array() throws(JSONValue.ParseError) -> JSONValue {
+    private mutating func array() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
-        index += 1
+        lexer.index += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if peek() == UInt8(ascii: "]") {
-            index += 1
+        lexer.skipWhitespace()
+        if lexer.peek() == UInt8(ascii: "]") {
+            lexer.index += 1
             return .array(elements)
         }
         while true {
             elements.append(try value())
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","): index += 1
+            lexer.skipWhitespace()
+            switch lexer.peek() {
+            case UInt8(ascii: ","): lexer.index += 1
             case UInt8(ascii: "]"):
-                index += 1
+                lexer.index += 1
                 return .array(elements)
-            default: throw error("expected ',' or ']', found \(describeNext())")
+            default: throw lexer.error(expected: "',' or ']'")
             }
         }
-    }
-
-    private mutating func string() throws(JSONValue.ParseError) -> String {
-        index += 1
-        var utf8: [UInt8] = []
-        while true {
-            guard let byte = peek() else { throw error("the document ends inside a string") }
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                guard let text = String(bytes: utf8, encoding: .utf8) else { throw error("a string is not valid UTF-8") }
-                return text
-            case UInt8(ascii: "\\"): try escape(into: &utf8)
-            case 0..<0x20: throw error("a control character must be escaped in a string")
-            default: utf8.append(byte)
-            }
-        }
-    }
-
-    private mutating func escape(into utf8: inout [UInt8]) throws(JSONValue.ParseError) {
-        do {
-            try JSONEscape.decode(bytes, at: &index, end: bytes.count, into: &utf8)
-        } catch {
-            throw self.error(error.reason)
-        }
-    }
-
-    private mutating func number() throws(JSONValue.ParseError) -> String {
-        let start = index
-        if peek() == UInt8(ascii: "-") { index += 1 }
-        let integerStart = index
-        let integerDigits = digits()
-        guard integerDigits > 0 else { throw error("a number needs digits") }
-        if bytes[integerStart] == UInt8(ascii: "0"), integerDigits > 1 { throw error("a number cannot have leading zeros") }
-        if peek() == UInt8(ascii: ".") {
-            index += 1
-            guard digits() > 0 else { throw error("a number needs digits after '.'") }
-        }
-        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
-            index += 1
-            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
-            guard digits() > 0 else { throw error("a number needs digits in its exponent") }
-        }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
-    }
-
-    private mutating func digits() -> Int {
-        let start = index
-        while let byte = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
-        return index - start
-    }
-
-    private mutating func literal(_ text: String, _ value: JSONValue) throws(JSONValue.ParseError) -> JSONValue {
-        let utf8 = Array(text.utf8)
-        guard index + utf8.count <= bytes.count, bytes[index..<(index + utf8.count)].elementsEqual(utf8) else {
-            throw error("expected \(text), found \(describeNext())")
-        }
-        index += utf8.count
-        return value
-    }
-
-    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
-
-    private mutating func skipWhitespace() {
-        while let byte = peek(), JSONBytes.isWhitespace(byte) { index += 1 }
     }
 
     /// The offset of the value at `steps` from here (see ``JSONValue/offset(ofPath:in:)``), or of
     /// the deepest value on the way that holds the path's next step when it does not.
     mutating func offset(of steps: ArraySlice<JSONValue.PathStep>) -> Int {
-        skipWhitespace()
-        let start = index
+        lexer.skipWhitespace()
+        let start = lexer.index
         guard let step = steps.first else { return start }
         switch step {
         case .member(let name):
-            guard peek() == UInt8(ascii: "{") else { return start }
-            index += 1
+            guard lexer.peek() == UInt8(ascii: "{") else { return start }
+            lexer.index += 1
             repeat {
-                skipWhitespace()
-                guard peek() == UInt8(ascii: "\""), let key = try? string() else { return start }
-                skipWhitespace()
-                guard peek() == UInt8(ascii: ":") else { return start }
-                index += 1
+                lexer.skipWhitespace()
+                guard let token = try? lexer.string(), let key = try? lexer.text(of: token) else { return start }
+                lexer.skipWhitespace()
+                guard (try? lexer.expect(UInt8(ascii: ":"))) != nil else { return start }
                 if key == name { return offset(of: steps.dropFirst()) }
                 guard (try? value()) != nil else { return start }
             } while skipSeparator()
             return start
         case .index(let position):
-            guard peek() == UInt8(ascii: "["), position >= 0 else { return start }
-            index += 1
+            guard lexer.peek() == UInt8(ascii: "["), position >= 0 else { return start }
+            lexer.index += 1
             for _ in 0..<position {
                 guard (try? value()) != nil, skipSeparator() else { return start }
             }
-            skipWhitespace()
-            return peek() == UInt8(ascii: "]") ? start : offset(of: steps.dropFirst())
+            lexer.skipWhitespace()
+            return lexer.peek() == UInt8(ascii: "]") ? start : offset(of: steps.dropFirst())
         }
     }
 
     /// Steps over the `,` after a member or element; `false` at anything else (the container's end).
     private mutating func skipSeparator() -> Bool {
-        skipWhitespace()
-        guard peek() == UInt8(ascii: ",") else { return false }
-        index += 1
+        lexer.skipWhitespace()
+        guard lexer.peek() == UInt8(ascii: ",") else { return false }
+        lexer.index += 1
         return true
-    }
-
-    private func describeNext() -> String {
-        guard let byte = peek() else { return "the end" }
-        return (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
-    }
-
-    private func error(_ reason: String) -> JSONValue.ParseError {
-        JSONValue.ParseError(reason: reason, offset: index)
     }
 }

@@ -2,41 +2,66 @@ public import Foundation
 public import HTTPTypes
 import Sculpt
 
-/// What is replaced with ``marker`` before a recording is kept: `Secrets`' rules with names of
+/// What is replaced with ``marker`` before a recording is kept: Sculpt's secrets, with names of
 /// your own added. ``FixtureRecorder`` and ``HARArchive`` apply it, so secrets never reach a
-/// fixture, in memory or on disk, and replay-miss descriptions use the same rules.
+/// fixture, in memory or on disk; replay-miss descriptions, and every description Sculpt makes
+/// (`SculptError`, `ResponseContext`), hide the defaults by the same rules.
 ///
 /// ```swift
-/// let redaction = Redaction(headers: [HTTPField.Name("X-Signature")!], queryParameters: ["sig"], bodyFields: ["pin"])
+/// let redaction = Redaction(headers: [HTTPField.Name("X-Signature")!], queryParameters: ["pin"], bodyFields: ["pin"])
 /// let recorder = FixtureRecorder(redaction: redaction)
+/// Redaction().redacting(URL(string: "https://u:pw@api.example.com/cb?Access_Token=abc#id_token=x&state=1")!)
+/// // https://REDACTED:REDACTED@api.example.com/cb?Access_Token=REDACTED#id_token=REDACTED&state=1
 /// ```
 ///
-/// Always redacted (see `Secrets` for the rules):
-/// - the headers `Secrets.headers` (`Authorization`, `Proxy-Authorization`, `Cookie`,
-///   `Set-Cookie`, `X-Api-Key`, `X-Auth-Token`), any case;
-/// - in the request URL and in the URLs of `Location`, `Content-Location`, `Link` and `Referer`:
-///   the user name, the password, and query and fragment parameters named in
-///   `Secrets.queryParameters` (`access_token`, `refresh_token`, `id_token`, `api_key`, `apikey`,
-///   `client_secret`, `token`, `password`; `code` beside `state` and other OAuth parameters), in
-///   any case, percent-encoded or not, as `name[]=`, `;`-separated or repeated;
-/// - in request and response bodies that are JSON text, the value of any member named in
-///   `Secrets.bodyFields`, at any depth; every other byte of the body is kept;
-/// - in bodies whose `Content-Type` is `application/x-www-form-urlencoded` (an OAuth token
-///   request, GitHub's token response without `Accept: application/json`), the value of any
-///   parameter named in ``queryParameters`` or ``bodyFields``.
+/// The rules, the same everywhere:
+/// - **Headers** in ``headers`` (``defaultHeaders`` and those named), compared case-insensitively,
+///   have their whole value replaced. URLs in the values of `Location`, `Content-Location`,
+///   `Referer` and each `<...>` of `Link` are redacted as URLs.
+/// - **URLs**: the user name and the password; parameters in the query and in the fragment
+///   (`#access_token=...&state=1`, the OAuth implicit flow) named in ``queryParameters``. Names
+///   compare case-insensitively, percent-decoded, and ignoring `_` and `-` (`accessToken` is
+///   `access_token`); `&`, `;` and `?` all separate parameters (so a URL inside a value is looked
+///   into); a value that holds parameters itself (`state=token=x`) or percent-encoded ones
+///   (`next=%2Fcb%3Ftoken%3Dx`, encoded up to three times) is looked into too; `name[]=` and
+///   `outer[name]=` count as `name`; every repeat is redacted. A URL with a base is redacted in
+///   its absolute form, so the base's user, password and query never show.
+/// - **`code`** is redacted in a query or fragment that also has `state`, `redirect_uri`,
+///   `grant_type`, `code_verifier` or `client_id`: there it is an OAuth 2.0 authorization code
+///   (RFC 6749 4.1.2), which buys tokens. Elsewhere `code` is an ordinary name (a country, an
+///   error, a currency), and redacting it would make distinct recorded requests match any value on
+///   replay; name it to redact it everywhere.
+/// - **JSON bodies** (request and response): the value of any member named in ``bodyFields``
+///   (compared as query parameters are, at any depth) becomes `"REDACTED"`; every other byte is
+///   kept (white space, member order, number spelling). `null`, `true` and `false` are kept. A
+///   string value holding a URL has the URL redacted. A body that does not start (after white
+///   space) with `{` or `[` is not JSON text.
+/// - **Form bodies** (`application/x-www-form-urlencoded`, as an OAuth token request sends): the
+///   value of any parameter named in ``queryParameters`` or ``bodyFields`` becomes `REDACTED`.
+/// - **XML bodies**: the content of an element, and the value of an attribute, named in
+///   ``bodyFields``.
 ///
 /// Other bodies (HTML, binary, JSON in UTF-16) are kept as they are.
 ///
 /// A replay treats a recorded ``marker`` as matching any value in each of these places.
 public struct Redaction: Sendable {
-    /// What a redacted value becomes: `Secrets.marker`.
+    /// What a redacted value becomes: `REDACTED`.
     public static let marker = Secrets.marker
 
-    /// The headers always redacted: `Secrets.headers`.
+    /// The headers always redacted: `Authorization`, `Proxy-Authorization`, `Cookie`,
+    /// `Set-Cookie`, `X-Api-Key`, `X-Auth-Token`, `X-Access-Token`, `Api-Key`, `X-Goog-Api-Key`,
+    /// `Private-Token` (GitLab), `Ocp-Apim-Subscription-Key` (Azure), `X-Amz-Security-Token`.
     public static let defaultHeaders = Secrets.headers
-    /// The query parameters always redacted: `Secrets.queryParameters`.
+    /// The query and fragment parameters always redacted: `access_token`, `refresh_token`,
+    /// `id_token`, `session_token`, `auth_token`, `private_token`, `api_key`, `client_secret`,
+    /// `client_assertion`, `code_verifier`, `token`, `password`, and the signatures of presigned
+    /// URLs (`signature`, `sig`, `X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`);
+    /// `code` beside an OAuth parameter. Names that are often something else (`key`, `code`) are
+    /// not: name them to redact them.
     public static let defaultQueryParameters = Secrets.queryParameters
-    /// The JSON members always redacted: `Secrets.bodyFields`.
+    /// The JSON, form and XML members always redacted: ``defaultQueryParameters`` and the
+    /// ``defaultHeaders``' names, so a token endpoint's `{"access_token": ...}` and an echo
+    /// service's `{"headers": {"Authorization": ...}}` are never recorded.
     public static let defaultBodyFields = Secrets.bodyFields
 
     /// Nothing redacted: for importing an archive you mean to keep whole. Never share what it

@@ -11,7 +11,7 @@ extension FixtureReplay {
     /// - GET /repos/a/b/issues?state=closed (session.json #2): query: has state=open, lacks state=closed
     /// ```
     ///
-    /// The description shows no secret (`Secrets`' rules, plus any name the recording redacted),
+    /// The description shows no secret (``Redaction``'s rules, plus any name the recording redacted),
     /// is at most 4,096 bytes, and its lines are only the ones above: every value it quotes from
     /// the request or the recordings has its control characters escaped (`\r`, `\n`, `\u{1B}`).
     /// ``FixtureServer`` sends it as a miss's body. Finding the closest recorded interactions
@@ -78,7 +78,7 @@ extension FixtureReplay {
             "\(PrintableText.value(request.method.rawValue, limit: 64)) \(target(of: request.url, policy))"
         }
 
-        /// The path and query, redacted (``Secrets``' rules and `policy`'s names; the user name,
+        /// The path and query, redacted (``Redaction``'s rules and `policy`'s names; the user name,
         /// password and fragment are not shown), escaped (``PrintableText``) and cut at 1,024
         /// bytes, without joining a long path and query first: descriptions end up in logs and,
         /// from ``FixtureServer``, in response bodies.

@@ -67,7 +67,7 @@ public final class FixtureReplay: @unchecked Sendable {
     private var protocolSlot: ReplayURLProtocol.Type?
     private var redactionOnceFound: SecretPolicy?
 
-    /// What a miss or an unused-interaction report redacts: ``Secrets``' names plus every query
+    /// What a miss or an unused-interaction report redacts: the default names (``Redaction``'s) plus every query
     /// parameter and header that any recording redacted (a user's `Redaction` names), so a name
     /// redacted in one recording is redacted in every line. Found at the first report.
     var redaction: SecretPolicy {

@@ -4,7 +4,7 @@ import Sculpt
 /// A body in `application/x-www-form-urlencoded` (`grant_type=refresh_token&refresh_token=r1`) as
 /// a replay compares it with a redacted recording.
 enum FormBody {
-    /// Whether `body` matches a `recorded` form body in which some values are ``Secrets/marker``:
+    /// Whether `body` matches a `recorded` form body in which some values are ``Redaction/marker``:
     /// the same parameters in the same order, each value equal or recorded as the marker.
     static func matches(_ body: Data, recorded: Data) -> Bool {
         // The recording first: it is usually small, and most hold no marker.

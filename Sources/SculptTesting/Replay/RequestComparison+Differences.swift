@@ -4,7 +4,7 @@ import Sculpt
 
 /// The lines a miss shows for a comparison.
 ///
-/// They show no secret: values are redacted by ``Secrets``' rules plus the names the recording
+/// They show no secret: values are redacted by ``Redaction``'s rules plus the names the recording
 /// itself redacted, then their control characters escaped (``PrintableText``), then cut to a
 /// bounded length, so a line is one line whatever the request held.
 extension RequestComparison {

@@ -87,7 +87,7 @@ struct RequestComparison {
             }
     }
 
-    /// The rules a difference line is shown with: ``Secrets``' defaults, plus every query
+    /// The rules a difference line is shown with: ``Redaction``'s defaults, plus every query
     /// parameter, header and body member the recordings themselves redacted (the names of a user's
     /// `Redaction`); a body member's name counts as a parameter's too (`pin` in a body, `?pin=` in
     /// a query).

@@ -38,12 +38,18 @@ struct AncestorKeyPathTests {
     @Test("null and missing keys")
     func nullAndMissing() throws {
         #expect(try decode(#"{"data":{"object":null}}"#, Item?.self, at: "data.object") == nil)
-        #expect(thrownError { try decode(#"{"data":{"object":null}}"#, Item.self, at: "data.object") } != nil)
-        let error = thrownError { try decode(#"{"data":{"other":1}}"#, Item.self, at: "data.object") }
-        guard case .keyPathNotFound(let miss, _) = error as? SculptError else {
-            Issue.record("expected keyPathNotFound, got \(String(describing: error))")
-            return
+        let null = try #require(throws: SculptError.self) { try decode(#"{"data":{"object":null}}"#, Item.self, at: "data.object") }
+        #expect(null.code == .decodingFailed)
+        if case .decodingFailed(_, let underlying, _) = null {
+            guard case .valueNotFound? = underlying as? DecodingError else {
+                Issue.record("expected DecodingError.valueNotFound, got \(underlying)")
+                return
+            }
         }
-        #expect(miss.availableKeys == ["other"])
+        let missing = try #require(throws: SculptError.self) { try decode(#"{"data":{"other":1}}"#, Item.self, at: "data.object") }
+        #expect(missing.code == .keyPathNotFound)
+        if case .keyPathNotFound(let miss, _) = missing {
+            #expect(miss == SculptError.KeyPathMiss(keyPath: "data.object", failedAt: "data.object", availableKeys: ["other"]))
+        }
     }
 }

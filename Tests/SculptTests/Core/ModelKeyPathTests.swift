@@ -77,10 +77,14 @@ struct KeyPathDecodingTests {
     @Test("null at the path is nil for an optional model and an error otherwise")
     func nullAtPath() throws {
         #expect(try decode(#"{"data":{"user":null}}"#, User?.self, at: "data.user") == nil)
-        let error = thrownError { try decode(#"{"data":{"user":null}}"#, User.self, at: "data.user") }
-        guard case .decodingFailed(_, let underlying, _) = error as? SculptError, case .valueNotFound = underlying as? DecodingError else {
-            Issue.record("expected decodingFailed(valueNotFound), got \(String(describing: error))")
-            return
+        let error = try #require(throws: SculptError.self) { try decode(#"{"data":{"user":null}}"#, User.self, at: "data.user") }
+        #expect(error.code == .decodingFailed)
+        if case .decodingFailed(let modelType, let underlying, _) = error {
+            #expect(modelType == ModelType(User.self, at: "data.user"))
+            guard case .valueNotFound? = underlying as? DecodingError else {
+                Issue.record("expected DecodingError.valueNotFound, got \(underlying)")
+                return
+            }
         }
     }
 
@@ -97,11 +101,9 @@ struct KeyPathDecodingTests {
         (#"{"a":1}"#, "[0]", "[0]", [], "found"),
     ])
     func misses(_ json: String, _ keyPath: String, _ failedAt: String, _ available: [String], _ found: String?) throws {
-        let error = thrownError { try decode(json, [Int].self, at: keyPath) }
-        guard case .keyPathNotFound(let miss, let context) = error as? SculptError else {
-            Issue.record("expected keyPathNotFound, got \(String(describing: error))")
-            return
-        }
+        let error = try #require(throws: SculptError.self) { try decode(json, [Int].self, at: keyPath) }
+        #expect(error.code == .keyPathNotFound)
+        guard case .keyPathNotFound(let miss, _) = error else { return }
         #expect(miss.keyPath == keyPath)
         #expect(miss.failedAt == failedAt)
         #expect(miss.availableKeys == available)
@@ -110,18 +112,21 @@ struct KeyPathDecodingTests {
         } else {
             #expect(miss.found == nil)
         }
-        #expect(context.body == .json(json))
-        #expect("\(error!)".contains("Key path \(keyPath) not found"))
+        #expect(error.body == .json(json))
+        #expect(error.description.hasPrefix("Key path \(keyPath) not found in the body of GET https://api.example.com/users/octocat -> 200 OK.\n"))
     }
 
     @Test("an invalid key path is reported when decoding, not trapped")
     func invalidKeyPath() throws {
-        let error = thrownError { try decode("{}", Int.self, at: "a..b") }
-        guard case .invalidKeyPath(let syntax, _) = error as? SculptError else {
-            Issue.record("expected invalidKeyPath, got \(String(describing: error))")
-            return
+        let error = try #require(throws: SculptError.self) { try decode("{}", Int.self, at: "a..b") }
+        #expect(error.code == .invalidKeyPath)
+        if case .invalidKeyPath(let syntax, _) = error {
+            #expect(syntax == ModelKeyPath.SyntaxError(keyPath: "a..b", offset: 2, reason: "empty key"))
         }
-        #expect(syntax.reason == "empty key")
+        #expect(error.description == """
+            Cannot decode GET https://api.example.com/users/octocat -> 200 OK: invalid key path "a..b" at offset 2: empty key.
+            Body (2 bytes): {}
+            """)
     }
 
     @Test("the untyped path decodes at the key path too")

@@ -66,12 +66,9 @@ struct TypeFieldModelMatcherTests {
         (#"{"type":"a\nb"}"#, "\"a\nb\""),
     ])
     func unknownEscaped(_ json: String, _ found: String) throws {
-        let error = thrownError { try matched(json) }
-        guard case .unknownDiscriminator(_, let value, _, _) = error as? SculptError else {
-            Issue.record("expected unknownDiscriminator, got \(String(describing: error))")
-            return
-        }
-        #expect(value == found)
+        let error = try #require(throws: SculptError.self) { try matched(json) }
+        #expect(error.code == .unknownDiscriminator)
+        if case .unknownDiscriminator(_, let value, _, _) = error { #expect(value == found) }
     }
 
     @Test("a duplicated key resolves to its first occurrence, as JSONDecoder does", arguments: [
@@ -86,11 +83,15 @@ struct TypeFieldModelMatcherTests {
         #expect(try matched(json) == expected)
     }
 
-    @Test("numbers and booleans match their literal text", arguments: [
+    @Test("numbers match by value, booleans by their text", arguments: [
         (#"{"type":3}"#, ModelC.self as AnyModel?),
         (#"{"type":true}"#, ModelD.self),
         (#"{"type":"3"}"#, ModelC.self),
-        (#"{"type":3.0}"#, nil),
+        (#"{"type":3.0}"#, ModelC.self),
+        (#"{"type":3e0}"#, ModelC.self),
+        (#"{"type":30E-1}"#, ModelC.self),
+        (#"{"type":3.5}"#, nil),
+        (#"{"type":"3.0"}"#, nil),
         (#"{"type":-3}"#, nil),
         (#"{"type":false}"#, nil),
     ])
@@ -112,15 +113,14 @@ struct TypeFieldModelMatcherTests {
         (#""question""#, "Found missing;"),
     ])
     func unknown(_ json: String, _ message: String) throws {
-        let error = thrownError { try matched(json) }
-        guard case .unknownDiscriminator(let field, _, let registered, let context) = error as? SculptError else {
-            Issue.record("expected unknownDiscriminator, got \(String(describing: error))")
-            return
+        let error = try #require(throws: SculptError.self) { try matched(json) }
+        #expect(error.code == .unknownDiscriminator)
+        if case .unknownDiscriminator(let field, _, let registered, _) = error {
+            #expect(field == "type")
+            #expect(registered == ["3", "answer", "question", "true"])
         }
-        #expect(field == "type")
-        #expect(registered == ["3", "answer", "question", "true"])
-        #expect(context.body == .json(json))
-        #expect("\(error!)".contains(message), "\(error!)")
+        #expect(error.body == .json(json))
+        #expect(error.description.contains(message), "\(error)")
     }
 
     @Test("a fallback takes unknown and missing tags", arguments: [#"{"type":"comment"}"#, #"{"kind":"question"}"#, "[1]", #"{"type":null}"#])
@@ -138,39 +138,45 @@ struct TypeFieldModelMatcherTests {
         #expect(try matcher.modelType(for: response(), data: .json("{}")) == nil)
     }
 
-    @Test("a body that is not JSON is invalidJSON, not an unknown tag", arguments: [
-        ("<html><body>Error</body></html>", 0),
-        (#"{"type":}"#, 8),
-        (#"{"type":"quest"#, 8),
-        (#"{"a":"unterminated"#, 5),
-        (#"{"a":[1,2,{"b":3}"#, 5),
-        (#"{"type":"\x"}"#, 8),
-        (#"{"type":"\ud800"}"#, 8),
-        (#"{"type":"\ud800\u0041"}"#, 8),
-        (#"{"type":"\udc00"}"#, 8),
-        (#"{"type":tru}"#, 8),
-        (#"{"type":01}"#, 9),
-        (#"{"type":1.}"#, 10),
-        (#"{"type" "question"}"#, 8),
-        (#"{"a":1 "type":"question"}"#, 7),
-        (#"{type:"question"}"#, 1),
-        ("{\"type\":\"a\u{01}b\"}", 8),
+    @Test("a body that is not JSON is invalidJSON, saying what was expected and what is there, and where", arguments: [
+        ("<html><body>Error</body></html>", "expected a JSON value, found '<'", 0),
+        (#"{"type":}"#, "expected a JSON value, found '}'", 8),
+        (#"{"type":"quest"#, "the text ends inside a string", 14),
+        (#"{"a":"unterminated"#, "the text ends inside a string", 18),
+        (#"{"a":[1,2,{"b":3}"#, "the text ends inside an object or array", 17),
+        (#"{"type":"\x"}"#, #"invalid escape \x"#, 9),
+        (#"{"type":"\ud800"}"#, "a high surrogate must be followed by a low one", 9),
+        (#"{"type":"\ud800\u0041"}"#, "a high surrogate must be followed by a low one", 9),
+        (#"{"type":"\udc00"}"#, "a low surrogate without a high one", 9),
+        (#"{"type":tru}"#, "expected true, found 't'", 8),
+        (#"{"type":01}"#, "a number cannot have leading zeros", 9),
+        (#"{"type":1.}"#, "a number needs digits after '.'", 10),
+        (#"{"type":3x}"#, "unexpected 'x' after a number", 9),
+        (#"{"type":nullx}"#, "unexpected 'x' after null", 12),
+        (#"{"type" "question"}"#, #"expected ':', found '"'"#, 8),
+        (#"{"a":1 "type":"question"}"#, #"expected ',' or '}' after a value, found '"'"#, 7),
+        (#"{type:"question"}"#, "expected a key in quotes, found 't'", 1),
+        ("{\"type\":\"a\u{01}b\"}", "a control character must be escaped in a string", 10),
     ])
-    func invalidJSON(_ body: String, _ offset: Int) throws {
-        let error = thrownError { try matched(body) }
-        guard case .invalidJSON(let reason, let at, let context) = error as? SculptError else {
-            Issue.record("expected invalidJSON, got \(String(describing: error))")
-            return
+    func invalidJSON(_ body: String, _ reason: String, _ offset: Int) throws {
+        let error = try #require(throws: SculptError.self) { try matched(body) }
+        #expect(error.code == .invalidJSON)
+        if case .invalidJSON(let found, let at, _) = error {
+            #expect(found == reason)
+            #expect(at == offset)
         }
-        #expect(at >= offset, "\(reason) at \(at)")
-        #expect(!reason.isEmpty)
-        #expect(context.body == .json(body))
+        #expect(error.body == .json(body))
     }
 
     @Test("invalid UTF-8 in the tag is invalidJSON; elsewhere it is skipped, as JSONDecoder skips it")
     func invalidUTF8() throws {
         let inTag = Data(#"{"type":""#.utf8) + Data([0xFF]) + Data(#""}"#.utf8)
-        #expect(throws: SculptError.self) { try questionsAndAnswers().modelType(for: response(), data: inTag) }
+        let error = #expect(throws: SculptError.self) { try questionsAndAnswers().modelType(for: response(), data: inTag) }
+        #expect(error?.code == .invalidJSON)
+        if case .invalidJSON(let reason, let offset, _)? = error {
+            #expect(reason == "a string is not valid UTF-8")
+            #expect(offset == 9)
+        }
         let elsewhere = Data(#"{"a":""#.utf8) + Data([0xFF]) + Data(#"","type":"question"}"#.utf8)
         #expect(try questionsAndAnswers().modelType(for: response(), data: elsewhere)?.type == ModelA.self)
     }
@@ -207,11 +213,10 @@ struct TypeFieldModelMatcherTests {
         if (try? JSONDecoder().decode(Tagged.self, from: data))?.type == "question" {
             #expect(try questionsAndAnswers().modelType(for: response(), data: data)?.type == ModelA.self)
         } else {
-            let error = thrownError { try questionsAndAnswers().modelType(for: response(), data: data) }
-            guard case .invalidJSON = error as? SculptError else {
-                Issue.record("JSONDecoder refuses \(mark) + \(encoding), but the peek gave \(String(describing: error))")
-                return
+            let error = #expect(throws: SculptError.self, "JSONDecoder refuses \(mark) + \(encoding)") {
+                try questionsAndAnswers().modelType(for: response(), data: data)
             }
+            #expect(error?.code == .invalidJSON)
         }
     }
 
@@ -222,7 +227,8 @@ struct TypeFieldModelMatcherTests {
     ])
     func brokenUTF16(_ data: Data?) throws {
         let data = try #require(data)
-        #expect(throws: SculptError.self) { try questionsAndAnswers().modelType(for: response(), data: data) }
+        let error = #expect(throws: SculptError.self) { try questionsAndAnswers().modelType(for: response(), data: data) }
+        #expect(error?.code == .invalidJSON)
     }
 
     @Test("zero bytes outside JSONDecoder's UTF-16 and UTF-32 patterns leave a body UTF-8 (found by FuzzDiscriminator)")
@@ -267,11 +273,10 @@ struct TypeFieldModelMatcherTests {
         let serializer = ModelResponseSerializer(matcher: matcher)
         let body = Data.json(#"{"items":[{"title":"Why?"}],"has_more":false,"type":"question"}"#)
         #expect(try serializer.serialize(body, for: response(), as: [Question].self) == [Question(title: "Why?")])
-        let html = thrownError { try serializer.serialize(.json("<html>"), for: response(contentType: nil)) }
-        guard case .invalidJSON = html as? SculptError else {
-            Issue.record("expected invalidJSON, got \(String(describing: html))")
-            return
-        }
-        #expect("\(html!)".contains("is not valid JSON at byte 0: expected a JSON value, found '<'."))
+        let html = try #require(throws: SculptError.self) { try serializer.serialize(.json("<html>"), for: response(contentType: nil)) }
+        #expect(html.description == """
+            The body of GET https://api.example.com/users/octocat -> 200 OK is not valid JSON at byte 0: expected a JSON value, found '<'.
+            Body (6 bytes): <html>
+            """)
     }
 }

@@ -114,7 +114,7 @@ struct URLModelMatcherExplainTests {
         let url = try #require(URL(string: "https://h" + ambiguity.example))
         var alone = URLModelMatcher()
         try alone.add(pattern, ModelA.self)
-        #expect(alone.match(url)?.type == ModelA.self, "\(ambiguity.example) does not match \(pattern)")
+        #expect(alone.route(for: url)?.modelType?.type == ModelA.self, "\(ambiguity.example) does not match \(pattern)")
     }
 
     @Test("ambiguities come in the registration order of their winners")

@@ -65,17 +65,17 @@ struct BoundedDescriptionTests {
                 return (error.description, " more", true)
             case .formatErrorReason:
                 let text = #"{"request":{"url":"https://x/a","method":"\#(String(repeating: "(", count: Self.megabyte))"},"response":{"status":200}}"#
-                let error = try #require(thrownError { try Fixture(json: Data(text.utf8)) } as? Fixture.FormatError)
+                let error = try #require(throws: Fixture.FormatError.self) { try Fixture(json: Data(text.utf8)) }
                 return (error.description, "bytes)", error.reason.utf8.count > Self.megabyte)
             case .mappingFailureURL:
                 let url = try #require(URL(string: "https://api.example.com/v3/" + String(repeating: "segment/", count: 100_000)))
                 let fixture = Fixture(
                     request: .init(url: url), response: .init(headerFields: [.contentType: "text/\(long)"], body: Data("{}".utf8)),
                     source: String(repeating: "f", count: Self.megabyte))
-                let error = try #require(thrownError { try fixture.model(User.self, using: ModelResponseSerializer(matcher: StaticModelMatcher(User.self))) } as? Fixture.MappingFailure)
+                let error = try #require(throws: Fixture.MappingFailure.self) { try fixture.model(User.self, using: ModelResponseSerializer(matcher: StaticModelMatcher(User.self))) }
                 return (error.description, "(1,048,576 bytes)", error.fixture.request.url == url)
             case .unusedInteractions:
-                let error = try #require(thrownError { try FixtureReplay(try Self.cassette()).verifyAllUsed() } as? FixtureReplay.UnusedInteractions)
+                let error = try #require(throws: FixtureReplay.UnusedInteractions.self) { try FixtureReplay(try Self.cassette()).verifyAllUsed() }
                 return (error.description, "more", error.interactions.count == 10_000)
             case .missInLargeCassette:
                 let replay = FixtureReplay(try Self.cassette(), options: .init(matchedHeaders: [.accept], matchesBody: true))
@@ -83,7 +83,7 @@ struct BoundedDescriptionTests {
                 let query = (0..<20).map { "q\($0)=\(String(repeating: "q", count: 200))" }.joined(separator: "&")
                 let url = try #require(URL(string: "https://api.example.com/items/1/\(String(repeating: "p", count: 20_000))?\(query)"))
                 let request = Fixture.Request(url: url, headerFields: [.accept: String(repeating: "a", count: 20_000)], body: Data(long.utf8))
-                let error = try #require(thrownError { try replay.response(for: request) } as? FixtureReplay.Miss)
+                let error = try #require(throws: FixtureReplay.Miss.self) { try replay.response(for: request) }
                 return (error.description, "bytes)", error.request.url == url)
             }
         }
@@ -97,7 +97,7 @@ struct BoundedDescriptionTests {
         }
 
         static func error(_ body: () throws -> Any) throws -> SculptError {
-            try #require(thrownError(body) as? SculptError)
+            try #require(throws: SculptError.self) { try body() }
         }
 
         /// `n` with thousands separators, as descriptions write sizes.
@@ -127,7 +127,7 @@ struct BoundedDescriptionTests {
         var body = Data(#"{"type":""#.utf8)
         body.append(Data(repeating: UInt8(ascii: "t"), count: 100 << 20))
         body.append(Data(#""}"#.utf8))
-        let error = try #require(thrownError { try ModelResponseSerializer(matcher: types).serialize(body, for: response()) } as? SculptError)
+        let error = try #require(throws: SculptError.self) { try ModelResponseSerializer(matcher: types).serialize(body, for: response()) }
         // How fast is the benchmarks' business (Benchmarks/: the describe row); the time limit only
         // catches a description that reads the whole value.
         let description = error.description

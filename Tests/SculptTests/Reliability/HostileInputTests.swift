@@ -193,8 +193,8 @@ struct HostileInputTests {
         let result = Result { try row.serializer.serialize(body, response) }
         #expect(Outcome(result) == row.expected)
         guard case .failure(let error as SculptError) = result else { return }
-        #expect(error.context.body == body, "the error must keep every byte of the body")
-        #expect(error.context.response.url == response.url && error.context.response.status == response.status)
+        #expect(error.body == body, "the error must keep every byte of the body")
+        #expect(error.response.url == response.url && error.response.status == response.status)
         let description = error.description
         #expect(!description.isEmpty)
         #expect(description.utf8.count <= 4_096, "a description of \(description.utf8.count) bytes")
@@ -208,7 +208,7 @@ struct HostileInputTests {
     ])
     func redactedDescriptions(_ url: String) throws {
         let body = Data(String(repeating: "x", count: 100_000).utf8)
-        let error = try #require(thrownError { try Serializer.routeSerializer.serialize(body, for: response(url)) } as? SculptError)
+        let error = try #require(throws: SculptError.self) { try Serializer.routeSerializer.serialize(body, for: response(url)) }
         #expect(!error.description.contains("s3cr3t"))
         #expect(error.description.contains("REDACTED"))
         #expect(error.description.utf8.count < 2_048)
@@ -218,14 +218,14 @@ struct HostileInputTests {
     @Test("an error body over the limit says so in the error's description")
     func limitedErrorBody() throws {
         let body = Data(repeating: 0x20, count: 2 << 20) + Data(#"{"message":"x"}"#.utf8)
-        let error = try #require(thrownError { try Serializer.limitedSerializer.serialize(body, for: response(status: .badGateway)) } as? SculptError)
+        let error = try #require(throws: SculptError.self) { try Serializer.limitedSerializer.serialize(body, for: response(status: .badGateway)) }
         #expect(error.description.contains("the serializer reads at most 1048576"))
     }
 
     @Test("a URL of 100,000 bytes is cut in a description")
     func longURL() throws {
         let url = "https://api.example.com/v3/" + String(repeating: "segment/", count: 12_500)
-        let error = try #require(thrownError { try Serializer.routeSerializer.serialize(Data("{}".utf8), for: response(url)) } as? SculptError)
+        let error = try #require(throws: SculptError.self) { try Serializer.routeSerializer.serialize(Data("{}".utf8), for: response(url)) }
         #expect(error.description.utf8.count < 4_096)
         #expect(error.description.contains("more bytes"))
     }
@@ -238,7 +238,7 @@ struct HostileInputTests {
         Data(#"{"a":"\uDFA\"#.utf8),
     ])
     func invalidJSONOffset(_ body: Data) throws {
-        let error = try #require(thrownError { try Serializer.typeSerializer.serialize(body, for: response()) } as? SculptError)
+        let error = try #require(throws: SculptError.self) { try Serializer.typeSerializer.serialize(body, for: response()) }
         guard case .invalidJSON(_, let offset, _) = error else {
             Issue.record("expected invalidJSON, got \(error)")
             return

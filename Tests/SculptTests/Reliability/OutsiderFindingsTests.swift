@@ -115,7 +115,7 @@ struct OutsiderFindingsTests {
     ])
     func parameterNames(url: String) throws {
         let planted = try #require(URL(string: url.replacingOccurrences(of: "SECRET", with: Self.secret)))
-        #expect(!Secrets.redacting(planted).absoluteString.contains(Self.secret), "\(Secrets.redacting(planted))")
+        #expect(!Redaction().redacting(planted).absoluteString.contains(Self.secret), "\(Redaction().redacting(planted))")
         #expect(!ResponseContext(url: planted).description.contains(Self.secret))
     }
 

@@ -229,17 +229,14 @@ struct RedactionPropertyTests {
             let text: String
             var description: String { "could not read \(text)" }
         }
-        func description(_ matcher: some ModelMatcher) throws -> String {
+        func description(_ matcher: some ModelMatcher) -> String {
             let serializer = ModelResponseSerializer(matcher: matcher)
-            guard let error = thrownError({ try serializer.serialize(body, for: context) }) as? SculptError else {
-                Issue.record("the serializer did not throw a SculptError")
-                return ""
-            }
-            return error.description
+            let error = #expect(throws: SculptError.self) { try serializer.serialize(body, for: context) }
+            return error?.description ?? ""
         }
         for text in [
-            try description(TypeFieldModelMatcher(field: "token", ["expected": User.self])),
-            try description(ClosureModelMatcher { _, data in throw Quoting(text: String(decoding: data, as: UTF8.self)) }),
+            description(TypeFieldModelMatcher(field: "token", ["expected": User.self])),
+            description(ClosureModelMatcher { _, data in throw Quoting(text: String(decoding: data, as: UTF8.self)) }),
         ] {
             #expect(!text.contains(secret), "\(text)")
         }
@@ -291,7 +288,7 @@ struct RedactionPropertyTests {
         recorded.request.url = try #require(URL(string: "https://api.example.com\(RequestComparisonPath.of(fixture.request.url))?other=1"))
         recorded.request.headerFields = [.authorization: "other", .cookie: "other", .proxyAuthorization: "other"]
         recorded.request.body = Data(#"{"other":1}"#.utf8)
-        let matched = Secrets.headers + [.accept, .contentType]
+        let matched = Redaction.defaultHeaders + [.accept, .contentType]
         let replay = FixtureReplay([recorded], options: .init(matchedHeaders: matched, matchesBody: true))
         do {
             _ = try replay.response(for: fixture.request)
@@ -319,7 +316,7 @@ struct RedactionPropertyTests {
     private func errorDescription(_ planted: Planted) throws -> String {
         let fixture = try planted.fixture
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([User].self))
-        let error = try #require(thrownError { try serializer.serialize(fixture.data, for: fixture.context) } as? SculptError)
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(fixture.data, for: fixture.context) }
         return error.description
     }
 
@@ -330,7 +327,7 @@ struct RedactionPropertyTests {
         failed.status = 401
         let fixture = try failed.fixture
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self), errorMatcher: StaticModelMatcher(PlantedFailure.self))
-        let error = try #require(thrownError { try serializer.serialize(fixture.data, for: fixture.context) } as? SculptError)
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(fixture.data, for: fixture.context) }
         return error.description
     }
 
@@ -339,14 +336,14 @@ struct RedactionPropertyTests {
     private func decodingFailureDescription(_ planted: Planted) throws -> String {
         let fixture = try planted.fixture
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(PlantedGrant.self))
-        let error = try #require(thrownError { try serializer.serialize(fixture.data, for: fixture.context) } as? SculptError)
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(fixture.data, for: fixture.context) }
         return error.description
     }
 
     /// A one-line mapping test's failure for the planted fixture.
     private func mappingFailure(_ planted: Planted) throws -> String {
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([User].self))
-        let error = try #require(thrownError { try planted.fixture.model([User].self, using: serializer) } as? Fixture.MappingFailure)
+        let error = try #require(throws: Fixture.MappingFailure.self) { try planted.fixture.model([User].self, using: serializer) }
         return error.description
     }
 }

@@ -155,7 +155,7 @@ struct ContentNegotiationTests {
     func acceptableTypesFollowDecoders() throws {
         let feed = try Self.fixture("rss-feed")
         var serializer = ModelResponseSerializer(matcher: try Self.routes())
-        #expect(serializer.acceptableContentTypes == ModelResponseSerializer<URLModelMatcher>.defaultContentTypes)
+        #expect(serializer.acceptableContentTypes == ContentDecoder.jsonContentTypes)
         do {
             _ = try serializer.serialize(feed.data, for: feed.context)
             Issue.record("a JSON-only serializer took an RSS feed")

@@ -31,14 +31,11 @@ struct ErrorModelTests {
     @Test("Overcoat's 401 decodes as the error model for every method", arguments: [HTTPRequest.Method.get, .post, .put, .patch, .delete])
     func unauthorized(_ method: HTTPRequest.Method) throws {
         let context = response("https://x/api/v1/models/1", method: method, status: .unauthorized)
-        let error = thrownError { try serializer().serialize(failedBody, for: context) }
-        guard case .errorResponse(let model, let kept) = error as? SculptError else {
-            Issue.record("expected errorResponse, got \(String(describing: error))")
-            return
-        }
-        #expect(model as? Failure == Failure(status: "failed", code: 97, message: "Missing signature"))
-        #expect(kept.body == failedBody)
-        #expect(kept.response.method == method)
+        let error = try #require(throws: SculptError.self) { try serializer().serialize(failedBody, for: context) }
+        #expect(error.code == .errorResponse)
+        #expect(error.errorModel(as: Failure.self) == Failure(status: "failed", code: 97, message: "Missing signature"))
+        #expect(error.body == failedBody)
+        #expect(error.response.method == method)
     }
 
     @Test("201 and 200 pick their own models by status")
@@ -55,14 +52,14 @@ struct ErrorModelTests {
         try errors.add("/auth/**", Failure.self, status: .unauthorized)
         try errors.add("/**", APIError.self)
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(ModelA.self), errorMatcher: errors)
-        let auth = thrownError { try serializer.serialize(failedBody, for: response("https://x/auth/token", status: .unauthorized)) }
-        let other = thrownError { try serializer.serialize(.json(#"{"message":"Not Found"}"#), for: response("https://x/repos", status: .notFound)) }
-        guard case .errorResponse(let authModel, _) = auth as? SculptError, case .errorResponse(let otherModel, _) = other as? SculptError else {
-            Issue.record("expected two errorResponses, got \(String(describing: auth)) and \(String(describing: other))")
-            return
+        let auth = try #require(throws: SculptError.self) {
+            try serializer.serialize(failedBody, for: response("https://x/auth/token", status: .unauthorized))
         }
-        #expect(authModel is Failure)
-        #expect(otherModel as? APIError == APIError(message: "Not Found"))
+        let other = try #require(throws: SculptError.self) {
+            try serializer.serialize(.json(#"{"message":"Not Found"}"#), for: response("https://x/repos", status: .notFound))
+        }
+        #expect(auth.errorModel(as: Failure.self) == Failure(status: "failed", code: 97, message: "Missing signature"))
+        #expect(other.errorModel(as: APIError.self) == APIError(message: "Not Found"))
     }
 
     @Test("HEAD with an empty body")
@@ -77,14 +74,12 @@ struct ErrorModelTests {
         failed.unknownValuesMatchNothing = true
         let serializer = ModelResponseSerializer(matcher: FirstMatchModelMatcher([failed, StaticModelMatcher(User.self)]))
         let failure = Data.json(#"{"status":"error","message":"quota exceeded"}"#)
-        for error in [thrownError { try serializer.serialize(failure, for: response()) },
-                      thrownError { try serializer.serialize(failure, for: response(), as: User.self) }] {
-            guard case .errorResponse(let model, let context) = error as? SculptError else {
-                Issue.record("expected errorResponse, got \(String(describing: error))")
-                continue
-            }
-            #expect(model as? EnvelopeFailure == EnvelopeFailure(status: "error", message: "quota exceeded"))
-            #expect(context.response.status == .ok)
+        let untyped = #expect(throws: SculptError.self) { try serializer.serialize(failure, for: response()) }
+        let typed = #expect(throws: SculptError.self) { try serializer.serialize(failure, for: response(), as: User.self) }
+        for error in [untyped, typed] {
+            #expect(error?.code == .errorResponse)
+            #expect(error?.errorModel(as: EnvelopeFailure.self) == EnvelopeFailure(status: "error", message: "quota exceeded"))
+            #expect(error?.response.status == .ok)
         }
         let user = try serializer.serialize(.json(#"{"status":"ok","login":"a","id":1}"#), for: response(), as: User.self)
         #expect(user.login == "a")

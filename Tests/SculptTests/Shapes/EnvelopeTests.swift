@@ -40,43 +40,50 @@ struct EnvelopeTests {
     @Test("a metadata failure names the metadata type")
     func metaFails() throws {
         let broken = Data.json(#"{"status":"ok","meta":{"page":"two"},"data":{"items":[]}}"#)
-        let error = thrownError { try serializer().serialize(broken, for: response("https://x/labels")) }
-        guard case .decodingFailed(let modelType, _, let context) = error as? SculptError else {
-            Issue.record("expected decodingFailed, got \(String(describing: error))")
-            return
-        }
-        #expect(modelType == ModelType(Page.self))
-        #expect(context.body == broken)
-        #expect("\(error!)".contains("At meta.page: expected Int."))
+        let error = try #require(throws: SculptError.self) { try serializer().serialize(broken, for: response("https://x/labels")) }
+        #expect(error.code == .decodingFailed)
+        if case .decodingFailed(let modelType, _, _) = error { #expect(modelType == ModelType(Page.self)) }
+        #expect(error.body == broken)
+        #expect(error.description.split(separator: "\n").dropFirst().first?.hasPrefix("At meta.page: expected Int.") == true)
     }
 
     @Test("a result failure names the result type and key path")
     func resultFails() throws {
-        let error = thrownError { try serializer().serialize(body, for: response("https://x/missing")) }
-        guard case .keyPathNotFound(let miss, _) = error as? SculptError else {
-            Issue.record("expected keyPathNotFound, got \(String(describing: error))")
-            return
+        let error = try #require(throws: SculptError.self) { try serializer().serialize(body, for: response("https://x/missing")) }
+        #expect(error.code == .keyPathNotFound)
+        if case .keyPathNotFound(let miss, _) = error {
+            #expect(miss == SculptError.KeyPathMiss(keyPath: "data.rows", failedAt: "data.rows", availableKeys: ["items"]))
         }
-        #expect(miss.failedAt == "data.rows")
-        #expect(miss.availableKeys == ["items"])
     }
 
-    @Test("the base pipeline still applies: status, content type, match, type agreement")
-    func pipeline() throws {
-        #expect(thrownError { try serializer().serialize(body, for: response("https://x/labels", status: .notFound)) } != nil)
-        #expect(thrownError { try serializer().serialize(body, for: response("https://x/labels", contentType: "text/html")) } != nil)
-        #expect(thrownError { try serializer().serialize(body, for: response("https://x/other")) } != nil)
-        let mismatch = thrownError { try serializer().serialize(body, for: response("https://x/labels"), as: Label.self) }
-        guard case .typeMismatch = mismatch as? SculptError else {
-            Issue.record("expected typeMismatch, got \(String(describing: mismatch))")
-            return
+    @Test("the base pipeline still applies: status, content type, match, type agreement", arguments: [
+        (response("https://x/labels", status: .notFound), SculptError.Code.unacceptableStatusCode),
+        (response("https://x/labels", contentType: "text/html"), .unacceptableContentType),
+        (response("https://x/other"), .noModelMatched),
+    ])
+    func pipeline(_ context: ResponseContext, _ code: SculptError.Code) throws {
+        let untyped = #expect(throws: SculptError.self) { try serializer().serialize(body, for: context) }
+        let typed = #expect(throws: SculptError.self) { try serializer().serialize(body, for: context, as: [Label].self) }
+        #expect(untyped?.code == code)
+        #expect(typed?.code == code)
+    }
+
+    @Test("asking for another type than the matcher's is a type mismatch")
+    func typeMismatch() throws {
+        let error = try #require(throws: SculptError.self) { try serializer().serialize(body, for: response("https://x/labels"), as: Label.self) }
+        #expect(error.code == .typeMismatch)
+        if case .typeMismatch(let expected, let matched, _) = error {
+            #expect(expected is Label.Type)
+            #expect(matched == ModelType([Label].self, at: "data.items"))
         }
     }
 
     @Test("a bodiless response has metadata only when the metadata type allows none")
     func bodiless() throws {
         let context = response("https://x/labels", method: .delete, status: .noContent, contentType: nil)
-        #expect(thrownError { try serializer().serialize(Data(), for: context) } != nil)
+        let error = try #require(throws: SculptError.self) { try serializer().serialize(Data(), for: context) }
+        #expect(error.code == .emptyBody)
+        if case .emptyBody(let expected, _) = error { #expect(expected == "Page") }
         var routes = URLModelMatcher()
         try routes.add("/labels", [Label].self, at: "data.items")
         let optionalMeta = ModelResponseSerializer(matcher: routes).enveloped(in: Page?.self)
@@ -88,14 +95,12 @@ struct EnvelopeTests {
     @Test("a body matched to an error model is thrown as the error, not returned as the result")
     func errorModel() throws {
         let refusal = Data.json(#"{"status":"refused","message":"quota exceeded"}"#)
-        for error in [thrownError { try serializer().serialize(refusal, for: response("https://x/refused")) },
-                      thrownError { try serializer().serialize(refusal, for: response("https://x/refused"), as: Refusal.self) }] {
-            guard case .errorResponse(let model, let context) = error as? SculptError else {
-                Issue.record("expected errorResponse, got \(String(describing: error))")
-                continue
-            }
-            #expect(model as? Refusal == Refusal(status: "refused", message: "quota exceeded"))
-            #expect(context.body == refusal)
+        let untyped = #expect(throws: SculptError.self) { try serializer().serialize(refusal, for: response("https://x/refused")) }
+        let typed = #expect(throws: SculptError.self) { try serializer().serialize(refusal, for: response("https://x/refused"), as: Refusal.self) }
+        for error in [untyped, typed] {
+            #expect(error?.code == .errorResponse)
+            #expect(error?.errorModel(as: Refusal.self) == Refusal(status: "refused", message: "quota exceeded"))
+            #expect(error?.body == refusal)
         }
     }
 }

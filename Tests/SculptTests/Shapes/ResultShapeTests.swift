@@ -18,7 +18,7 @@ private enum EventsWithFallback: TypeFieldFamily {
 
 private enum NestedTags: TypeFieldFamily {
     static let field = "meta.kind"
-    static let types: [String: any (Decodable & Sendable).Type] = ["1": ModelA.self, "true": ModelB.self, "x": ModelC.self]
+    static let types: [String: any (Decodable & Sendable).Type] = ["1": ModelA.self, "true": ModelB.self, "x": ModelC.self, "2.5": ModelD.self]
 }
 
 private func decode<M: Decodable & Sendable>(_ json: String, as type: M.Type) throws -> M {
@@ -54,10 +54,14 @@ struct ResultShapeTests {
 
     @Test("a lossy array is still an array")
     func lossyArrayNotArray() throws {
-        let error = thrownError { try decode(#"{"login":"a"}"#, as: LossyArray<User>.self) }
-        guard case .decodingFailed = error as? SculptError else {
-            Issue.record("expected decodingFailed, got \(String(describing: error))")
-            return
+        let error = try #require(throws: SculptError.self) { try decode(#"{"login":"a"}"#, as: LossyArray<User>.self) }
+        #expect(error.code == .decodingFailed)
+        if case .decodingFailed(let modelType, let underlying, _) = error {
+            #expect(modelType == ModelType(LossyArray<User>.self))
+            guard case .typeMismatch? = underlying as? DecodingError else {
+                Issue.record("expected DecodingError.typeMismatch, got \(underlying)")
+                return
+            }
         }
     }
 
@@ -78,8 +82,9 @@ struct ResultShapeTests {
         (#"[{"type":"PushEvent"}]"#, #"At [0].commits: missing key "commits""#),
     ])
     func polymorphicFailures(_ json: String, _ message: String) throws {
-        let error = thrownError { try decode(json, as: PolymorphicArray<Events>.self) }
-        #expect("\(String(describing: error))".contains(message), "\(String(describing: error))")
+        let error = try #require(throws: SculptError.self) { try decode(json, as: PolymorphicArray<Events>.self) }
+        #expect(error.code == .decodingFailed)
+        #expect(error.description.contains(message), "\(error)")
     }
 
     @Test("a family's fallback takes unknown tags")
@@ -90,10 +95,12 @@ struct ResultShapeTests {
         #expect(events.elements[2] is Watch)
     }
 
-    @Test("tags can be nested, integers and booleans")
+    @Test("tags can be nested, numbers (compared by value) and booleans")
     func nestedTags() throws {
-        let items = try decode(#"[{"meta":{"kind":1}},{"meta":{"kind":true}},{"meta":{"kind":"x"}}]"#, as: PolymorphicArray<NestedTags>.self)
-        #expect(items.elements.map { String(describing: type(of: $0)) } == ["ModelA", "ModelB", "ModelC"])
+        let items = try decode(
+            #"[{"meta":{"kind":1}},{"meta":{"kind":true}},{"meta":{"kind":"x"}},{"meta":{"kind":1.0}},{"meta":{"kind":10E-1}},{"meta":{"kind":2.50}}]"#,
+            as: PolymorphicArray<NestedTags>.self)
+        #expect(items.elements.map { String(describing: type(of: $0)) } == ["ModelA", "ModelB", "ModelC", "ModelA", "ModelA", "ModelD"])
     }
 
     @Test("a lossy polymorphic array skips and reports unknown tags and failing elements")
@@ -122,14 +129,16 @@ struct LossyShapeTests {
         #expect((lossy.failure == nil) == (login != nil))
         if login == nil {
             #expect(lossy.failure is DecodingError)
-            #expect(thrownError { try decode(body, as: User.self) } is SculptError)
+            let error = #expect(throws: SculptError.self) { try decode(body, as: User.self) }
+            #expect(error?.code == .decodingFailed)
         }
         #expect(try decode("[\(body)]", as: LossyArray<User>.self).values.map { $0?.login } == [login])
     }
 
     @Test("a body that is not JSON still throws for Lossy; a 204's empty body is no model and no failure")
     func lossyNotJSON() throws {
-        #expect(thrownError { try decode("<html>", as: Lossy<User>.self) } is SculptError)
+        let error = #expect(throws: SculptError.self) { try decode("<html>", as: Lossy<User>.self) }
+        #expect(error?.code == .decodingFailed)
         let noContent = ResponseContext(url: URL(string: "https://api.example.com/user"), method: .get, status: .noContent, headerFields: [:])
         let empty = try ModelResponseSerializer(matcher: StaticModelMatcher(Lossy<User>.self)).serialize(Data(), for: noContent, as: Lossy<User>.self)
         #expect(empty.value == nil && empty.failure == nil)

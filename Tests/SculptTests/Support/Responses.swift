@@ -18,13 +18,3 @@ extension Data {
     /// UTF-8 bytes of a JSON literal in a test.
     static func json(_ text: String) -> Data { Data(text.utf8) }
 }
-
-/// The error a closure throws, or `nil`.
-func thrownError<T>(_ body: () throws -> T) -> (any Error)? {
-    do {
-        _ = try body()
-        return nil
-    } catch {
-        return error
-    }
-}

@@ -22,8 +22,9 @@ struct FixtureModelTests {
 
     @Test("a failure shows the fixture, the matcher's decision and the coding path")
     func failure() throws {
-        let error = thrownError { try GitHubFixtures.load("get-organization").model([Label].self, using: serializer()) }
-        let failure = try #require(error as? Fixture.MappingFailure)
+        let failure = try #require(throws: Fixture.MappingFailure.self) {
+            try GitHubFixtures.load("get-organization").model([Label].self, using: serializer())
+        }
         let text = failure.description
         #expect(text.hasPrefix("Fixture get-organization.json: GET https://api.github.com/orgs/octokit-fixture-org -> 200"), "\(text)")
         #expect(text.contains("Matcher decision: Array<Label>"))
@@ -33,10 +34,10 @@ struct FixtureModelTests {
 
     @Test("no match and a wrong type are told apart")
     func decisions() throws {
-        let noRoute = thrownError { try GitHubFixtures.load("get-root").model(Label.self, using: serializer()) }
-        #expect("\(String(describing: noRoute))".contains("Matcher decision: no model type"))
-        let wrongType = thrownError { try GitHubFixtures.load("get-label").model([Label].self, using: serializer()) }
-        #expect("\(String(describing: wrongType))".contains("Matcher decision: Label"))
-        #expect("\(String(describing: wrongType))".contains("Expected Array<Label>; the matcher resolved Label."))
+        let noRoute = try #require(throws: Fixture.MappingFailure.self) { try GitHubFixtures.load("get-root").model(Label.self, using: serializer()) }
+        #expect(noRoute.description.contains("\nMatcher decision: no model type\nNo model type matched GET https://api.github.com/ -> 200 OK."), "\(noRoute)")
+        let wrongType = try #require(throws: Fixture.MappingFailure.self) { try GitHubFixtures.load("get-label").model([Label].self, using: serializer()) }
+        #expect(wrongType.description.contains("\nMatcher decision: Label\nType mismatch for GET "), "\(wrongType)")
+        #expect(wrongType.description.contains("\nExpected Array<Label>; the matcher resolved Label.\n"), "\(wrongType)")
     }
 }

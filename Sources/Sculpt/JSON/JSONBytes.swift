@@ -1,5 +1,4 @@
-/// JSON's byte classes, shared by the serializer, the discriminator scan (SculptMatchers) and the
-/// fixture parser (SculptTesting).
+/// JSON's byte classes: for ``JSONLexer``, and for the serializer's look at a blank body.
 @usableFromInline
 package enum JSONBytes {
     /// Whether `byte` is JSON white space: space, tab, line feed or carriage return.

@@ -1,5 +1,5 @@
-/// JSON string escapes, decoded the way `JSONDecoder` decodes them: shared by the discriminator
-/// scan (SculptMatchers) and the fixture parser (SculptTesting).
+/// JSON string escapes, decoded the way `JSONDecoder` decodes them: what ``JSONLexer`` reads a
+/// string's text with, and what redaction reads a secret member's name with.
 package enum JSONEscape {
     /// An escape JSON does not allow, and why.
     package struct Invalid: Error {

@@ -1,0 +1,101 @@
+import Foundation
+
+// The errors of the pipeline's steps, each built by a function of its own, out of line, from what
+// the steps before it resolved: the code a response runs through stays small, the error's context
+// (a copy of the response and body) is made only on failure, and no step is run again.
+extension ModelResponseSerializer {
+    /// Step 1's error: the error model ``errorMatcher`` picks, decoded; else the unacceptable
+    /// status, with the reason the error model is missing when one was tried (its body over the
+    /// limits, its matcher failing, its body not decoding).
+    @usableFromInline @inline(never)
+    func statusFailure(_ response: ResponseContext, _ data: Data) -> SculptError {
+        let context = SculptError.Context(response: response, body: data)
+        guard let errorMatcher, !data.isBlank, acceptsContentType(of: response) else {
+            return .unacceptableStatusCode(underlying: nil, context)
+        }
+        do throws(SculptError) {
+            try checkLimits(response, data)
+            let errorType: ModelType?
+            do {
+                errorType = try errorMatcher.modelType(for: response, data: data)
+            } catch {
+                throw Self.matcherFailure(error, response, data)
+            }
+            guard let errorType else { return .unacceptableStatusCode(underlying: nil, context) }
+            return .errorResponse(model: try decode(errorType.type, as: errorType, response, data), context)
+        } catch {
+            return .unacceptableStatusCode(underlying: error, context)
+        }
+    }
+
+    /// Step 3's error, and step 4's on a body of only white space: an empty body, found before the
+    /// matcher was asked. It names the caller's type, else the one the matcher resolves.
+    @usableFromInline @inline(never)
+    func emptyBodyFailure(expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
+        let named = expected.map { String(describing: $0) } ?? (try? matcher.modelType(for: response, data: data))??.description
+        return .emptyBody(expected: named, .init(response: response, body: data))
+    }
+
+    /// Step 4's error.
+    @usableFromInline @inline(never)
+    func contentTypeFailure(expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
+        guard !data.isBlank else { return emptyBodyFailure(expecting: expected, response, data) }
+        return .unacceptableContentType(acceptable: (acceptableContentTypes ?? []).sorted(), .init(response: response, body: data))
+    }
+
+    /// Step 5's error when the matcher throws.
+    @usableFromInline @inline(never)
+    func matcherFailure(_ error: any Error, expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
+        Self.blank(data, or: Self.matcherFailure(error, response, data), naming: expected.map { String(describing: $0) }, response)
+    }
+
+    /// Step 5's error when the matcher has no model type.
+    @usableFromInline @inline(never)
+    func noModelFailure(expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
+        let failure = SculptError.noModelMatched(candidates: matcher.nearestCandidates(for: response), .init(response: response, body: data))
+        return Self.blank(data, or: failure, naming: expected.map { String(describing: $0) }, response)
+    }
+
+    /// Step 6's error: the decoded error model of an ``ErrorResponseModel``, else the type mismatch.
+    @usableFromInline @inline(never)
+    func rejectedModelFailure(_ modelType: ModelType, expecting expected: (any (Decodable & Sendable).Type)?, _ response: ResponseContext, _ data: Data)
+        -> SculptError
+    {
+        let context = SculptError.Context(response: response, body: data)
+        guard modelType.isErrorResponse else {
+            let expected = expected ?? modelType.type
+            return Self.blank(data, or: .typeMismatch(expected: expected, matched: modelType, context), naming: String(describing: expected), response)
+        }
+        do throws(SculptError) {
+            return .errorResponse(model: try decode(modelType.type, as: modelType, response, data), context)
+        } catch {
+            return error
+        }
+    }
+
+    /// Step 7's error: a key path that does not resolve or parse, or a body that does not decode;
+    /// a body of only white space is empty.
+    @usableFromInline @inline(never)
+    func decodingFailure(_ error: any Error, _ modelType: ModelType, _ response: ResponseContext, _ data: Data) -> SculptError {
+        let context = SculptError.Context(response: response, body: data)
+        let failure: SculptError = switch error {
+        case let miss as KeyPathWalk.Miss: .keyPathNotFound(miss.report, context)
+        case let error as ModelKeyPath.SyntaxError: .invalidKeyPath(error, context)
+        default: .decodingFailed(modelType, underlying: error, context)
+        }
+        return Self.blank(data, or: failure, naming: modelType.description, response)
+    }
+
+    /// An error a matcher threw: a ``SculptError`` as it is, any other wrapped in
+    /// ``SculptError/matcherFailed(underlying:_:)``.
+    static func matcherFailure(_ error: any Error, _ response: ResponseContext, _ data: Data) -> SculptError {
+        error as? SculptError ?? .matcherFailed(underlying: error, .init(response: response, body: data))
+    }
+
+    /// `failure`, unless the body is only white space: then the step failed because there was
+    /// nothing to read, and the error is the empty body, naming the model that was due.
+    static func blank(_ data: Data, or failure: SculptError, naming model: @autoclosure () -> String?, _ response: ResponseContext) -> SculptError {
+        guard data.isBlank else { return failure }
+        return .emptyBody(expected: model(), .init(response: response, body: data))
+    }
+}
