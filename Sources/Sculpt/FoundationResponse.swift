@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// The URL and method cost tens of nanoseconds a read; the header fields are converted on each
 /// read (about 8 µs for GitHub's 24 fields on Linux, where FoundationNetworking builds a new
-/// dictionary for every read of `allHeaderFields`), as HTTPTypesFoundation's bridge does. Keeping
+/// dictionary for every read of `allHeaderFields`), by ``FoundationFields``. Keeping
 /// them would take an allocation and a lock for every response, most of which never need them; a
 /// context that is kept and read again has its fields read once (see
 /// ``ResponseContext/materialized``).
@@ -31,25 +31,9 @@ struct FoundationResponse: Sendable {
         request.flatMap { Self.method(of: $0) }
     }
 
-    /// The header fields, converted from the response.
+    /// The header fields, converted from the response (sorted by name: see ``FoundationFields``).
     var fields: HTTPFields {
-        Self.fields(of: response)
-    }
-
-    /// A Foundation response's header fields, sorted by name so that every read gives the same
-    /// fields in the same order: Foundation keeps no order (on Linux each read of
-    /// `allHeaderFields` is a new dictionary, in a new order) and has already joined a repeated
-    /// field's values with commas. Names that differ only in case (FoundationNetworking keeps
-    /// `x-` names as sent) are ordered by their spelling, then by value.
-    static func fields(of response: HTTPURLResponse) -> HTTPFields {
-        var pairs: [HTTPField] = []
-        pairs.reserveCapacity(response.allHeaderFields.count)
-        for (name, value) in response.allHeaderFields {
-            guard let name = (name as? String).flatMap({ HTTPField.Name($0) }), let value = value as? String else { continue }
-            pairs.append(HTTPField(name: name, value: value))
-        }
-        pairs.sort { ($0.name.canonicalName, $0.name.rawName, $0.value) < ($1.name.canonicalName, $1.name.rawName, $1.value) }
-        return HTTPFields(pairs)
+        FoundationFields.fields(of: response)
     }
 
     /// The first `Content-Type`'s media type: on Linux the one FoundationNetworking parsed when it

@@ -48,7 +48,7 @@ public struct HTTPResponseCache: @unchecked Sendable {
             let cached = urlCache.cachedResponse(for: key), let http = cached.response as? HTTPURLResponse,
             NormalizedURL.text(http.url) == NormalizedURL.text(request.url)
         else { return nil }
-        var fields = FoundationResponse.fields(of: http)
+        var fields = FoundationFields.fields(of: http)
         var meta: [String: String] = [:]
         for field in fields where Self.isMeta(field.name.rawName) {
             meta[field.name.canonicalName] = field.value
@@ -67,18 +67,18 @@ public struct HTTPResponseCache: @unchecked Sendable {
     /// Stores `stored` as the response to `request`.
     func store(_ stored: StoredResponse, for request: URLRequest) {
         guard let key = Self.key(request), let url = stored.response.url ?? request.url else { return }
-        var fields: [String: String] = [:]
         // A cookie is the session's business, not the cache's: it is never given out again.
-        for field in stored.response.headerFields where field.name != .setCookie {
-            let name = field.name.canonicalName
-            fields[name] = fields[name].map { "\($0), \(field.value)" } ?? field.value
+        var fields = stored.response.headerFields
+        fields.removeAll { $0.name == .setCookie }
+        for (name, value) in [
+            (Self.requestTimeField, String(stored.requestTime.timeIntervalSince1970)),
+            (Self.responseTimeField, String(stored.responseTime.timeIntervalSince1970)),
+            (Self.varyingField, Self.encodeVarying(stored.varying)),
+        ] {
+            guard let name = HTTPField.Name(name) else { continue }
+            fields[name] = value
         }
-        fields[Self.requestTimeField] = String(stored.requestTime.timeIntervalSince1970)
-        fields[Self.responseTimeField] = String(stored.responseTime.timeIntervalSince1970)
-        fields[Self.varyingField] = Self.encodeVarying(stored.varying)
-        guard let response = HTTPURLResponse(url: url, statusCode: stored.response.status.code, httpVersion: "HTTP/1.1", headerFields: fields) else {
-            return
-        }
+        guard let response = FoundationFields.response(status: stored.response.status.code, fields: fields, url: url) else { return }
         urlCache.storeCachedResponse(CachedURLResponse(response: response, data: stored.body, userInfo: nil, storagePolicy: .allowed), for: key)
     }
 

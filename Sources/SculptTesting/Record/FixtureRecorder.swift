@@ -104,18 +104,14 @@ public final class FixtureRecorder: @unchecked Sendable {
     }
 
     private func fixture(_ request: URLRequest, _ response: HTTPURLResponse, body: Data) -> Fixture {
-        var requestFields = HTTPFields()
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            if let name = HTTPField.Name(name) { requestFields.append(HTTPField(name: name, value: value)) }
-        }
         let status = (0...999).contains(response.statusCode) ? response.statusCode : 0
         // One place redacts: the URL (user, password, query, fragment), both sides' headers (URLs
         // in Location, Content-Location, Link and Referer too) and both bodies' JSON members.
         return redaction.redacting(Fixture(
             request: .init(
                 method: HTTPRequest.Method(request.httpMethod ?? "GET") ?? .get,
-                url: request.url ?? URL(filePath: "/"), headerFields: requestFields, body: request.httpBody),
-            response: .init(status: .standard(status), headerFields: ResponseContext(response).headerFields, body: body)))
+                url: request.url ?? URL(filePath: "/"), headerFields: FoundationFields.fields(of: request), body: request.httpBody),
+            response: .init(status: .standard(status), headerFields: FoundationFields.fields(of: response), body: body)))
     }
 
     /// The identifier of a task, set once the task exists (its completion handler is made first).

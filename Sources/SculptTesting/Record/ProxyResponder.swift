@@ -36,9 +36,7 @@ struct ProxyResponder: HTTPResponder {
         }
         var fields = HTTPFields()
         for field in head.fields where !Self.notForwarded.contains(field.name) { fields.append(field) }
-        var request = URLRequest(url: url)
-        request.httpMethod = head.method.rawValue
-        for field in fields { request.addValue(field.value, forHTTPHeaderField: field.name.rawName) }
+        var request = FoundationFields.request(url, method: head.method, fields: fields)
         if !body.isEmpty { request.httpBody = body }
 
         switch forwarder.send(request) {
@@ -46,7 +44,7 @@ struct ProxyResponder: HTTPResponder {
             return failure("\(target.absoluteString) could not be reached: \(redaction.redacting(urlText: reason))", status: 502)
         case .response(let http, let data):
             let status = (0...999).contains(http.statusCode) ? http.statusCode : 0
-            let received = Fixture.Response(status: .standard(status), headerFields: ResponseContext(http).headerFields, body: data)
+            let received = Fixture.Response(status: .standard(status), headerFields: FoundationFields.fields(of: http), body: data)
             let exchange = Fixture(request: .init(method: head.method, url: url, headerFields: fields, body: body.isEmpty ? nil : body), response: received)
             let outcome: ServedRequest.Outcome = recording.append(redaction.redacting(exchange)).map { .failed(reason: $0) } ?? .recorded
             return (ServerResponse(relaying: received, moving: location), outcome)

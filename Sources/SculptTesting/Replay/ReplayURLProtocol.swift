@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Sculpt
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -53,7 +54,7 @@ class ReplayURLProtocol: URLProtocol {
             }
             return
         }
-        guard let url = current.url, let response = HTTPURLResponse(fixture.response, url: url) else {
+        guard let url = current.url, let response = Self.response(fixture.response, url: url) else {
             client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
             return
         }
@@ -124,7 +125,7 @@ class ReplayURLProtocol: URLProtocol {
     private static func asked(_ request: URLRequest) -> Fixture.Request {
         Fixture.Request(
             method: HTTPRequest.Method(request.httpMethod ?? "GET") ?? .get, url: request.url ?? URL(filePath: "/"),
-            headerFields: fields(request.allHTTPHeaderFields ?? [:]), body: request.httpBody ?? read(request.httpBodyStream))
+            headerFields: FoundationFields.fields(of: request), body: request.httpBody ?? read(request.httpBodyStream))
     }
 
     /// The request a recorded 3xx with a `Location` leads to, as a client follows it: 303 (and
@@ -144,12 +145,12 @@ class ReplayURLProtocol: URLProtocol {
         return next
     }
 
-    private static func fields(_ headers: [String: String]) -> HTTPFields {
-        var fields = HTTPFields()
-        for (name, value) in headers {
-            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
-        }
-        return fields
+    /// A Foundation response for a recorded one. Framing fields (`Content-Length`,
+    /// `Transfer-Encoding`) describe the recorded wire and are left out.
+    private static func response(_ recorded: Fixture.Response, url: URL) -> HTTPURLResponse? {
+        var fields = recorded.headerFields
+        fields.removeAll { $0.name == .contentLength || $0.name == .transferEncoding }
+        return FoundationFields.response(status: recorded.status.code, fields: fields, url: url)
     }
 
     /// A request body that arrives as a stream (`httpBody` is then `nil`).
@@ -211,18 +212,5 @@ class ReplayURLProtocol: URLProtocol {
         func replay(for slot: ObjectIdentifier) -> FixtureReplay? {
             lock.withLock { entries[slot] }
         }
-    }
-}
-
-extension HTTPURLResponse {
-    /// A Foundation response for a recorded one; repeated fields are joined with commas, as
-    /// Foundation holds them. Framing fields (`Content-Length`, `Transfer-Encoding`) describe the
-    /// recorded wire and are left out.
-    convenience init?(_ recorded: Fixture.Response, url: URL) {
-        var fields: [String: String] = [:]
-        for field in recorded.headerFields where field.name != .contentLength && field.name != .transferEncoding {
-            fields[field.name.rawName] = fields[field.name.rawName].map { "\($0), \(field.value)" } ?? field.value
-        }
-        self.init(url: url, statusCode: recorded.status.code, httpVersion: "HTTP/1.1", headerFields: fields)
     }
 }
