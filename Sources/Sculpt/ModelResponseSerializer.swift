@@ -318,13 +318,15 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 }
 
 extension Data {
-    /// Whether the body is empty or nothing but JSON white space.
+    /// Whether the body is empty or nothing but JSON white space, after a UTF-8 byte order mark
+    /// (which `JSONDecoder` skips).
     @inlinable
     var isBlank: Bool {
         // One look at the bytes: `Data.first` and `isEmpty` each go through Data's representation.
         withUnsafeBytes { bytes in
-            guard let first = bytes.first, JSONBytes.isWhitespace(first) else { return bytes.isEmpty }
-            return bytes.allSatisfy(JSONBytes.isWhitespace)
+            guard let first = bytes.first, JSONBytes.isWhitespace(first) || first == 0xEF else { return bytes.isEmpty }
+            let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+            return text.allSatisfy(JSONBytes.isWhitespace)
         }
     }
 }

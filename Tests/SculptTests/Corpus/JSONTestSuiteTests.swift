@@ -55,7 +55,8 @@ struct JSONTestSuiteTests {
     func agreement(_ file: JSONTestFile) throws {
         let absent = peek("\u{1F}absent", in: file.data)
         guard let decoded = try? JSONDecoder().decode(AnyJSON.self, from: file.data) else {
-            return  // not JSON to JSONDecoder: any typed answer (or none) is fine, as long as nothing crashed
+            try refused(file, absent: absent)
+            return
         }
         guard case .object(let members) = decoded else {
             #expect(try absent.get() == nil, "a non-object has no fields")
@@ -66,6 +67,28 @@ struct JSONTestSuiteTests {
             let found = try peek(key, in: file.data).get()
             #expect(agrees(found, with: value), "key \(key.debugDescription): peek found \(found ?? "missing"), JSONDecoder \(value)")
         }
+    }
+
+    /// A file JSONDecoder refuses: the peek reports the fault as invalid JSON where it reads it (an
+    /// offset inside the body, a reason), and answers "missing" only where the fault lies in what it
+    /// skips; either way a serializer never makes a model of it (the decode that follows fails).
+    private func refused(_ file: JSONTestFile, absent: Result<String?, SculptError>) throws {
+        switch absent {
+        case .success(let found):
+            #expect(found == nil, "an absent key is missing, if anything")
+        case .failure(let error):
+            #expect(error.code == .invalidJSON)
+            if case .invalidJSON(let reason, let offset, _) = error {
+                #expect(!reason.isEmpty)
+                #expect((0...file.data.count).contains(offset), "\(reason) at \(offset) of \(file.data.count) bytes")
+            }
+        }
+        var matcher = TypeFieldModelMatcher(field: "\u{1F}absent")
+        matcher.fallback = ModelType(AnyJSON.self)
+        let error = #expect(throws: SculptError.self) { try ModelResponseSerializer(matcher: matcher).serialize(file.data, for: response()) }
+        let expected: Set<SculptError.Code> = [.invalidJSON, .decodingFailed, .emptyBody]
+        #expect(error.map { expected.contains($0.code) } == true, "\(String(describing: error?.code))")
+        if case .failure(let peekError) = absent { #expect(error?.code == peekError.code) }
     }
 
     @Test("embedded as the tag's value, every document reads as JSONDecoder reads it", arguments: try JSONTestFile.all())

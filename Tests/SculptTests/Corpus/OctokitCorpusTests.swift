@@ -157,18 +157,14 @@ struct OctokitCorpusTests {
         case (.successful, _) where interaction.contentType?.contains("json") == true:
             #expect(try result.get() is AnyJSON)
         case (.successful, _):
-            guard case .failure(SculptError.unacceptableContentType(_, let kept)) = result else {
-                Issue.record("expected unacceptableContentType, got \(result)")
-                return
-            }
-            #expect(kept.body == interaction.body)
+            let error = #expect(throws: SculptError.self) { try result.get() }
+            #expect(error?.code == .unacceptableContentType)
+            #expect(error?.body == interaction.body)
         default:
-            guard case .failure(SculptError.unacceptableStatusCode(_, let kept)) = result else {
-                Issue.record("expected unacceptableStatusCode, got \(result)")
-                return
-            }
-            #expect(kept.body == interaction.body)
-            #expect(kept.response.status == interaction.status)
+            let error = #expect(throws: SculptError.self) { try result.get() }
+            #expect(error?.code == .unacceptableStatusCode)
+            #expect(error?.body == interaction.body)
+            #expect(error?.response.status == interaction.status)
         }
     }
 }

@@ -147,12 +147,10 @@ struct LoadPolicyTests {
             _ = await load(request, .networkOnly)
             let second = await load(request, .cachedThenFetch)
             #expect(Self.summary(second.values) == ["cache v1"])
-            guard case .errorResponse(let model, let context) = try #require(second.error as? SculptError) else {
-                Issue.record("expected an error response, got \(String(describing: second.error))")
-                return
-            }
-            #expect(model as? Problem == Problem(message: "down"))
-            #expect(context.response.status.code == 503)
+            let error = try #require(second.error as? SculptError)
+            #expect(error.code == .errorResponse)
+            #expect(error.errorModel(as: Problem.self) == Problem(message: "down"))
+            #expect(error.response.status.code == 503)
         }
     }
 

@@ -222,6 +222,19 @@ struct ModelResponseSerializerTests {
             """)
     }
 
+    /// `JSONDecoder` skips a UTF-8 byte order mark, so a body of one and white space holds nothing
+    /// (found by the JSONTestSuite's `n_structure_UTF8_BOM_no_data.json`: it was "no model matched").
+    @Test("a body of only a byte order mark and white space is empty, and bodiless for a 204", arguments: ["\u{FEFF}", "\u{FEFF} \n"])
+    func byteOrderMarkOnly(_ body: String) throws {
+        var types = TypeFieldModelMatcher()
+        try types.add("user", User.self)
+        for serializer in [try githubSerializer().serialize(_:for:), ModelResponseSerializer(matcher: types).serialize(_:for:)] {
+            let error = try #require(throws: SculptError.self) { try serializer(.json(body), response()) }
+            #expect(error.code == .emptyBody)
+            #expect(try serializer(.json(body), response(method: .delete, status: .noContent)) is NoContent)
+        }
+    }
+
     /// A step after the empty-body check that fails on a body of only white space.
     enum BlankBodyStep: String, CaseIterable, Sendable {
         case contentType, noRoute, typeMismatch, keyPath, typeField, envelope, headRequest

@@ -63,15 +63,12 @@ struct URLSessionTests {
     func notFound() async throws {
         try await withServer { server in
             let url = try await server.url(for: "/repos/octokit-fixture-org/branch-protection/branches/main/protection")
-            do {
-                _ = try await session.model(from: url, serializer: serializer())
-                Issue.record("expected an error response")
-            } catch SculptError.errorResponse(let model, let context) {
-                #expect(model as? APIError == APIError(message: "Branch not protected"))
-                #expect(context.response.status == .notFound)
-                #expect(context.response.url?.path() == "/repos/octokit-fixture-org/branch-protection/branches/main/protection")
-                #expect(!context.body.isEmpty)
-            }
+            let error = await #expect(throws: SculptError.self) { try await session.model(from: url, serializer: serializer()) }
+            #expect(error?.code == .errorResponse)
+            #expect(error?.errorModel(as: APIError.self) == APIError(message: "Branch not protected"))
+            #expect(error?.response.status == .notFound)
+            #expect(error?.response.url?.path() == "/repos/octokit-fixture-org/branch-protection/branches/main/protection")
+            #expect(error?.body.isEmpty == false)
         }
     }
 
@@ -89,13 +86,11 @@ struct URLSessionTests {
     @Test("an HTML page with status 200 is an unacceptable content type")
     func htmlWithOK() async throws {
         try await withServer { server in
-            do {
-                _ = try await session.model(from: try await server.url(for: "/login"), serializer: serializer())
-                Issue.record("expected unacceptableContentType")
-            } catch SculptError.unacceptableContentType(_, let context) {
-                #expect(String(decoding: context.body, as: UTF8.self) == "<html>Sign in</html>")
-                #expect(context.response.headerFields[.contentType] == "text/html; charset=utf-8")
-            }
+            let url = try await server.url(for: "/login")
+            let error = await #expect(throws: SculptError.self) { try await session.model(from: url, serializer: serializer()) }
+            #expect(error?.code == .unacceptableContentType)
+            #expect(error.map { String(decoding: $0.body, as: UTF8.self) } == "<html>Sign in</html>")
+            #expect(error?.response.headerFields[.contentType] == "text/html; charset=utf-8")
         }
     }
 
