@@ -9,7 +9,7 @@ import SculptMatchers
 
 let fields = ["type", "meta.kind", "Kind", "m\u{E9}ta.caf\u{E9}"]
 let matchers = fields.map { TypeFieldModelMatcher(field: $0) }
-let fieldKeys = fields.map(ModelKeyPath.fieldKeys)
+let fieldKeys = fields.map { (try? ModelKeyPath($0))?.keys ?? [$0] }
 let context = ResponseContext(url: URL(string: "https://api.example.com/items"), status: .ok)
 
 /// What the matcher reports, in the words of `SculptError.unknownDiscriminator`'s `found`.

@@ -16,7 +16,7 @@ enum NestingDepth {
                 switch byte {
                 case UInt8(ascii: "\""):
                     // A string the text ends inside holds no more brackets.
-                    guard (try? lexer.string()) != nil else { return nil }
+                    guard (try? lexer.skipString()) != nil else { return nil }
                     continue
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
                     depth += 1

@@ -1,7 +1,8 @@
 import Foundation
 
 /// JSON text read token by token over its UTF-8 bytes: Sculpt's one reader of JSON's grammar, under
-/// the type-field peek (SculptMatchers) and the fixture parser (SculptTesting).
+/// the type-field peek (``DiscriminatorScanner``), the nesting check and the fixture parser
+/// (SculptTesting).
 ///
 /// ```swift
 /// var lexer = JSONLexer(bytes)             // bytes: UnsafeBufferPointer<UInt8>
@@ -22,7 +23,7 @@ package struct JSONLexer {
     /// The text.
     package let bytes: UnsafeBufferPointer<UInt8>
     /// Where `bytes` starts in the text the caller reports offsets in (a slice of a body).
-    @usableFromInline let base: Int
+    private let base: Int
     /// The position of the next byte to read.
     package var index = 0
 
@@ -44,7 +45,7 @@ package struct JSONLexer {
     }
 
     /// The byte here, or `nil` at the end.
-    @inlinable @inline(__always)
+    @inline(__always)
     package func peek() -> UInt8? {
         index < bytes.count ? bytes[index] : nil
     }
@@ -58,7 +59,7 @@ package struct JSONLexer {
     }
 
     /// Moves past white space: space, tab, line feed, carriage return.
-    @inlinable @inline(__always)
+    @inline(__always)
     package mutating func skipWhitespace() {
         while index < bytes.count, JSONBytes.isWhitespace(bytes[index]) { index += 1 }
     }
@@ -66,7 +67,7 @@ package struct JSONLexer {
     /// Moves past `byte` (a structural character), or throws naming it.
     ///
     /// - Throws: ``JSONSyntaxError``: "expected ':', found 'x'".
-    @inlinable @inline(__always)
+    @inline(__always)
     package mutating func expect(_ byte: UInt8) throws(JSONSyntaxError) {
         guard index < bytes.count, bytes[index] == byte else { throw error(expected: Self.describe(byte)) }
         index += 1
@@ -125,7 +126,7 @@ package struct JSONLexer {
     ///
     /// - Throws: ``JSONSyntaxError`` when there is no string here or the text ends inside it, or
     ///   a `\u` is cut short by a quote.
-    @inlinable
+    @inline(__always)
     package mutating func string() throws(JSONSyntaxError) -> StringToken {
         guard peek() == UInt8(ascii: "\"") else { throw error(expected: "a string") }
         index += 1
@@ -203,6 +204,24 @@ package struct JSONLexer {
 
     // MARK: - Skipping
 
+    /// From an opening quote, moves past the closing one, reading nothing: ``string()`` without
+    /// the token, for what is skipped.
+    ///
+    /// - Throws: ``JSONSyntaxError`` when the text ends inside the string, or a `\u` is cut short.
+    @inline(__always)
+    package mutating func skipString() throws(JSONSyntaxError) {
+        index += 1
+        while true {
+            moveToQuoteOrBackslash()
+            guard index < bytes.count else { throw error("the text ends inside a string") }
+            if bytes[index] == UInt8(ascii: "\"") {
+                index += 1
+                return
+            }
+            try skipEscape()
+        }
+    }
+
     /// Moves past the value here without building it: a string by its quotes, an object or array
     /// by counting brackets (strings inside skipped whole), a number or literal by the bytes that
     /// can end it. Nesting depth costs a counter, not a stack.
@@ -210,7 +229,7 @@ package struct JSONLexer {
     /// - Throws: ``JSONSyntaxError`` at the end of the text, or where no value starts.
     package mutating func skipValue() throws(JSONSyntaxError) {
         switch peek() {
-        case UInt8(ascii: "\""): _ = try string()
+        case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "{"), UInt8(ascii: "["): try skipContainer()
         case nil: throw error("the text ends where a value should be")
         default:
@@ -221,12 +240,12 @@ package struct JSONLexer {
     }
 
     /// Moves past an object or array, counting brackets and skipping strings.
-    private mutating func skipContainer() throws(JSONSyntaxError) {
+    mutating func skipContainer() throws(JSONSyntaxError) {
         var depth = 0
         while index < bytes.count {
             switch bytes[index] {
             case UInt8(ascii: "\""):
-                _ = try string()
+                try skipString()
                 continue
             case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
@@ -244,7 +263,7 @@ package struct JSONLexer {
 
     /// Moves past a backslash and what it escapes, checking no more than `JSONDecoder`'s scanner
     /// does for a string it has not read yet: a `\u` takes the next four bytes, none of them a quote.
-    @inlinable @inline(__always)
+    @inline(__always)
     mutating func skipEscape() throws(JSONSyntaxError) {
         guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
             index = Swift.min(index + 2, bytes.count)
@@ -267,7 +286,7 @@ package struct JSONLexer {
     ///
     /// Returns whether a byte it moved past is 0x80 or above (not ASCII): the bytes are OR-ed
     /// together on the way.
-    @inlinable @inline(__always)
+    @inline(__always) @discardableResult
     mutating func moveToQuoteOrBackslash() -> Bool {
         let raw = UnsafeRawBufferPointer(bytes)
         var passed: UInt64 = 0
@@ -309,7 +328,7 @@ package struct JSONLexer {
     // MARK: - Bytes and errors
 
     /// Whether `byte` may follow a number or literal: `,`, `}`, `]` or white space.
-    @inlinable @inline(__always)
+    @inline(__always)
     package static func endsScalar(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || JSONBytes.isWhitespace(byte)
     }
@@ -338,13 +357,13 @@ package struct JSONLexer {
     }
 
     /// Bit 7 of each of a word's eight bytes: the bit set in every byte that is not ASCII.
-    @inlinable @inline(__always)
+    @inline(__always)
     static var highBits: UInt64 { 0x8080_8080_8080_8080 }
 
     /// A mask with the high bit set in (at least) the first byte of `word` that is `"` or `\`: the
     /// classic "has a zero byte" test on the word XOR-ed with each byte repeated. Bytes after the
     /// first hit may be flagged falsely; the first flagged byte is always a real hit.
-    @inlinable @inline(__always)
+    @inline(__always)
     static func quoteOrBackslashMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))

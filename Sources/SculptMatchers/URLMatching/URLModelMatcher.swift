@@ -31,50 +31,6 @@ public import Sculpt
 /// (RFC 3986, section 5.2.4), never above the root: `/users/../orgs/x` is `/orgs/x`, the path a
 /// client sends for that URL.
 public struct URLModelMatcher: ModelMatcher {
-    /// A registered pattern with its refinements and what it resolves to: a model type, or a
-    /// matcher that decides.
-    public struct Route: Sendable, CustomStringConvertible {
-        /// What a route resolves to.
-        public enum Target: Sendable {
-            /// Always this model type.
-            case model(ModelType)
-            /// Whatever this matcher decides for the response (a type field, a header); when it
-            /// answers nil, matching goes on to the next route by precedence.
-            case matcher(any ModelMatcher)
-        }
-
-        /// The compiled path pattern (without the matcher's prefix).
-        public var pattern: URLPattern
-        /// The method the route is limited to, or `nil` for any.
-        public var method: HTTPRequest.Method?
-        /// The status the route is limited to, or `nil` for any.
-        public var status: HTTPResponse.Status?
-        /// What the route resolves to.
-        public var target: Target
-
-        /// The model type of a route to one model; `nil` for a route that delegates to a matcher.
-        public var modelType: ModelType? {
-            if case .model(let modelType) = target { modelType } else { nil }
-        }
-
-        /// E.g. `POST /repos/*/*/issues (201) -> Issue`, or `/feed/* -> TypeFieldModelMatcher`;
-        /// control characters escaped, at most 2,048 bytes (a pattern may be a megabyte long).
-        public var description: String {
-            let text = switch target {
-            case .model(let modelType): "\(signature) -> \(modelType)"
-            case .matcher(let matcher): "\(signature) -> \(type(of: matcher))"
-            }
-            return PrintableText.value(text, limit: 2_048)
-        }
-
-        /// The route without its target: `POST /repos/*/*/issues (201)`.
-        var signature: String {
-            let method = self.method.map { "\($0.rawValue) " } ?? ""
-            let status = self.status.map { " (\($0.code))" } ?? ""
-            return "\(method)\(pattern)\(status)"
-        }
-    }
-
     /// The prefix's segments, stripped from every URL path before matching.
     let prefix: [Substring]
     /// The same, as UTF-8, for matching.

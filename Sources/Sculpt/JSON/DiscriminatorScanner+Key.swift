@@ -1,5 +1,4 @@
 import Foundation
-import Sculpt
 
 extension DiscriminatorScanner {
     /// A key on the field's path, compared as `JSONDecoder` compares keys: as Swift strings, so
