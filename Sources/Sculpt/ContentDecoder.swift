@@ -23,7 +23,7 @@ public struct ContentDecoder: Sendable {
     public let contentTypes: Set<String>
 
     /// ``contentTypes``, parsed once.
-    @usableFromInline let filter: ContentTypeFilter
+    let filter: ContentTypeFilter
 
     /// Pairs a decoder with the content types it reads.
     ///

@@ -4,7 +4,6 @@ import Foundation
 /// best tried (exact types first, `application/json` before the rest, wildcards and suffixes last),
 /// and the exact header values accepted by one byte comparison before any parsing (each exact type
 /// alone and with `; charset=utf-8`, as servers send them).
-@usableFromInline
 struct ContentTypeFilter: Sendable {
     private let ranges: [MediaRange]
     private let commonValues: [[UInt8]]
@@ -28,7 +27,6 @@ struct ContentTypeFilter: Sendable {
     }
 
     /// Whether a `Content-Type` value is acceptable.
-    @usableFromInline
     func accepts(_ contentType: String) -> Bool {
         var contentType = contentType
         return contentType.withUTF8 { bytes in

@@ -12,7 +12,6 @@ extension ModelResponseSerializer {
     /// let model = try serializer.serialize(data, for: response, request: request)
     /// ```
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
-    @inlinable
     public func serialize(_ data: Data, for response: URLResponse, request: URLRequest? = nil) throws(SculptError) -> Output {
         try serialize(data, for: ResponseContext(response, request: request))
     }
@@ -25,7 +24,6 @@ extension ModelResponseSerializer {
     /// let user = try serializer.serialize(data, for: response, request: request, as: User.self)
     /// ```
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
-    @inlinable
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: URLResponse, request: URLRequest? = nil, as type: M.Type) throws(SculptError) -> M {
         try serialize(data, for: ResponseContext(response, request: request), as: M.self)
     }

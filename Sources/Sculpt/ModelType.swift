@@ -12,7 +12,7 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     /// Everything a model type holds, immutable and shared: a model type is copied several times
     /// per response, and a copy is then one reference.
     @usableFromInline final class Storage: Sendable {
-        @usableFromInline let type: any (Decodable & Sendable).Type
+        let type: any (Decodable & Sendable).Type
         let keyPath: String?
         @usableFromInline let parsedKeyPath: Result<ModelKeyPath, ModelKeyPath.SyntaxError>?
         @usableFromInline let isErrorResponse: Bool
@@ -28,14 +28,14 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline let storage: Storage
 
     /// The Swift type to decode.
-    @inlinable public var type: any (Decodable & Sendable).Type { storage.type }
+    public var type: any (Decodable & Sendable).Type { storage.type }
 
     /// Where the model sits in the body (see ``ModelKeyPath`` for the syntax), or `nil` for the
     /// whole body.
     public var keyPath: String? { storage.keyPath }
 
     /// Whether the type is an ``ErrorResponseModel``: a model the serializer throws.
-    @inlinable var isErrorResponse: Bool { storage.isErrorResponse }
+    @usableFromInline var isErrorResponse: Bool { storage.isErrorResponse }
 
     /// Creates a model type for `type`, found at `keyPath` in the body (the whole body by default).
     ///
@@ -91,7 +91,6 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `M`'s value for "no body", when `M` is ``EmptyBodyRepresentable``.
-    @usableFromInline
     static func emptyBodyValue<M: Decodable & Sendable>(of model: M.Type) -> M? {
         (M.self as? any EmptyBodyRepresentable.Type)?.emptyBodyValue as? M
     }

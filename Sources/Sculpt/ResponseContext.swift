@@ -47,7 +47,7 @@ public struct ResponseContext: Sendable {
     }
 
     /// Where the URL, method and header fields come from.
-    @usableFromInline var source: ResponseSource
+    var source: ResponseSource
 
     /// Creates a context from its parts.
     ///

@@ -13,7 +13,6 @@ import FoundationNetworking
 /// front cost more than the pipeline around a 1.2 KB decode, so a context made from a Foundation
 /// response keeps the response and reads each part when asked. Setting a part makes the context
 /// hold parts, the others still read from the response.
-@usableFromInline
 struct ResponseSource: Sendable {
     private enum Storage: Sendable {
         case parts(Parts)
@@ -91,7 +90,6 @@ struct ResponseSource: Sendable {
     /// The first `Content-Type`'s media type, for comparisons that ignore parameters (a
     /// serializer's choice of decoder): the whole value, or, from a Foundation response on
     /// Linux, the media type FoundationNetworking parsed when it made the response.
-    @usableFromInline
     var mediaType: String? {
         switch storage {
         case .parts(let parts): parts.fields.mediaType
@@ -100,7 +98,6 @@ struct ResponseSource: Sendable {
     }
 
     /// Whether `filter` accepts the first `Content-Type`; a response without one is accepted.
-    @usableFromInline
     func contentType(isAcceptedBy filter: ContentTypeFilter) -> Bool {
         switch storage {
         case .parts(let parts): parts.fields.mediaType.map(filter.accepts) ?? true

@@ -2,12 +2,10 @@ import Foundation
 
 /// How deeply a JSON body nests arrays and objects, measured without parsing it: brackets inside
 /// strings do not count. Used by ``ModelResponseSerializer/maximumNestingDepth``.
-@usableFromInline
 enum NestingDepth {
     /// The byte offset of the first `[` or `{` that opens level `limit + 1`, or `nil` when the body
     /// stays within `limit` levels. Reads UTF-8 (and ASCII-compatible) bodies; malformed JSON is
     /// left to the decoder.
-    @usableFromInline
     static func firstOffset(exceeding limit: Int, in data: Data) -> Int? {
         data.withUnsafeBytes { raw in
             var lexer = JSONLexer(raw.bindMemory(to: UInt8.self))
