@@ -26,11 +26,13 @@ struct ContentTypeFilter: Sendable {
         mediaType.utf8.withContiguousStorageIfAvailable { Self.index(of: $0, in: plainTypes) != nil } ?? false
     }
 
-    /// Whether a `Content-Type` value is acceptable.
+    /// Whether a `Content-Type` value is acceptable. An empty one (or one of white space) says
+    /// nothing, and is accepted as a response without the field is.
     func accepts(_ contentType: String) -> Bool {
         var contentType = contentType
         return contentType.withUTF8 { bytes in
             Self.index(of: bytes, in: commonValues) != nil || MediaRange.contentType(bytes, isIn: ranges)
+                || bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 }
         }
     }
 

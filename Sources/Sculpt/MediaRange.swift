@@ -12,10 +12,14 @@ struct MediaRange: Sendable {
     private let subtype: [UInt8]
     /// For `*/*+json`: `+json`, lowercased.
     private let suffix: [UInt8]
+    /// Whether the pattern is not `type/subtype` (`json`, `text`): it matches nothing.
+    private let matchesNothing: Bool
 
     init(_ text: String) {
         let bytes = Array(text.utf8)
-        let (type, subtype) = bytes.withUnsafeBufferPointer { Self.essence(of: $0) }
+        let essence = bytes.withUnsafeBufferPointer { Self.essence(of: $0) }
+        matchesNothing = essence == nil
+        let (type, subtype) = essence ?? (0..<0, 0..<0)
         let lower = { (range: Range<Int>) in bytes[range].map(Self.lowercased) }
         let typeBytes = lower(type)
         let subtypeBytes = lower(subtype)
@@ -31,7 +35,7 @@ struct MediaRange: Sendable {
 
     /// `type/subtype` for a range with no wildcard, in lowercase bytes.
     var exactType: [UInt8]? {
-        type.isEmpty || subtype.isEmpty ? nil : type + [UInt8(ascii: "/")] + subtype
+        matchesNothing || type.isEmpty || subtype.isEmpty ? nil : type + [UInt8(ascii: "/")] + subtype
     }
 
     /// Whether a `Content-Type` value (its UTF-8 bytes) falls in any of `ranges`; the value is
@@ -44,23 +48,29 @@ struct MediaRange: Sendable {
             // drops them: a URLSession response and a context made from its fields must agree.
             return bytes[..<end].filter { $0 != quote }.withUnsafeBufferPointer { contentType($0, isIn: ranges) }
         }
-        let (type, subtype) = essence(of: bytes)
+        guard let (type, subtype) = essence(of: bytes) else { return false }
         return ranges.contains { $0.contains(type: bytes[type], subtype: bytes[subtype]) }
     }
 
     private func contains(type: Slice<UnsafeBufferPointer<UInt8>>, subtype: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        guard self.type.isEmpty || Self.equalsIgnoringCase(type, self.type) else { return false }
+        guard !matchesNothing, self.type.isEmpty || Self.equalsIgnoringCase(type, self.type) else { return false }
         if !suffix.isEmpty {
             return subtype.count > suffix.count && Self.equalsIgnoringCase(subtype.suffix(suffix.count), suffix)
         }
         return self.subtype.isEmpty || Self.equalsIgnoringCase(subtype, self.subtype)
     }
 
-    /// The ranges of the type and subtype in `Type/Subtype; parameters`, spaces trimmed.
-    private static func essence(of bytes: UnsafeBufferPointer<UInt8>) -> (type: Range<Int>, subtype: Range<Int>) {
+    /// The ranges of the type and subtype in `Type/Subtype; parameters` (white space around the
+    /// whole trimmed); `nil` when it is not a media type: no `/`, an empty type or subtype, or white
+    /// space around the `/` (RFC 9110 allows none: `application /json` is not `application/json`).
+    private static func essence(of bytes: UnsafeBufferPointer<UInt8>) -> (type: Range<Int>, subtype: Range<Int>)? {
         let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
-        let slash = bytes[..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
-        return (trimmed(bytes, 0..<slash), trimmed(bytes, min(slash + 1, end)..<end))
+        let whole = trimmed(bytes, 0..<end)
+        guard let slash = bytes[whole].firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let type = whole.lowerBound..<slash
+        let subtype = (slash + 1)..<whole.upperBound
+        guard !type.isEmpty, !subtype.isEmpty, trimmed(bytes, type) == type, trimmed(bytes, subtype) == subtype else { return nil }
+        return (type, subtype)
     }
 
     private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {

@@ -16,9 +16,9 @@ public protocol ModelMatcher: Sendable {
     /// The model type for this response, or `nil` when this matcher has none for it.
     ///
     /// - Throws: only when the matcher must read the body and cannot (a discriminator matcher given
-    ///   bytes that are not JSON). Throw a ``SculptError`` built from `response` and `data` so that
-    ///   nothing is lost; the serializer wraps any other error in
-    ///   ``SculptError/matcherFailed(underlying:_:)``.
+    ///   bytes that are not JSON). A ``SculptError`` is passed on as its case says, with the
+    ///   serializer's response and body as its context whatever it was built with; the serializer
+    ///   wraps any other error in ``SculptError/matcherFailed(underlying:_:)``.
     func modelType(for response: ResponseContext, data: Data) throws -> ModelType?
 
     /// What this matcher has registered that comes closest to `response`, for the message of

@@ -86,10 +86,13 @@ extension ModelResponseSerializer {
         return Self.blank(data, or: failure, naming: modelType.description, response)
     }
 
-    /// An error a matcher threw: a ``SculptError`` as it is, any other wrapped in
+    /// An error a matcher threw: a ``SculptError`` with this response and body as its context
+    /// (whatever the matcher built it from), any other wrapped in
     /// ``SculptError/matcherFailed(underlying:_:)``.
     static func matcherFailure(_ error: any Error, _ response: ResponseContext, _ data: Data) -> SculptError {
-        error as? SculptError ?? .matcherFailed(underlying: error, .init(response: response, body: data))
+        let context = SculptError.Context(response: response, body: data)
+        guard let error = error as? SculptError else { return .matcherFailed(underlying: error, context) }
+        return error.replacingContext(with: context)
     }
 
     /// `failure`, unless the body is only white space: then the step failed because there was

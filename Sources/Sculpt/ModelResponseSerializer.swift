@@ -10,7 +10,7 @@ public import HTTPTypes
 /// let user = try await URLSession.shared.model(from: url, serializer: serializer, as: User.self)
 /// ```
 ///
-/// For each response, in this order (``resolve(_:_:expecting:)`` is steps 1 to 6):
+/// For each response, in this order:
 /// 1. A status outside ``acceptableStatusCodes`` throws: ``SculptError/errorResponse(model:_:)``
 ///    with the decoded error model when ``errorMatcher`` resolves one and the body decodes as it,
 ///    else ``SculptError/unacceptableStatusCode(underlying:_:)``.
@@ -23,7 +23,9 @@ public import HTTPTypes
 ///    ``SculptError/emptyBody(expected:_:)``; so does a body of only white space, as soon as a later
 ///    step fails on it (its bytes are not read twice).
 /// 4. A `Content-Type` outside ``acceptableContentTypes`` throws
-///    ``SculptError/unacceptableContentType(acceptable:_:)``; a response without one is accepted.
+///    ``SculptError/unacceptableContentType(acceptable:_:)``; a response without one, or with an
+///    empty one, is accepted. The first `Content-Type` field counts; a value that is not
+///    `type/subtype` (`text`, `application /json`) is outside every range.
 /// 5. The matcher picks the model type; `nil` throws ``SculptError/noModelMatched(candidates:_:)``.
 /// 6. A model type that is an ``ErrorResponseModel`` is decoded and thrown as
 ///    ``SculptError/errorResponse(model:_:)``; one that is not the type the caller asked for throws
@@ -32,8 +34,12 @@ public import HTTPTypes
 ///    `Content-Type` (the first of all for a response without one); failures throw
 ///    ``SculptError/decodingFailed(_:underlying:_:)`` or ``SculptError/keyPathNotFound(_:_:)``.
 ///
-/// The matcher is asked once per response. Each step only checks; the error it throws is built out
-/// of line (`ModelResponseSerializer+Failures.swift`) from what the steps before it resolved.
+/// The matcher is asked at most once per response: once for every response that reaches step 5,
+/// and for a bodiless response to the untyped ``serialize(_:for:)`` (whose value is the matched
+/// type's empty value) or an empty body where the untyped call names the model it expected. A
+/// bodiless response to a typed call yields the caller's type's own empty value without asking.
+/// Each step only checks; the error it throws is built out of line
+/// (`ModelResponseSerializer+Failures.swift`) from what the steps before it resolved.
 public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer {
     /// Any model: cast it, or use ``serialize(_:for:as:)`` to get a typed one.
     public typealias Output = any Decodable & Sendable
@@ -322,15 +328,20 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 }
 
 extension Data {
-    /// Whether the body is empty or nothing but JSON white space, after a UTF-8 byte order mark
-    /// (which `JSONDecoder` skips).
+    /// Whether the body holds no JSON text: empty, or nothing but white space after a byte order
+    /// mark, in UTF-8 or, as `JSONDecoder` reads them, UTF-16 and UTF-32.
     @usableFromInline
     var isBlank: Bool {
         // One look at the bytes: `Data.first` and `isEmpty` each go through Data's representation.
-        withUnsafeBytes { bytes in
-            guard let first = bytes.first, JSONBytes.isWhitespace(first) || first == 0xEF else { return bytes.isEmpty }
+        let inPlace = withUnsafeBytes { bytes -> Bool? in
+            guard let first = bytes.first else { return true }
+            guard !JSONText.mayNeedTranscoding(bytes) else { return nil }
+            guard JSONBytes.isWhitespace(first) || first == 0xEF else { return false }
             let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
             return text.allSatisfy(JSONBytes.isWhitespace)
         }
+        if let inPlace { return inPlace }
+        guard let text = JSONText(self) else { return false }
+        return text.utf8.allSatisfy(JSONBytes.isWhitespace)
     }
 }

@@ -19,15 +19,22 @@ extension SculptError {
     /// A report in lines: what happened, to which request, what was expected and what arrived, and
     /// the start of the body, at most 4,096 bytes in all. Long values are cut with their size
     /// stated (`… (1,048,576 bytes)`), long lists with a count (`and 99,990 more`); the URL and
-    /// the body excerpt show no secret (by the rules SculptTesting's `Redaction` states), and a value the body holds under a
-    /// secret name is replaced wherever the report quotes it (an error model's description, a
-    /// decoding error that names the value it could not take). The error itself keeps every value
-    /// whole.
+    /// the body excerpt show no secret (by the rules SculptTesting's `Redaction` states), and the
+    /// secret values the URL and the body hold are replaced wherever the report quotes them (an
+    /// error model's own description, a decoding error that names a value, a matcher's error that
+    /// quotes the URL), whole or cut. A property of a described model whose name is a secret's
+    /// (`token`, `accessToken`) is shown as `REDACTED`. A body in UTF-16 or UTF-32 is read, and
+    /// shown, as text. The error itself keeps every value whole.
     public var description: String {
-        let excerpt = bodyExcerpt
+        let policy = SecretPolicy.default
+        let contentTypes = context.response.headerFields[values: .contentType]
+        let text = JSONText(context.body, upTo: Self.secretScanLimit)
+        let readable = text?.utf8 ?? context.body
+        var secrets = policy.secretValues(in: readable, contentTypes: contentTypes, scanning: Self.secretScanLimit)
+        if let url = context.response.url { secrets += policy.secretValues(in: url) }
+        let excerpt = SecretPolicy.redacting(
+            values: secrets, in: Self.bodyExcerpt(of: readable, size: context.body.count, encoding: text?.transcodedFrom?.encoding, contentTypes))
         let room = Self.descriptionLimit - excerpt.utf8.count - 1
-        let secrets = SecretPolicy.default.secretValues(
-            in: context.body, contentTypes: context.response.headerFields[values: .contentType], scanning: Self.secretScanLimit)
         // Each line's control, bidirectional and invisible characters escaped: the only line
         // breaks are the report's own, and what a server sent cannot pose as another log line.
         let lines = report.map { PrintableText.value($0, limit: Self.descriptionLimit) }
@@ -88,16 +95,26 @@ extension SculptError {
         return lines
     }
 
-    /// The first bytes of the body as text, with its size, secret JSON members' (or form
-    /// parameters') values replaced: `Body (1,204 bytes): {"login":...`.
-    private var bodyExcerpt: String {
-        let body = context.body
-        guard !body.isEmpty else { return "Body: empty." }
-        let (text, remaining) = SecretPolicy.default.excerpt(
-            of: body, contentTypes: context.response.headerFields[values: .contentType], bytes: Self.bodyExcerptLimit)
+    /// The first bytes of the body as text, with its size (and encoding, when it is not UTF-8),
+    /// secret JSON members' (or form parameters') values replaced: `Body (1,204 bytes): {"login":...`.
+    private static func bodyExcerpt(of text: Data, size: Int, encoding: String.Encoding?, _ contentTypes: [String]) -> String {
+        guard size > 0 else { return "Body: empty." }
+        let (shown, remaining) = SecretPolicy.default.excerpt(of: text, contentTypes: contentTypes, bytes: Self.bodyExcerptLimit)
         let more = remaining > 0 ? "… (\(remaining) more bytes)" : ""
+        let named = encoding.map { ", \(Self.name(of: $0))" } ?? ""
         // Escaping at most multiplies the excerpt's length by five: the limit never cuts it.
-        return "Body (\(body.count) bytes): \(PrintableText.value(text, limit: Self.bodyExcerptLimit * 6))\(more)"
+        return "Body (\(size) bytes\(named)): \(PrintableText.value(shown, limit: Self.bodyExcerptLimit * 6))\(more)"
+    }
+
+    /// The name of a UTF-16 or UTF-32 encoding, as an excerpt states it.
+    private static func name(of encoding: String.Encoding) -> String {
+        switch encoding {
+        case .utf16BigEndian: "UTF-16BE"
+        case .utf16LittleEndian: "UTF-16LE"
+        case .utf32BigEndian: "UTF-32BE"
+        case .utf32LittleEndian: "UTF-32LE"
+        default: "\(encoding)"
+        }
     }
 
     private static func describe(_ miss: KeyPathMiss) -> String {
@@ -157,6 +174,6 @@ extension SculptError {
     /// What `print` shows for `subject`, built no further than `limit` bytes and cut there (an
     /// error model holding a 100 MB string is described in the time a short one is).
     private static func text(_ subject: Any, limit: Int = valueLimit) -> String {
-        ClippedText.value(BoundedDescription.of(subject, limit: limit), limit: limit)
+        ClippedText.value(BoundedDescription.of(subject, limit: limit, hiding: .default), limit: limit)
     }
 }

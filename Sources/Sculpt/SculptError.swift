@@ -114,6 +114,28 @@ public enum SculptError: Error, CustomStringConvertible {
         }
     }
 
+    /// This error with `context` in place of its own: what a serializer makes of an error a
+    /// matcher threw, so that it carries the response and body the serializer was given.
+    func replacingContext(with context: Context) -> SculptError {
+        switch self {
+        case .noModelMatched(let candidates, _): .noModelMatched(candidates: candidates, context)
+        case .unacceptableStatusCode(let underlying, _): .unacceptableStatusCode(underlying: underlying, context)
+        case .unacceptableContentType(let acceptable, _): .unacceptableContentType(acceptable: acceptable, context)
+        case .emptyBody(let expected, _): .emptyBody(expected: expected, context)
+        case .keyPathNotFound(let miss, _): .keyPathNotFound(miss, context)
+        case .invalidKeyPath(let error, _): .invalidKeyPath(error, context)
+        case .decodingFailed(let modelType, let underlying, _): .decodingFailed(modelType, underlying: underlying, context)
+        case .typeMismatch(let expected, let matched, _): .typeMismatch(expected: expected, matched: matched, context)
+        case .errorResponse(let model, _): .errorResponse(model: model, context)
+        case .matcherFailed(let underlying, _): .matcherFailed(underlying: underlying, context)
+        case .unknownDiscriminator(let field, let found, let registered, _):
+            .unknownDiscriminator(field: field, found: found, registered: registered, context)
+        case .invalidJSON(let reason, let offset, _): .invalidJSON(reason: reason, offset: offset, context)
+        case .bodyTooLarge(let maximum, _): .bodyTooLarge(maximum: maximum, context)
+        case .nestingTooDeep(let maximum, let offset, _): .nestingTooDeep(maximum: maximum, offset: offset, context)
+        }
+    }
+
     /// The response's URL, method, status and headers.
     public var response: ResponseContext { context.response }
 

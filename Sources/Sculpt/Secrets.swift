@@ -18,9 +18,9 @@ package enum Secrets {
         .literal("Ocp-Apim-Subscription-Key"), .literal("X-Amz-Security-Token"),
     ]
 
-    /// Headers whose value is a URL (or, for `Link`, URLs in `<...>`), redacted as URLs:
-    /// `Location`, `Content-Location`, `Link`, `Referer`.
-    package static let urlHeaders: [HTTPField.Name] = [.location, .contentLocation, linkHeader, .referer]
+    /// Headers whose value is a URL (or, for `Link`, URLs in `<...>`; for `Refresh`, after
+    /// `url=`), redacted as URLs: `Location`, `Content-Location`, `Link`, `Referer`, `Refresh`.
+    package static let urlHeaders: [HTTPField.Name] = [.location, .contentLocation, linkHeader, .referer, .literal("Refresh")]
 
     /// Query and fragment parameters that carry credentials (compared percent-decoded, ignoring
     /// case, `_` and `-`, so `accessToken` and `Access-Token` are `access_token`): `access_token`,

@@ -38,7 +38,7 @@ public struct Cassette: Sendable {
     public init(json: Data, source: String? = nil) throws {
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: json)
+            value = try JSONValue(parsing: json, maximumDepth: JSONValue.maximumFileDepth)
         } catch {
             throw Fixture.FormatError(reason: "not JSON: \(error)", location: .offset(error.offset))
         }

@@ -90,7 +90,9 @@ extension Fixture {
     /// compactly with its members in order, `text` (the default for a string) is UTF-8, `base64` is
     /// decoded.
     private static func body(of object: JSONValue, at path: String) throws(FormatError) -> Data? {
-        guard let body = object["body"], body != .null else { return nil }
+        guard let body = object["body"] else { return nil }
+        // `null` is no body, unless it is said to be JSON: the body `null`.
+        guard body != .null || object["bodyEncoding"]?.string == "json" else { return nil }
         let encoding = object["bodyEncoding"]?.string ?? (body.string == nil ? "json" : "text")
         switch (encoding, body) {
         case ("text", .string(let text)):
@@ -106,14 +108,17 @@ extension Fixture {
     }
 
     /// How a body is stored: JSON as JSON when the content type says JSON and it parses; text as
-    /// text; anything else as base64. `byteExact` keeps every byte: text when it is UTF-8, else
-    /// base64.
+    /// text; anything else as base64. `byteExact` keeps every byte: text when it is UTF-8 (and does
+    /// not start with a byte order mark, which a reader of text drops), else base64.
     private static func bodyMembers(_ body: Data, contentType: String?, byteExact: Bool) -> [JSONValue.Member] {
         if !byteExact, contentType.map(isJSON) ?? false, let value = try? JSONValue(parsing: body) {
-            let explicit = value.string != nil ? [JSONValue.Member(key: "bodyEncoding", value: .string("json"))] : []
+            // A string or `null` says it is JSON: either would read back as something else.
+            let explicit = value.string != nil || value == .null ? [JSONValue.Member(key: "bodyEncoding", value: .string("json"))] : []
             return [.init(key: "body", value: value)] + explicit
         }
-        if let text = String(data: body, encoding: .utf8), !text.unicodeScalars.contains(where: { $0.value == 0 }) {
+        if !body.starts(with: [0xEF, 0xBB, 0xBF]), let text = String(data: body, encoding: .utf8),
+            !text.unicodeScalars.contains(where: { $0.value == 0 })
+        {
             return [.init(key: "body", value: .string(text))]
         }
         return [.init(key: "body", value: .string(body.base64EncodedString())), .init(key: "bodyEncoding", value: .string("base64"))]

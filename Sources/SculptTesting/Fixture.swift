@@ -163,7 +163,7 @@ public struct Fixture: Sendable {
     public init(json: Data) throws {
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: json)
+            value = try JSONValue(parsing: json, maximumDepth: JSONValue.maximumFileDepth)
         } catch {
             throw FormatError(reason: "not JSON: \(error)", location: .offset(error.offset))
         }

@@ -11,7 +11,9 @@ import Foundation
 /// occurrence of a duplicate key wins, a UTF-8 byte order mark is ignored, UTF-16 and UTF-32
 /// bodies are read after transcoding, and a trailing comma before `}` is accepted. A string value
 /// is reported as a `String`, so it too compares as Swift compares strings. It checks only what
-/// it reads; the decode that follows validates the rest.
+/// it reads, and of the value it reads only what `JSONDecoder`'s scanner checks before a decode
+/// (a number's grammar, a string's escapes and UTF-8 are the decode's, reported as
+/// ``Value/invalid(_:)``): a body `JSONDecoder` accepts is never refused.
 package struct DiscriminatorScanner: Sendable {
     /// What stands at the field.
     package enum Value: Equatable, Sendable {
@@ -22,6 +24,10 @@ package struct DiscriminatorScanner: Sendable {
         case null
         case object
         case array
+        /// A value `JSONDecoder`'s scanner accepts and its decode refuses, and why: a number
+        /// outside JSON's grammar (`03`, `3.`), a string with an invalid escape, a control
+        /// character or bytes that are not UTF-8. Only a model that reads it fails on it.
+        case invalid(JSONSyntaxError)
     }
 
     /// The result of a scan.
@@ -46,14 +52,10 @@ package struct DiscriminatorScanner: Sendable {
     package func scan(_ data: Data) throws(JSONSyntaxError) -> Outcome {
         let scanned = data.withUnsafeBytes { raw -> Result<Outcome, JSONSyntaxError>? in
             let bytes = raw.bindMemory(to: UInt8.self)
-            guard Self.encoding(of: bytes) == nil else { return nil }
+            guard !JSONText.mayNeedTranscoding(raw) || JSONText.encoding(of: bytes) == nil else { return nil }
             var lexer = JSONLexer(bytes)
             lexer.skipByteOrderMark()
-            do throws(JSONSyntaxError) {
-                return .success(try find(in: &lexer))
-            } catch {
-                return .failure(error)
-            }
+            return Result { () throws(JSONSyntaxError) in try find(in: &lexer) }
         }
         if let scanned { return try scanned.get() }
         return try scanTranscoded(data)
@@ -61,42 +63,19 @@ package struct DiscriminatorScanner: Sendable {
 
     /// A UTF-16 or UTF-32 body, scanned after transcoding to UTF-8.
     private func scanTranscoded(_ data: Data) throws(JSONSyntaxError) -> Outcome {
-        guard let (encoding, orderMark) = data.withUnsafeBytes({ Self.encoding(of: $0.bindMemory(to: UInt8.self)) }),
-            let transcoded = String(data: data.dropFirst(orderMark), encoding: encoding).map({ Data($0.utf8) })
-        else {
+        guard let text = JSONText(data) else {
             throw JSONSyntaxError(reason: "the body looks like UTF-16 or UTF-32 but does not decode as it", offset: 0)
         }
-        let scanned = transcoded.withUnsafeBytes { raw -> Result<Outcome, JSONSyntaxError> in
+        let scanned = text.utf8.withUnsafeBytes { raw -> Result<Outcome, JSONSyntaxError> in
             var lexer = JSONLexer(raw.bindMemory(to: UInt8.self))
-            do throws(JSONSyntaxError) {
-                return .success(try find(in: &lexer))
-            } catch {
-                return .failure(error)
-            }
+            return Result { () throws(JSONSyntaxError) in try find(in: &lexer) }
         }
         do throws(JSONSyntaxError) {
             return try scanned.get()
         } catch {
-            // The offset the caller sees is into the body as it arrived, not into our UTF-8 copy.
-            throw JSONSyntaxError(
-                reason: error.reason, offset: Self.offset(error.offset, in: transcoded, of: data, encodedAs: encoding, after: orderMark))
+            // The offset the caller sees is into the body as it arrived, not into the UTF-8 copy.
+            throw JSONSyntaxError(reason: error.reason, offset: text.originalOffset(of: error.offset))
         }
-    }
-
-    /// The offset in the UTF-16 or UTF-32 `original` of the character at `offset` in its UTF-8
-    /// `transcoded` form, which starts after the byte order mark's `orderMark` bytes.
-    private static func offset(
-        _ offset: Int, in transcoded: Data, of original: Data, encodedAs encoding: String.Encoding, after orderMark: Int
-    ) -> Int {
-        let isUTF32 = encoding == .utf32BigEndian || encoding == .utf32LittleEndian
-        var result = orderMark
-        var consumed = 0
-        for scalar in String(decoding: transcoded, as: UTF8.self).unicodeScalars {
-            guard consumed < offset else { break }
-            consumed += UTF8.width(scalar)
-            result += isUTF32 ? 4 : UTF16.width(scalar) * 2
-        }
-        return min(result, original.count)
     }
 
     private func find(in lexer: inout JSONLexer) throws(JSONSyntaxError) -> Outcome {
@@ -160,7 +139,13 @@ package struct DiscriminatorScanner: Sendable {
     private static func readValue(in lexer: inout JSONLexer) throws(JSONSyntaxError) -> Value {
         guard let byte = lexer.peek() else { throw lexer.error("the text ends where a value should be") }
         switch byte {
-        case UInt8(ascii: "\""): return .string(try lexer.text(of: try lexer.string()))
+        case UInt8(ascii: "\""):
+            let token = try lexer.string()
+            do {
+                return .string(try lexer.text(of: token))
+            } catch {
+                return .invalid(error)
+            }
         case UInt8(ascii: "{"): return .object
         case UInt8(ascii: "["): return .array
         case UInt8(ascii: "t"):
@@ -176,9 +161,15 @@ package struct DiscriminatorScanner: Sendable {
             try lexer.expectEndOfScalar(after: "null")
             return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            let text = try lexer.number()
+            // Read as JSONDecoder's scanner reads it: the run now, its grammar when decoded.
+            let run = lexer.numberRun()
             try lexer.expectEndOfScalar(after: "a number")
-            return .number(String(decoding: UnsafeBufferPointer(rebasing: lexer.bytes[text]), as: UTF8.self))
+            do {
+                try lexer.validateNumber(run)
+            } catch {
+                return .invalid(error)
+            }
+            return .number(String(decoding: UnsafeBufferPointer(rebasing: lexer.bytes[run]), as: UTF8.self))
         default: throw lexer.error(expected: "a JSON value")
         }
     }
@@ -192,32 +183,5 @@ package struct DiscriminatorScanner: Sendable {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): "a number"
         default: throw lexer.error(expected: "a JSON value")
         }
-    }
-
-    /// The body's encoding when it is UTF-16 or UTF-32, and the length of the byte order mark
-    /// before the text (0 when the encoding is told by the zero bytes ASCII characters leave);
-    /// `nil` for UTF-8. Exactly as `JSONDecoder` detects it, quirks included: it takes a body
-    /// starting `FE FF 00 00` for UTF-32LE after a 4-byte mark (the UTF-32LE mark, `FF FE 00 00`,
-    /// with its first two bytes swapped), and one starting `FF FE 00 00` for UTF-16LE after a
-    /// 2-byte mark, followed by a NUL. It looks for marks and zeros only in a body of 4 bytes or
-    /// more, and at zeros alone in one of 2 or 3.
-    private static func encoding(of bytes: UnsafeBufferPointer<UInt8>) -> (String.Encoding, orderMark: Int)? {
-        if bytes.count >= 4 {
-            switch (bytes[0], bytes[1], bytes[2], bytes[3]) {
-            case (0x00, 0x00, 0xFE, 0xFF): return (.utf32BigEndian, 4)
-            case (0xFE, 0xFF, 0x00, 0x00): return (.utf32LittleEndian, 4)
-            case (0xFF, 0xFE, _, _): return (.utf16LittleEndian, 2)
-            case (0xFE, 0xFF, _, _): return (.utf16BigEndian, 2)
-            case (0x00, 0x00, 0x00, _): return (.utf32BigEndian, 0)
-            case (_, 0x00, 0x00, 0x00): return (.utf32LittleEndian, 0)
-            case (0x00, _, 0x00, _): return (.utf16BigEndian, 0)
-            case (_, 0x00, _, 0x00): return (.utf16LittleEndian, 0)
-            default: return nil
-            }
-        }
-        guard bytes.count >= 2 else { return nil }
-        if bytes[0] == 0x00 { return (.utf16BigEndian, 0) }
-        if bytes[1] == 0x00 { return (.utf16LittleEndian, 0) }
-        return nil
     }
 }

@@ -110,6 +110,32 @@ package struct JSONLexer {
         return start..<index
     }
 
+    /// Moves past what `JSONDecoder`'s scanner takes for a number, which it checks only when the
+    /// number is decoded: from a digit or `-`, the run of digits, `.`, `+`, `-`, `e` and `E`.
+    /// ``number()`` reads the same run by JSON's grammar.
+    package mutating func numberRun() -> Range<Int> {
+        let start = index
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "e"),
+                UInt8(ascii: "E"):
+                index += 1
+            default:
+                return start..<index
+            }
+        }
+        return start..<index
+    }
+
+    /// Throws unless the bytes of `run` (a ``numberRun()``) are one number by JSON's grammar.
+    ///
+    /// - Throws: ``JSONSyntaxError`` at the first byte that breaks the grammar.
+    package func validateNumber(_ run: Range<Int>) throws(JSONSyntaxError) {
+        var number = JSONLexer(UnsafeBufferPointer(rebasing: bytes[run]), base: base + run.lowerBound)
+        _ = try number.number()
+        if let extra = number.peek() { throw number.error("unexpected \(Self.describe(extra)) in a number") }
+    }
+
     /// Throws unless what is here may follow a number or literal, `what`: a `,`, `}`, `]`, white
     /// space or the end (for a caller that reads a value and no further).
     ///

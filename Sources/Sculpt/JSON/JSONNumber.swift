@@ -1,29 +1,144 @@
-/// The rule by which a JSON number stands for a registered discriminator value: its canonical
-/// text. A number compares by value, so `3`, `3.0`, `30e-1` and `-0` all read as an integer's
-/// decimal text (`3`, `0`); a number that is not a whole number within `Int`'s range reads as
-/// Swift's shortest spelling of its `Double` (`2.5`, `1e+20`). The type-field peek reads a number's
-/// text and `TypeFieldFamily` a decoded `Int` or `Double`: both end here, so they agree.
+import Foundation
+
+/// JSON numbers read as `JSONDecoder` reads them, and the rule by which a number stands for a
+/// registered discriminator value.
+///
+/// ```swift
+/// JSONNumber.integer(fromLiteral: "34.0")      // 34: JSONDecoder decodes an Int from it
+/// JSONNumber.canonicalText(of: "3.0")          // "3"
+/// JSONNumber.canonicalText(of: "2.50")         // "2.5"
+/// ```
+///
+/// A number's canonical text is the decimal text of the `Int` `JSONDecoder` decodes from it, else
+/// Swift's shortest spelling of the `Double` it decodes (`2.5`, `1e+20`); `nil` when it decodes
+/// neither (`1e999`, `1e-400`). The type-field peek reads a number's text and `TypeFieldFamily` a
+/// decoded `Int` or `Double`: both end in the canonical text, so they agree, with each other and
+/// with the decode.
 package enum JSONNumber {
-    /// The canonical text of a number written as `literal` (JSON's grammar); `nil` for one that is
-    /// not finite as a `Double` (`1e999`), which no decoder reads.
-    ///
-    /// ```swift
-    /// JSONNumber.canonicalText(of: "3.0")    // "3"
-    /// JSONNumber.canonicalText(of: "2.50")   // "2.5"
-    /// ```
+    /// The canonical text of the number written `literal` (JSON's grammar, which the caller has
+    /// checked).
     package static func canonicalText(of literal: String) -> String? {
-        if let integer = Int(literal) { return String(integer) }
-        return Double(literal).flatMap(canonicalText(of:))
+        if let integer = integer(fromLiteral: literal) { return String(integer) }
+        return double(fromLiteral: literal).map(canonicalText(of:))
     }
 
-    /// The canonical text of a decoded number; `nil` when it is not finite.
-    ///
-    /// ```swift
-    /// JSONNumber.canonicalText(of: 1e20)   // "1e+20"
-    /// ```
-    package static func canonicalText(of value: Double) -> String? {
-        guard value.isFinite else { return nil }
-        if let integer = Int(exactly: value) { return String(integer) }
-        return "\(value)"
+    /// The canonical text of a decoded `Double`: an integer's decimal text when it is one that
+    /// `Int` holds, else Swift's shortest spelling.
+    package static func canonicalText(of value: Double) -> String {
+        Int(exactly: value).map { String($0) } ?? "\(value)"
+    }
+
+    /// The `Int` `JSONDecoder` (Swift 6.3's) decodes from a number written `literal`, or `nil`
+    /// where it throws. Its rules, quirks included: a plain integer is read exactly; any other
+    /// number is read as a `Double`, which must hold a whole number in range; below 2^53 that
+    /// `Double` is the answer (so `3.0000000000000001` is 3), and from 2^53 up the text is read as
+    /// a `Decimal` (at most 38 significant digits, trailing zeros dropped, a mantissa that fits 64
+    /// bits) and truncated (so `9007199254740993.9` is 9007199254740993).
+    package static func integer(fromLiteral literal: String) -> Int? {
+        if let plain = Int(literal) { return plain }
+        guard let double = Double(literal), let value = Int(exactly: double) else { return nil }
+        if double.magnitude < 9_007_199_254_740_992 { return value }
+        return DecimalTruncation(literal)?.integer
+    }
+
+    /// The `Double` `JSONDecoder` decodes from a number written `literal`, or `nil` where it
+    /// throws: for a number past `Double`'s range, or one that is not zero but rounds to zero.
+    package static func double(fromLiteral literal: String) -> Double? {
+        guard let value = Double(literal), value.isFinite else { return nil }
+        guard value == 0 else { return value }
+        // A true zero has no digit but 0 before its exponent.
+        let significand = literal.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+        return significand.allSatisfy { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") } ? value : nil
+    }
+
+    /// A number read as Foundation's `Decimal` reads text, then made an `Int` as `JSONDecoder`
+    /// makes one of a `Decimal`: the mantissa keeps the leading digits that fit 128 bits (later
+    /// digits of the integer part count as zeros, later fraction digits are dropped), trailing
+    /// zeros are moved into the exponent, the mantissa must then fit 64 bits, and the exponent is
+    /// applied by multiplying (checked) or dividing (truncating) by 10.
+    private struct DecimalTruncation {
+        var isNegative = false
+        var mantissa = Mantissa()
+        var exponent = 0
+
+        init?(_ literal: String) {
+            var bytes = literal.utf8[...]
+            if bytes.first == UInt8(ascii: "-") {
+                isNegative = true
+                bytes = bytes.dropFirst()
+            }
+            var fits = true
+            var inFraction = false
+            while let byte = bytes.first, byte != UInt8(ascii: "e"), byte != UInt8(ascii: "E") {
+                bytes = bytes.dropFirst()
+                if byte == UInt8(ascii: ".") {
+                    inFraction = true
+                    continue
+                }
+                let digit = UInt64(byte &- UInt8(ascii: "0"))
+                if fits, mantissa.multiplyBy10Adding(digit) {
+                    if inFraction { exponent -= 1 }
+                } else {
+                    fits = false
+                    if !inFraction { exponent += 1 }
+                }
+            }
+            if !bytes.isEmpty {
+                guard let written = Int(String(decoding: bytes.dropFirst(), as: UTF8.self)), abs(written) <= 254 else { return nil }
+                exponent += written
+            }
+            guard (-128...127).contains(exponent) else { return nil }
+            while !mantissa.isZero, mantissa.divideBy10IfExact() { exponent += 1 }
+        }
+
+        /// The whole number, truncated, when it fits `Int`.
+        var integer: Int? {
+            guard var value = mantissa.uint64 else { return nil }
+            for _ in 0..<abs(exponent) {
+                if exponent < 0 {
+                    value /= 10
+                } else {
+                    let (product, overflow) = value.multipliedReportingOverflow(by: 10)
+                    guard !overflow else { return nil }
+                    value = product
+                }
+            }
+            guard let magnitude = Int(exactly: value) else { return nil }
+            return isNegative ? -magnitude : magnitude
+        }
+    }
+
+    /// A 128-bit unsigned mantissa, as `Decimal` holds one.
+    private struct Mantissa {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+
+        var isZero: Bool { high == 0 && low == 0 }
+        var uint64: UInt64? { high == 0 ? low : nil }
+
+        /// `self * 10 + digit`, unless that overflows 128 bits.
+        mutating func multiplyBy10Adding(_ digit: UInt64) -> Bool {
+            let lowProduct = low.multipliedFullWidth(by: 10)
+            let (highProduct, highOverflow) = high.multipliedReportingOverflow(by: 10)
+            guard !highOverflow else { return false }
+            let (newHigh, carryOverflow) = highProduct.addingReportingOverflow(lowProduct.high)
+            guard !carryOverflow else { return false }
+            let (newLow, lowCarry) = lowProduct.low.addingReportingOverflow(digit)
+            let (finalHigh, finalOverflow) = newHigh.addingReportingOverflow(lowCarry ? 1 : 0)
+            guard !finalOverflow else { return false }
+            high = finalHigh
+            low = newLow
+            return true
+        }
+
+        /// Divides by 10 when the remainder is 0; `false`, changing nothing, when it is not.
+        mutating func divideBy10IfExact() -> Bool {
+            let (highQuotient, highRemainder) = high.quotientAndRemainder(dividingBy: 10)
+            let (lowQuotient, lowRemainder) = UInt64(10).dividingFullWidth((highRemainder, low))
+            guard lowRemainder == 0 else { return false }
+            high = highQuotient
+            low = lowQuotient
+            return true
+        }
     }
 }

@@ -42,17 +42,17 @@ extension SecretPolicy {
     /// secret members (a value that runs past `limit` ends there), and string values holding a
     /// URL with secrets (`"next": "https://graph.example/me?access_token=..."`), rewritten with
     /// them redacted.
-    func secretReplacements(in body: Data, scanning limit: Int) -> [SecretReplacement] {
+    func secretReplacements(in body: Data, scanning limit: Int, depth: Int = 0) -> [SecretReplacement] {
         guard !bodyFields.isEmpty else { return [] }
         return body.withUnsafeBytes { raw in
             let bytes = UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: min(limit, raw.count))
-            var scanner = SecretMemberScanner(bytes: bytes, policy: self)
+            var scanner = SecretMemberScanner(bytes: bytes, policy: self, depth: depth)
             return scanner.replacements()
         }
     }
 
     /// `body`'s first `end` bytes with each replacement made.
-    private static func splice(_ body: Data, _ replacements: [SecretReplacement], upTo end: Int) -> [UInt8] {
+    static func splice(_ body: Data, _ replacements: [SecretReplacement], upTo end: Int) -> [UInt8] {
         let marker = Array("\"\(Secrets.marker)\"".utf8)
         return body.withUnsafeBytes { raw in
             var output: [UInt8] = []
@@ -75,23 +75,45 @@ struct SecretReplacement {
     var range: Range<Int>
     /// The JSON text put there; `nil` for `"REDACTED"`.
     var text: [UInt8]?
-    /// For a URL rewritten with its secrets redacted: the URL as it was (decoded), whose secret
-    /// values a description also hides.
-    var url: String?
+    /// For a string rewritten with the secrets inside it redacted (a URL, a JSON document): the
+    /// secret values it held, which a description also hides.
+    var hidden: [String] = []
 }
 
 extension SecretPolicy {
-    /// A JSON string's content (escapes decoded) with the URL in it redacted, as a JSON string
-    /// again; `nil` when it holds no URL with secrets. Only strings with `://` are read.
-    fileprivate func redactingURL(inString content: UnsafeBufferPointer<UInt8>.SubSequence) -> (json: [UInt8], url: String)? {
-        guard content.count <= 64 << 10, Self.containsScheme(content),
+    /// The deepest a JSON document written inside a string (inside a string...) is looked into.
+    static let deepestEmbeddedDocument = 4
+
+    /// A JSON string's content (escapes decoded) with the secrets in it redacted, as a JSON string
+    /// again, and the secret values it held; `nil` when it holds none. Read as a URL (or a
+    /// reference, `/next?token=x`) when it has `://`, `?` or `#`; as a JSON document when it starts
+    /// with `{` or `[` (the body of a webhook carried as a string), which is looked into as a body
+    /// is, up to ``deepestEmbeddedDocument`` strings deep.
+    fileprivate func redacting(inString content: UnsafeBufferPointer<UInt8>.SubSequence, depth: Int) -> (json: [UInt8], hidden: [String])? {
+        guard content.count <= 64 << 10 else { return nil }
+        let mayBeURL = Self.containsScheme(content) || content.contains(UInt8(ascii: "?")) || content.contains(UInt8(ascii: "#"))
+        let mayBeDocument = depth < Self.deepestEmbeddedDocument
+            && [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(content.first { !JSONBytes.isWhitespace($0) })
+        guard mayBeURL || mayBeDocument,
             let decoded = JSONEscape.decodedContent(content.base, in: content.startIndex..<content.endIndex)
         else { return nil }
         let text = String(decoding: decoded, as: UTF8.self)
+        if mayBeDocument {
+            let document = Data(decoded)
+            let replacements = secretReplacements(in: document, scanning: document.count, depth: depth + 1)
+            guard !replacements.isEmpty else { return nil }
+            let redacted = String(decoding: Self.splice(document, replacements, upTo: document.count), as: UTF8.self)
+            return (Self.jsonString(redacted), secretValues(of: replacements, in: document))
+        }
         let redacted = redacting(urlText: text)
         guard redacted != text else { return nil }
+        return (Self.jsonString(redacted), secretValues(inURLText: text))
+    }
+
+    /// `text` as a JSON string literal, quotes included.
+    private static func jsonString(_ text: String) -> [UInt8] {
         var json: [UInt8] = [UInt8(ascii: "\"")]
-        for scalar in redacted.unicodeScalars {
+        for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": json += Array(#"\""#.utf8)
             case "\\": json += Array(#"\\"#.utf8)
@@ -100,7 +122,7 @@ extension SecretPolicy {
             }
         }
         json.append(UInt8(ascii: "\""))
-        return (json, text)
+        return json
     }
 
     /// Whether `bytes` hold `://` (escaped slashes, `:\/\/`, too).
@@ -121,11 +143,14 @@ extension SecretPolicy {
 private struct SecretMemberScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     let policy: SecretPolicy
+    /// How many strings deep this document was written (0 for a body).
+    let depth: Int
     var index = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, policy: SecretPolicy) {
+    init(bytes: UnsafeBufferPointer<UInt8>, policy: SecretPolicy, depth: Int) {
         self.bytes = bytes
         self.policy = policy
+        self.depth = depth
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     }
 
@@ -149,9 +174,9 @@ private struct SecretMemberScanner {
             let stringEnd = index
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                // A string value: a URL in it may carry secrets.
-                if closed, let rewritten = policy.redactingURL(inString: bytes[keyStart..<keyEnd]) {
-                    found.append(SecretReplacement(range: stringStart..<stringEnd, text: rewritten.json, url: rewritten.url))
+                // A string value: a URL or a JSON document in it may carry secrets.
+                if closed, let rewritten = policy.redacting(inString: bytes[keyStart..<keyEnd], depth: depth) {
+                    found.append(SecretReplacement(range: stringStart..<stringEnd, text: rewritten.json, hidden: rewritten.hidden))
                 }
                 continue
             }

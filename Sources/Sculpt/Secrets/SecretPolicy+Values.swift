@@ -4,15 +4,15 @@ import Foundation
 /// decoded (an error model's own description, a `DecodingError` that quotes the value it could not
 /// take) can have them replaced wherever they appear.
 extension SecretPolicy {
-    /// The most values collected from one body.
-    static let mostSecretValues = 64
+    /// The most values collected from one body (or URL).
+    static let mostSecretValues = 1_024
 
     /// Values shorter than this are not looked for: `"abc"` would replace parts of words.
     static let shortestSecretValue = 4
 
     /// The secret values in the first `scanning` bytes of `body`: each secret JSON member's
     /// string (as written and, when it has escapes, decoded) or the numbers and strings inside
-    /// it, or each secret form parameter's value (as written and percent-decoded). At most 64.
+    /// it, or each secret form parameter's value (as written and percent-decoded). At most 1,024.
     ///
     /// ```swift
     /// SecretPolicy.default.secretValues(in: Data(#"{"token":"abc123"}"#.utf8), contentTypes: ["application/json"], scanning: 1 << 20)
@@ -52,24 +52,31 @@ extension SecretPolicy {
             for range in embeddedMemberValueRanges(in: bytes) { add(bytes[range]) }
             return values
         }
-        let replacements = secretReplacements(in: scanned, scanning: scanned.count)
         let all = Array(scanned)
         for range in embeddedMemberValueRanges(in: all, singleQuotedOnly: true) { add(all[range]) }
+        for value in secretValues(of: secretReplacements(in: scanned, scanning: scanned.count), in: scanned) { add(value.utf8) }
+        return values
+    }
+
+    /// The secret values `replacements` of `body` (JSON) hide: a secret member's strings and
+    /// scalars, or what a rewritten string (a URL, an embedded document) held.
+    func secretValues(of replacements: [SecretReplacement], in body: Data) -> [String] {
+        var values: [String] = []
+        let all = Array(body)
         all.withUnsafeBufferPointer { bytes in
             for replacement in replacements {
-                if let url = replacement.url {
-                    // A URL's secret values, as its redaction found them.
-                    for value in secretValues(inURLText: url) { add(value.utf8) }
-                } else {
-                    Self.tokens(bytes, replacement.range, into: add)
+                guard replacement.text == nil else {
+                    values += replacement.hidden
+                    continue
                 }
+                Self.tokens(bytes, replacement.range) { values.append(String(decoding: $0, as: UTF8.self)) }
             }
         }
         return values
     }
 
     /// The secret values in a URL: its user name and password, and the values of its secret query
-    /// and fragment parameters (as written and percent-decoded). At most 64.
+    /// and fragment parameters (as written and percent-decoded). At most 1,024.
     ///
     /// ```swift
     /// SecretPolicy.default.secretValues(in: URL(string: "https://h/cb?access_token=abc123")!)   // ["abc123"]
@@ -106,18 +113,62 @@ extension SecretPolicy {
     }
 
     /// `text` with each of `values` replaced by ``Secrets/marker``, longest first (a value that
-    /// contains another is replaced whole).
+    /// contains another is replaced whole), in each form a description writes it: as it is, as a
+    /// quoted string shows it (`String(reflecting:)`: `\u{1}`, `\"`), and escaped as a printable
+    /// line (`\u{1}` as `PrintableText` writes it). Where a value was cut short (the text before a
+    /// `…` ends with its first four bytes or more), the part shown is replaced too.
     ///
     /// ```swift
     /// SecretPolicy.redacting(values: ["abc123"], in: #"Grant(token: "abc123")"#)   // Grant(token: "REDACTED")
+    /// SecretPolicy.redacting(values: ["abc123"], in: #"Grant(token: "abc1…" (6 bytes))"#)   // Grant(token: "REDACTED…" (6 bytes))
     /// ```
     package static func redacting(values: [String], in text: String) -> String {
         guard !values.isEmpty else { return text }
+        var forms = Set<String>()
+        for value in values {
+            forms.insert(value)
+            forms.insert(String(String(reflecting: value).dropFirst().dropLast()))
+            forms.insert(PrintableText.value(value, limit: .max))
+        }
+        let ordered = forms.filter { $0.utf8.count >= shortestSecretValue }.sorted { $0.utf8.count > $1.utf8.count }
         var redacted = text
-        for value in values.sorted(by: { $0.utf8.count > $1.utf8.count }) where redacted.contains(value) {
+        for value in ordered where redacted.contains(value) {
             redacted = redacted.replacingOccurrences(of: value, with: Secrets.marker)
         }
+        return redactingCutValues(ordered, in: redacted)
+    }
+
+    /// `text` with the start of a value shown before a cut (`…`) replaced by the marker.
+    private static func redactingCutValues(_ values: [String], in text: String) -> String {
+        var redacted = text
+        var searchEnd = redacted.endIndex
+        while let cut = redacted[..<searchEnd].range(of: "…", options: .backwards) {
+            let before = redacted[..<cut.lowerBound]
+            guard let shown = values.lazy.compactMap({ Self.shownStart(of: $0, endingAt: before) }).first else {
+                searchEnd = cut.lowerBound
+                continue
+            }
+            let start = redacted.distance(from: redacted.startIndex, to: shown.lowerBound)
+            redacted.replaceSubrange(shown, with: Secrets.marker)
+            searchEnd = redacted.index(redacted.startIndex, offsetBy: start)
+        }
         return redacted
+    }
+
+    /// The range at the end of `text` that is `value`'s first four characters or more (but not all
+    /// of it), or `nil`.
+    private static func shownStart(of value: String, endingAt text: Substring) -> Range<String.Index>? {
+        let value = Array(value.utf8)
+        let tail = Array(text.utf8.suffix(value.count - 1))
+        guard tail.count >= shortestSecretValue else { return nil }
+        for start in tail.indices where tail.count - start >= shortestSecretValue && tail[start] == value[0] {
+            if tail[start...].elementsEqual(value[..<(tail.count - start)]) {
+                let length = tail.count - start
+                let lower = text.utf8.index(text.utf8.endIndex, offsetBy: -length)
+                return lower..<text.endIndex
+            }
+        }
+        return nil
     }
 
     /// The strings and other scalars in one JSON value (a string, a number, or an object or array

@@ -14,72 +14,85 @@ package enum BoundedDescription {
     /// ```swift
     /// BoundedDescription.of(APIError(message: hundredMegabytes), limit: 1_024)   // APIError(message: "xxxx…")
     /// ```
-    package static func of(_ value: Any, limit: Int) -> String {
-        var budget = limit
-        return describe(value, budget: &budget, depth: 0)
+    ///
+    /// With `policy`, a property whose name is a secret's (`token`, `accessToken`, as a JSON member
+    /// of that name would be) is shown as `REDACTED`, whatever it holds.
+    package static func of(_ value: Any, limit: Int, hiding policy: SecretPolicy? = nil) -> String {
+        var walk = Walk(budget: limit, policy: policy)
+        return walk.describe(value, depth: 0)
     }
 
-    /// How deep the walk goes into nested values before writing `…`.
-    private static let deepest = 16
+    /// One description's walk: the bytes left to spend, and what it hides.
+    private struct Walk {
+        var budget: Int
+        let policy: SecretPolicy?
 
-    private static func describe(_ value: Any, budget: inout Int, depth: Int) -> String {
-        guard budget > 0, depth < deepest else { return "…" }
-        if let text = value as? String { return quoted(text, budget: &budget) }
-        if value is CustomStringConvertible || value is CustomDebugStringConvertible {
-            let text = String(describing: value)
-            return spend(ClippedText.value(text, limit: max(budget, 16)), from: &budget)
-        }
-        let mirror = Mirror(reflecting: value)
-        switch mirror.displayStyle {
-        case .optional:
-            guard let wrapped = mirror.children.first?.value else { return spend("nil", from: &budget) }
-            return spend("Optional(", from: &budget) + describe(wrapped, budget: &budget, depth: depth + 1) + spend(")", from: &budget)
-        case .collection, .set:
-            return "[" + children(of: mirror, budget: &budget, depth: depth, labelled: false) + "]"
-        case .dictionary:
-            return "[" + children(of: mirror, budget: &budget, depth: depth, labelled: false) + "]"
-        case .enum:
-            let name = String(describing: type(of: value)) + "."
-            guard let payload = mirror.children.first else { return spend(name + String(describing: value), from: &budget) }
-            return spend("\(name)\(payload.label ?? "")(", from: &budget) + describe(payload.value, budget: &budget, depth: depth + 1) + ")"
-        case .tuple:
-            return "(" + children(of: mirror, budget: &budget, depth: depth, labelled: true) + ")"
-        case .struct, .class, .foreignReference:
-            let name = String(describing: type(of: value))
-            return spend(name + "(", from: &budget) + children(of: mirror, budget: &budget, depth: depth, labelled: true) + ")"
-        case nil:
-            return spend(ClippedText.value(String(describing: value), limit: max(budget, 16)), from: &budget)
-        @unknown default:
-            return spend(ClippedText.value(String(describing: value), limit: max(budget, 16)), from: &budget)
-        }
-    }
+        /// How deep the walk goes into nested values before writing `…`.
+        private static let deepest = 16
 
-    /// The children joined with `, `, as many as the budget allows, then `…`.
-    private static func children(of mirror: Mirror, budget: inout Int, depth: Int, labelled: Bool) -> String {
-        var parts: [String] = []
-        for child in mirror.children {
-            guard budget > 0 else {
-                parts.append("…")
-                break
+        mutating func describe(_ value: Any, depth: Int) -> String {
+            guard budget > 0, depth < Self.deepest else { return "…" }
+            if let text = value as? String { return quoted(text) }
+            if value is CustomStringConvertible || value is CustomDebugStringConvertible {
+                let text = String(describing: value)
+                return Self.spend(ClippedText.value(text, limit: max(budget, 16)), from: &budget)
             }
-            let label = labelled ? child.label.map { "\($0): " } ?? "" : ""
-            parts.append(spend(label, from: &budget) + describe(child.value, budget: &budget, depth: depth + 1))
-            budget -= 2
+            let mirror = Mirror(reflecting: value)
+            switch mirror.displayStyle {
+            case .optional:
+                guard let wrapped = mirror.children.first?.value else { return Self.spend("nil", from: &budget) }
+                return Self.spend("Optional(", from: &budget) + describe(wrapped, depth: depth + 1) + Self.spend(")", from: &budget)
+            case .collection, .set:
+                return "[" + children(of: mirror, depth: depth, labelled: false) + "]"
+            case .dictionary:
+                return "[" + children(of: mirror, depth: depth, labelled: false) + "]"
+            case .enum:
+                let name = String(describing: type(of: value)) + "."
+                guard let payload = mirror.children.first else { return Self.spend(name + String(describing: value), from: &budget) }
+                return Self.spend("\(name)\(payload.label ?? "")(", from: &budget) + describe(payload.value, depth: depth + 1) + ")"
+            case .tuple:
+                return "(" + children(of: mirror, depth: depth, labelled: true) + ")"
+            case .struct, .class, .foreignReference:
+                let name = String(describing: type(of: value))
+                return Self.spend(name + "(", from: &budget) + children(of: mirror, depth: depth, labelled: true) + ")"
+            case nil:
+                return Self.spend(ClippedText.value(String(describing: value), limit: max(budget, 16)), from: &budget)
+            @unknown default:
+                return Self.spend(ClippedText.value(String(describing: value), limit: max(budget, 16)), from: &budget)
+            }
         }
-        return parts.joined(separator: ", ")
-    }
 
-    /// A string as a description quotes it; one over the budget cut, with its size stated:
-    /// `"abc…" (1,048,576 bytes)`.
-    private static func quoted(_ text: String, budget: inout Int) -> String {
-        let size = text.utf8.count
-        guard size > budget else { return spend(String(reflecting: text), from: &budget) }
-        let shown = String(reflecting: ClippedText.prefix(text, bytes: max(0, budget - 32)) + "…")
-        return spend("\(shown) (\(ClippedText.count(size)) bytes)", from: &budget)
-    }
+        /// The children joined with `, `, as many as the budget allows, then `…`.
+        private mutating func children(of mirror: Mirror, depth: Int, labelled: Bool) -> String {
+            var parts: [String] = []
+            for child in mirror.children {
+                guard budget > 0 else {
+                    parts.append("…")
+                    break
+                }
+                let label = labelled ? child.label.map { "\($0): " } ?? "" : ""
+                if labelled, let name = child.label, policy?.isSecret(bodyField: name) == true {
+                    parts.append(Self.spend(label + "\"\(Secrets.marker)\"", from: &budget))
+                } else {
+                    parts.append(Self.spend(label, from: &budget) + describe(child.value, depth: depth + 1))
+                }
+                budget -= 2
+            }
+            return parts.joined(separator: ", ")
+        }
 
-    private static func spend(_ text: String, from budget: inout Int) -> String {
-        budget -= text.utf8.count
-        return text
+        /// A string as a description quotes it; one over the budget cut, with its size stated:
+        /// `"abc…" (1,048,576 bytes)`.
+        private mutating func quoted(_ text: String) -> String {
+            let size = text.utf8.count
+            guard size > budget else { return Self.spend(String(reflecting: text), from: &budget) }
+            let shown = String(reflecting: ClippedText.prefix(text, bytes: max(0, budget - 32)) + "…")
+            return Self.spend("\(shown) (\(ClippedText.count(size)) bytes)", from: &budget)
+        }
+
+        private static func spend(_ text: String, from budget: inout Int) -> String {
+            budget -= text.utf8.count
+            return text
+        }
     }
 }

@@ -29,8 +29,11 @@ public import Sculpt
 /// A missing or unregistered value answers ``fallback``; without one it throws
 /// `SculptError.unknownDiscriminator(field:found:registered:_:)`, or answers `nil` when
 /// ``unknownValuesMatchNothing`` is set (to sit in a ``FirstMatchModelMatcher`` before other
-/// matchers). A body that is not JSON throws `SculptError.invalidJSON(reason:offset:_:)`; an empty
-/// body answers `nil`.
+/// matchers). A body that is not JSON throws `SculptError.invalidJSON(reason:offset:_:)`; so does a
+/// discriminator that no decode could read (`"type": 03`, a string with an invalid escape), unless
+/// there is a fallback or unknown values match nothing, since `JSONDecoder` accepts such a body for
+/// a model that does not read the field. An empty body answers `nil`. The peek reads JSON (RFC
+/// 8259), not JSON5: a decoder with `allowsJSON5` set decodes bodies this matcher refuses.
 public struct TypeFieldModelMatcher: ModelMatcher {
     /// Registering a value twice is a mistake this error reports.
     public struct DuplicateValueError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -144,6 +147,11 @@ public struct TypeFieldModelMatcher: ModelMatcher {
         case .found(.bool(let value)):
             if let modelType = types[String(value)] { return modelType }
             found = String(value)
+        case .found(.invalid(let error)):
+            // No decode reads this value; a model that does not read the field still may.
+            if let fallback { return fallback }
+            if unknownValuesMatchNothing { return nil }
+            throw SculptError.invalidJSON(reason: error.reason, offset: error.offset, .init(response: response, body: data))
         case .found(.null): found = "null"
         case .found(.object): found = "an object"
         case .found(.array): found = "an array"

@@ -2,15 +2,21 @@ import Foundation
 import Sculpt
 
 extension JSONValue {
-    /// The deepest nesting the parser follows; deeper documents are an error, not a stack overflow.
+    /// The deepest nesting `JSONDecoder` reads, and so the deepest body a fixture stores as JSON.
     static let maximumDepth = 512
 
-    /// Parses a whole document (a UTF-8 byte order mark is skipped).
+    /// The deepest nesting a fixture file may have: a body's ``maximumDepth`` levels, plus the
+    /// levels the file format wraps it in (a cassette's interactions, an interaction's response):
+    /// what the writer writes, the reader reads. Deeper documents are an error, not a stack overflow.
+    static let maximumFileDepth = maximumDepth + 8
+
+    /// Parses a whole document (a UTF-8 byte order mark is skipped), nesting at most
+    /// `maximumDepth` levels.
     ///
     /// - Throws: `JSONSyntaxError`, saying what was expected and what is there, at a byte offset.
-    init(parsing data: Data) throws(JSONSyntaxError) {
+    init(parsing data: Data, maximumDepth: Int = JSONValue.maximumDepth) throws(JSONSyntaxError) {
         let result: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in
-            var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
+            var parser = Parser(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
             return Result { () throws(JSONSyntaxError) in try parser.document() }
         }
         self = try result.get()
@@ -31,9 +37,16 @@ extension JSONValue {
         }
     }
 
-    /// The line (the first is 1) of the byte at `offset` in `document`.
+    /// The line (the first is 1) of the byte at `offset` in `document`: lines end with LF, CRLF or
+    /// a lone CR.
     static func line(atOffset offset: Int, in document: Data) -> Int {
-        1 + document.prefix(max(0, offset)).reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        var line = 1
+        var previous: UInt8 = 0
+        for byte in document.prefix(max(0, offset)) {
+            if byte == UInt8(ascii: "\r") || (byte == UInt8(ascii: "\n") && previous != UInt8(ascii: "\r")) { line += 1 }
+            previous = byte
+        }
+        return line
     }
 
     /// One step of a path: a member name or an index.
@@ -65,11 +78,13 @@ extension JSONValue {
 /// Builds a ``JSONValue`` from the tokens ``JSONLexer`` reads.
 private struct Parser {
     var lexer: JSONLexer
+    let maximumDepth: Int
     var depth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONValue.maximumFileDepth) {
         lexer = JSONLexer(bytes)
         lexer.skipByteOrderMark()
+        self.maximumDepth = maximumDepth
     }
 
     mutating func document() throws(JSONSyntaxError) -> JSONValue {
@@ -103,7 +118,7 @@ private struct Parser {
 
     /// Counts one more level of nesting; the caller counts it back out with `defer`.
     private mutating func enter() throws(JSONSyntaxError) {
-        guard depth < JSONValue.maximumDepth else { throw lexer.error("nested deeper than \(JSONValue.maximumDepth) levels") }
+        guard depth < maximumDepth else { throw lexer.error("nested deeper than \(maximumDepth) levels") }
         depth += 1
     }
 

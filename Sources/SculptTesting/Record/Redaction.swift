@@ -17,7 +17,7 @@ import Sculpt
 /// The rules, the same everywhere:
 /// - **Headers** in ``headers`` (``defaultHeaders`` and those named), compared case-insensitively,
 ///   have their whole value replaced. URLs in the values of `Location`, `Content-Location`,
-///   `Referer` and each `<...>` of `Link` are redacted as URLs.
+///   `Referer`, `Refresh` (after `url=`) and each `<...>` of `Link` are redacted as URLs.
 /// - **URLs**: the user name and the password; parameters in the query and in the fragment
 ///   (`#access_token=...&state=1`, the OAuth implicit flow) named in ``queryParameters``. Names
 ///   compare case-insensitively, percent-decoded, and ignoring `_` and `-` (`accessToken` is
@@ -34,7 +34,9 @@ import Sculpt
 /// - **JSON bodies** (request and response): the value of any member named in ``bodyFields``
 ///   (compared as query parameters are, at any depth) becomes `"REDACTED"`; every other byte is
 ///   kept (white space, member order, number spelling). `null`, `true` and `false` are kept. A
-///   string value holding a URL has the URL redacted. A body that does not start (after white
+///   string value holding a URL or a reference (`"/next?access_token=..."`) has it redacted as a
+///   URL, and one holding a JSON document (`"{\"token\": ...}"`, as webhooks carry payloads) has
+///   the document redacted as a body, four strings deep. A body that does not start (after white
 ///   space) with `{` or `[` is not JSON text.
 /// - **Form bodies** (`application/x-www-form-urlencoded`, as an OAuth token request sends): the
 ///   value of any parameter named in ``queryParameters`` or ``bodyFields`` becomes `REDACTED`.

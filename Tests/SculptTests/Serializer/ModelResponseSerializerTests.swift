@@ -292,7 +292,7 @@ struct ModelResponseSerializerTests {
         ("application/json", true), ("Application/JSON; charset=UTF-8", true), ("text/json", true),
         ("text/javascript", true), ("application/vnd.github+json", true), ("application/problem+json; v=1", true),
         ("text/html", false), ("text/html; charset=utf-8", false), ("text/plain", false), ("application/xml", false),
-        ("application/jsonx", false), ("application/+json", false), ("json", false), ("", false),
+        ("application/jsonx", false), ("application/+json", false), ("json", false), ("", true), ("text", false),
     ])
     func contentTypes(_ contentType: String, _ accepted: Bool) throws {
         let serializer = try githubSerializer()
@@ -331,6 +331,12 @@ struct ModelResponseSerializerTests {
         #expect(try serializer.serialize(userJSON, for: response(contentType: "text/plain"), as: User.self).id == 1)
         let error = #expect(throws: SculptError.self) { try serializer.serialize(userJSON, for: response()) }
         #expect(error?.code == .unacceptableContentType)
+        // Found by the outsider's pass on #16: `text` is no media type, so in no range of text/*.
+        let bare = #expect(throws: SculptError.self) { try serializer.serialize(userJSON, for: response(contentType: "text")) }
+        #expect(bare?.code == .unacceptableContentType)
+        serializer.acceptableContentTypes = ["text"]
+        let noRange = #expect(throws: SculptError.self) { try serializer.serialize(userJSON, for: response(contentType: "text/plain")) }
+        #expect(noRange?.code == .unacceptableContentType)
     }
 
     @Test("a matcher's own error is wrapped with the context")
