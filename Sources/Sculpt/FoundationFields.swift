@@ -31,21 +31,19 @@ package enum FoundationFields {
     /// by their spelling, then by value.
     package static func fields(of response: HTTPURLResponse) -> HTTPFields {
         #if canImport(FoundationNetworking)
-        var fields = fields(utf8: response.allHeaderFields)
+        var fields = pairs(utf8: response.allHeaderFields)
         #else
         // The bridge reads no fields from a response whose status is outside 0...999.
-        var fields = response.httpResponse?.headerFields ?? [:]
+        var fields = Array(response.httpResponse?.headerFields ?? [:])
         #endif
-        var sorted = Array(fields)
-        sorted.sort { ($0.name.canonicalName, $0.name.rawName, $0.value) < ($1.name.canonicalName, $1.name.rawName, $1.value) }
-        fields = HTTPFields(sorted)
-        return fields
+        fields.sort { ($0.name.canonicalName, $0.name.rawName, $0.value) < ($1.name.canonicalName, $1.name.rawName, $1.value) }
+        return HTTPFields(fields)
     }
 
     /// A request's header fields, in no particular order (Foundation keeps none).
     package static func fields(of request: URLRequest) -> HTTPFields {
         #if canImport(FoundationNetworking)
-        fields(utf8: (request.allHTTPHeaderFields ?? [:]) as [AnyHashable: Any])
+        HTTPFields(pairs(utf8: (request.allHTTPHeaderFields ?? [:]) as [AnyHashable: Any]))
         #else
         request.httpRequest?.headerFields ?? [:]
         #endif
@@ -77,8 +75,8 @@ package enum FoundationFields {
     #if canImport(FoundationNetworking)
     /// Foundation's header dictionary as fields, each value's UTF-8 its bytes; names that are not
     /// field names are left out.
-    private static func fields(utf8 headers: [AnyHashable: Any]) -> HTTPFields {
-        var fields = HTTPFields()
+    private static func pairs(utf8 headers: [AnyHashable: Any]) -> [HTTPField] {
+        var fields: [HTTPField] = []
         fields.reserveCapacity(headers.count)
         for (name, value) in headers {
             guard let name = (name as? String).flatMap({ HTTPField.Name($0) }), let value = value as? String else { continue }
