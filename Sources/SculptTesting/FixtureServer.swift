@@ -134,6 +134,16 @@ public actor FixtureServer {
         await listener.stopOffPool()
     }
 
+    /// The bytes of request bodies the server holds now, all connections together: what
+    /// ``Limits/maximumBufferedBodies`` bounds. Bodies are held only while a replay that matches
+    /// bodies reads them, so this is 0 between requests, before ``start(port:)`` and after
+    /// ``stop()``.
+    ///
+    /// ```swift
+    /// #expect(await server.heldBodyBytes == 0)  // every upload answered, its memory given back
+    /// ```
+    public var heldBodyBytes: Int { listener?.budget.taken ?? 0 }
+
     /// The URL on this server for a path and query, such as `/users/octocat?per_page=3`.
     ///
     /// ```swift

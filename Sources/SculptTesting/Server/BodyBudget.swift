@@ -23,6 +23,9 @@ final class BodyBudget: @unchecked Sendable {
         }
     }
 
+    /// The bytes taken now.
+    var taken: Int { lock.withLock { held } }
+
     /// Gives `bytes` back.
     func give(_ bytes: Int) {
         lock.withLock { held = Swift.max(0, held - bytes) }

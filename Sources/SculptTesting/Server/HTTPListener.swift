@@ -16,7 +16,7 @@ final class HTTPListener: @unchecked Sendable {
     private let limits: FixtureServer.Limits
     private let keepsBodies: Bool
     /// The bytes of request bodies held, all connections together.
-    private let budget: BodyBudget
+    let budget: BodyBudget
 
     /// Guards everything below; signalled when a thread ends.
     private let state = NSCondition()

@@ -37,35 +37,48 @@ extension HostileServerTests {
         }
     }
 
-    @Test("bodies held back by many clients stop at the server's budget: past it, 503; given back when a request ends", .timeLimit(.minutes(1)))
+    @Test("bodies held back by many clients stop at the server's budget: past it, 503; given back when a request ends", .timeLimit(.minutes(3)))
     func bufferedBodiesBudget() async throws {
         let post = Fixture(
             request: .init(method: .post, url: URL(string: "https://api.example.com/upload")!, body: Data(repeating: UInt8(ascii: "a"), count: 600 << 10)),
             response: .init(status: .created, headerFields: [.contentType: "application/json"], body: Data("{}".utf8)))
-        let limits = FixtureServer.Limits(idleTimeout: .seconds(60), maximumBufferedBodies: 1 << 20)
-        try await withServer([post], options: .init(matchesBody: true, repeatsLastResponse: true), limits: limits) { _, baseURL in
+        // Generous timeouts: under ThreadSanitizer on a loaded machine, reading 600 KB can take seconds.
+        let limits = FixtureServer.Limits(bodyTimeout: .seconds(150), idleTimeout: .seconds(150), maximumBufferedBodies: 1 << 20)
+        try await withServer([post], options: .init(matchesBody: true, repeatsLastResponse: true), limits: limits) { server, baseURL in
             let head = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(600 << 10)\r\n\r\n"
             let closing = head.replacingOccurrences(of: "Host: x\r\n", with: "Host: x\r\nConnection: close\r\n")
             let body = [UInt8](repeating: UInt8(ascii: "a"), count: 600 << 10)
             // The first holds back its last byte: 600 KB of the 1 MiB budget stay taken.
             let holding = try RawHTTP(baseURL)
             holding.send(Array(head.utf8) + body.dropLast())
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await Self.poll(until: { await server.heldBodyBytes == body.count - 1 }))
             let second = try RawHTTP(baseURL)
             defer { second.close() }
             second.send(Array(closing.utf8) + body)
-            let refused = RawHTTP.responses(in: await second.readAll(timeout: .seconds(10)))
+            let refused = RawHTTP.responses(in: await second.readAll(timeout: .seconds(60)))
             #expect(refused.map(\.status) == [503])
             // The first finishes: answered, and its bytes given back.
             holding.send([UInt8(ascii: "a")])
             let answered = await holding.readResponses(1)
             #expect(answered.map(\.status) == [201])
             holding.close()
+            #expect(try await Self.poll(until: { await server.heldBodyBytes == 0 }))
             let third = try RawHTTP(baseURL)
             defer { third.close() }
             third.send(Array(closing.utf8) + body)
-            let served = RawHTTP.responses(in: await third.readAll(timeout: .seconds(10)))
+            let served = RawHTTP.responses(in: await third.readAll(timeout: .seconds(60)))
             #expect(served.map(\.status) == [201])
         }
+    }
+
+    /// Whether `condition` holds within `timeout`, asked every 20 ms: a wait on what the server
+    /// has done, not on how long that usually takes.
+    static func poll(until condition: () async -> Bool, timeout: Duration = .seconds(60)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return await condition()
     }
 }
