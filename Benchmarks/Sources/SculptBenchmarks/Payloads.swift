@@ -64,6 +64,12 @@ enum Payloads {
     /// An object whose discriminator comes last, after a 200 KB string.
     static let discriminatorLastJSON = encode(Blob(id: 1, body: String(repeating: "lorem ipsum \"dolor\" sit amet, ", count: 200_000 / 30), type: "blob"))
 
+    /// Stripe's invoice sample (5.2 KB), as recorded in the repository's corpus.
+    static let stripeInvoiceJSON: Data = {
+        let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return (try? Data(contentsOf: root.appending(path: "Tests/Fixtures/corpus/stripe/invoice.json"))) ?? Data()
+    }()
+
     static func encode(_ value: some Encodable) -> Data {
         (try? encoder.encode(value)) ?? Data()
     }

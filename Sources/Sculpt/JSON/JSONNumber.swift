@@ -35,20 +35,42 @@ package enum JSONNumber {
     /// a `Decimal` (at most 38 significant digits, trailing zeros dropped, a mantissa that fits 64
     /// bits) and truncated (so `9007199254740993.9` is 9007199254740993).
     package static func integer(fromLiteral literal: String) -> Int? {
-        if let plain = Int(literal) { return plain }
-        guard let double = Double(literal), let value = Int(exactly: double) else { return nil }
+        integer(fromLiteral: literal, as: Int.self)
+    }
+
+    /// ``integer(fromLiteral:)`` for any integer type, as `JSONDecoder` decodes each.
+    package static func integer<T: FixedWidthInteger>(fromLiteral literal: String, as type: T.Type) -> T? {
+        if let plain = T(literal) { return plain }
+        guard let double = Double(literal), let value = T(exactly: double) else { return nil }
         if double.magnitude < 9_007_199_254_740_992 { return value }
-        return DecimalTruncation(literal)?.integer
+        return DecimalTruncation(literal)?.integer(as: T.self)
     }
 
     /// The `Double` `JSONDecoder` decodes from a number written `literal`, or `nil` where it
     /// throws: for a number past `Double`'s range, or one that is not zero but rounds to zero.
     package static func double(fromLiteral literal: String) -> Double? {
         guard let value = Double(literal), value.isFinite else { return nil }
-        guard value == 0 else { return value }
-        // A true zero has no digit but 0 before its exponent.
-        let significand = literal.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
-        return significand.allSatisfy { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") } ? value : nil
+        return value != 0 || isZero(literal) ? value : nil
+    }
+
+    /// Whether `JSONDecoder` takes a number that parsed to zero for a true zero rather than an
+    /// underflow (which it rejects): no digit 1-9 is found before an exponent marker.
+    ///
+    /// `JSONDecoder` scans the text in blocks of four bytes from the front, then the last
+    /// `count % 4` bytes from the back, so an exponent digit in that tail is seen before the `e`:
+    /// it rejects `0e1` and `0E5` while it accepts `0e+1`, `-0e1` and `0.0e1`. The same order here
+    /// keeps the answers identical.
+    package static func isZero(_ literal: String) -> Bool {
+        let bytes = Array(literal.utf8)
+        let blocks = bytes.count - bytes.count % 4
+        for index in Array(0..<blocks) + (blocks..<bytes.count).reversed() {
+            switch bytes[index] {
+            case UInt8(ascii: "1")...UInt8(ascii: "9"): return false
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): return true
+            default: continue
+            }
+        }
+        return true
     }
 
     /// A number read as Foundation's `Decimal` reads text, then made an `Int` as `JSONDecoder`
@@ -91,8 +113,8 @@ package enum JSONNumber {
             while !mantissa.isZero, mantissa.divideBy10IfExact() { exponent += 1 }
         }
 
-        /// The whole number, truncated, when it fits `Int`.
-        var integer: Int? {
+        /// The whole number, truncated, when it fits `T`.
+        func integer<T: FixedWidthInteger>(as type: T.Type) -> T? {
             guard var value = mantissa.uint64 else { return nil }
             for _ in 0..<abs(exponent) {
                 if exponent < 0 {
@@ -103,8 +125,11 @@ package enum JSONNumber {
                     value = product
                 }
             }
-            guard let magnitude = Int(exactly: value) else { return nil }
-            return isNegative ? -magnitude : magnitude
+            guard let magnitude = T(exactly: value) else { return nil }
+            guard isNegative else { return magnitude }
+            // As JSONDecoder makes it: the magnitude as T, then negated (T.min is out of reach,
+            // and no negative number is an unsigned one, not even -0).
+            return T.isSigned ? 0 - magnitude : nil
         }
     }
 

@@ -1,0 +1,284 @@
+import Foundation
+
+/// A JSON document scanned once into a flat list of its values, in document order: what
+/// ``SculptJSONDecoder`` decodes from. Each value is one entry; an object's entry is followed by
+/// its members (a key's entry, then the value's entries), an array's by its elements, and a
+/// container's entry says where it ends, so a value is skipped in one step whatever it holds.
+///
+/// The scan checks what `JSONDecoder`'s scanner checks before a decode, no more: the structure,
+/// the literals, that strings end and that each `\u` has four bytes before any quote, and nesting
+/// of at most 512 levels. A string's escapes and UTF-8, and a number's grammar, are checked when
+/// the value is decoded, as `JSONDecoder` checks them, so the two accept and refuse the same
+/// documents.
+struct JSONTape {
+    /// What a value is.
+    enum Kind: UInt8 {
+        case null = 0, `true`, `false`, number, string, array, object
+    }
+
+    /// One value: its kind and flags, where its text starts, and its length (a scalar's bytes) or
+    /// its end and count (a container's entry index past its last child, and its children).
+    struct Entry {
+        /// Bits 60...63 the kind, bit 59 "a string without escapes", bit 58 "ASCII only" (control
+        /// characters are the decode's to find),
+        /// bits 0...47 the byte offset of the value's text (a string's content, after its quote).
+        let header: UInt64
+        /// A scalar's length in bytes; a container's end entry (bits 0...31) and count (32...63).
+        var payload: UInt64
+
+        @inline(__always) var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: header >> 60)) ?? .null }
+        @inline(__always) var offset: Int { Int(truncatingIfNeeded: header & 0xFFFF_FFFF_FFFF) }
+        @inline(__always) var length: Int { Int(truncatingIfNeeded: payload) }
+        @inline(__always) var isSimpleString: Bool { header & (1 << 59) != 0 }
+        @inline(__always) var isASCII: Bool { header & (1 << 58) != 0 }
+        @inline(__always) var end: Int { Int(truncatingIfNeeded: payload & 0xFFFF_FFFF) }
+        @inline(__always) var count: Int { Int(truncatingIfNeeded: payload >> 32) }
+
+        @inline(__always)
+        init(_ kind: Kind, offset: Int, payload: UInt64, simple: Bool = false, ascii: Bool = false) {
+            var header = UInt64(kind.rawValue) << 60 | UInt64(truncatingIfNeeded: offset)
+            if simple { header |= 1 << 59 }
+            if ascii { header |= 1 << 58 }
+            self.header = header
+            self.payload = payload
+        }
+    }
+
+    /// The deepest nesting of arrays and objects, as `JSONDecoder` allows.
+    static let maximumDepth = 512
+
+    /// Why the text is not JSON, as `JSONDecoder` reports it: the decode fails with
+    /// `DecodingError.dataCorrupted` at the top level.
+    struct Invalid: Error {
+        var reason: String
+        var offset: Int
+    }
+
+    /// Scans `bytes` (UTF-8, after any byte order mark) into entries the caller owns (and
+    /// deallocates): the document's, then one `null` (see `TapeStorage.nullEntry`).
+    ///
+    /// - Throws: ``Invalid`` for text `JSONDecoder` refuses before decoding.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws(Invalid) -> UnsafeMutableBufferPointer<Entry> {
+        var scanner = Scanner(bytes: bytes)
+        do throws(Invalid) {
+            try scanner.scan()
+        } catch {
+            scanner.entries.deallocate()
+            throw error
+        }
+        // One `null` after the document: what a decoder reads for a key that is not there.
+        scanner.entries.append(Entry(.null, offset: 0, payload: 0))
+        return scanner.entries.finished
+    }
+}
+
+extension JSONTape {
+    /// Entries appended one at a time into storage that doubles as it fills.
+    struct EntryBuffer {
+        private var base: UnsafeMutablePointer<Entry>
+        private var capacity: Int
+        private(set) var count = 0
+
+        init(capacity: Int) {
+            self.capacity = max(16, capacity)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        @inline(__always)
+        mutating func append(_ entry: Entry) {
+            if count == capacity { grow() }
+            (base + count).initialize(to: entry)
+            count += 1
+        }
+
+        @inline(__always)
+        subscript(index: Int) -> Entry {
+            get { base[index] }
+            nonmutating set { base[index] = newValue }
+        }
+
+        private mutating func grow() {
+            let larger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = larger
+            capacity *= 2
+        }
+
+        /// The entries, for their new owner to deallocate.
+        var finished: UnsafeMutableBufferPointer<Entry> { UnsafeMutableBufferPointer(start: base, count: count) }
+
+        func deallocate() { base.deallocate() }
+    }
+}
+
+extension JSONTape {
+    /// The one pass that builds a tape: iterative (an explicit stack of open containers), so depth
+    /// costs no native stack.
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+        var entries: EntryBuffer
+        /// The open containers: their entry index and their children counted so far.
+        var open: [(entry: Int, count: Int)] = []
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+            entries = EntryBuffer(capacity: bytes.count / 8)
+        }
+
+        mutating func scan() throws(Invalid) {
+            try value()
+            while !open.isEmpty {
+                try afterValue()
+            }
+            skipWhitespace()
+            guard index == bytes.count else { throw invalid("unexpected \(describe(index)) after the top-level value") }
+        }
+
+        /// After a value inside a container: a `,` and the next member or element, or the
+        /// container's end (a trailing comma before it is accepted, as `JSONDecoder` accepts it).
+        private mutating func afterValue() throws(Invalid) {
+            skipWhitespace()
+            guard index < bytes.count else { throw invalid("the text ends inside an object or array") }
+            let isObject = entries[open[open.count - 1].entry].kind == .object
+            let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            switch bytes[index] {
+            case UInt8(ascii: ","):
+                index += 1
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == closing {
+                    index += 1
+                    close()
+                    return
+                }
+                if isObject { try member() } else { try value() }
+            case closing:
+                index += 1
+                close()
+            default:
+                throw invalid("unexpected \(describe(index)) in \(isObject ? "an object" : "an array")")
+            }
+        }
+
+        /// A member: a key, `:`, and its value (the value's scan may open a container).
+        private mutating func member() throws(Invalid) {
+            skipWhitespace()
+            guard index < bytes.count else { throw invalid("the text ends inside an object") }
+            guard bytes[index] == UInt8(ascii: "\"") else { throw invalid("expected a key in quotes, found \(describe(index))") }
+            try string()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw invalid("expected ':' after a key, found \(describe(index))") }
+            index += 1
+            open[open.count - 1].count += 1
+            try value(counting: false)
+        }
+
+        /// A value: a scalar is recorded whole; a container is recorded open, and its first member
+        /// or element scanned, or it is closed at once when empty.
+        private mutating func value(counting: Bool = true) throws(Invalid) {
+            skipWhitespace()
+            guard index < bytes.count else { throw invalid("the text ends where a value should be") }
+            if counting, !open.isEmpty { open[open.count - 1].count += 1 }
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""): try string()
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard open.count < JSONTape.maximumDepth else { throw invalid("nested deeper than \(JSONTape.maximumDepth) levels") }
+                let isObject = byte == UInt8(ascii: "{")
+                entries.append(Entry(isObject ? .object : .array, offset: index, payload: 0))
+                open.append((entries.count - 1, 0))
+                index += 1
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    index += 1
+                    close()
+                } else if isObject {
+                    try member()
+                } else {
+                    try value()
+                }
+            case UInt8(ascii: "t"): try literal("true", .true)
+            case UInt8(ascii: "f"): try literal("false", .false)
+            case UInt8(ascii: "n"): try literal("null", .null)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): number()
+            default: throw invalid("unexpected \(describe(index)) where a value should be")
+            }
+        }
+
+        /// Closes the innermost container: its end and count recorded.
+        private mutating func close() {
+            let (entry, count) = open.removeLast()
+            entries[entry].payload = UInt64(truncatingIfNeeded: count) << 32 | UInt64(truncatingIfNeeded: entries.count)
+        }
+
+        /// A string, from its opening quote: its content's place, and whether it has escapes and
+        /// bytes past ASCII. Control characters, escapes and UTF-8 are the decode's to check.
+        private mutating func string() throws(Invalid) {
+            index += 1
+            let start = index
+            var lexer = JSONLexer(bytes)
+            lexer.index = start
+            var simple = true
+            var ascii = !lexer.moveToQuoteOrBackslash()
+            while true {
+                guard lexer.index < bytes.count else {
+                    index = bytes.count
+                    throw invalid("the text ends inside a string")
+                }
+                if bytes[lexer.index] == UInt8(ascii: "\"") { break }
+                simple = false
+                do {
+                    try lexer.skipEscape()
+                } catch {
+                    index = lexer.index
+                    throw invalid(error.reason)
+                }
+                ascii = !lexer.moveToQuoteOrBackslash() && ascii
+            }
+            entries.append(Entry(.string, offset: start, payload: UInt64(lexer.index - start), simple: simple, ascii: ascii))
+            index = lexer.index + 1
+        }
+
+        /// A number as `JSONDecoder`'s scanner takes one: the run of digits, `.`, `+`, `-`, `e` and
+        /// `E` from a digit or `-`.
+        private mutating func number() {
+            let start = index
+            index += 1
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "e"),
+                    UInt8(ascii: "E"):
+                    index += 1
+                default:
+                    entries.append(Entry(.number, offset: start, payload: UInt64(index - start)))
+                    return
+                }
+            }
+            entries.append(Entry(.number, offset: start, payload: UInt64(index - start)))
+        }
+
+        private mutating func literal(_ text: StaticString, _ kind: Kind) throws(Invalid) {
+            let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+            guard index + expected.count <= bytes.count,
+                UnsafeBufferPointer(rebasing: bytes[index..<(index + expected.count)]).elementsEqual(expected)
+            else { throw invalid("expected \(text), found \(describe(index))") }
+            entries.append(Entry(kind, offset: index, payload: UInt64(expected.count)))
+            index += expected.count
+        }
+
+        @inline(__always)
+        private mutating func skipWhitespace() {
+            while index < bytes.count, JSONBytes.isWhitespace(bytes[index]) { index += 1 }
+        }
+
+        private func describe(_ position: Int) -> String {
+            position < bytes.count ? JSONLexer.describe(bytes[position]) : "the end"
+        }
+
+        @inline(never)
+        private func invalid(_ reason: String) -> Invalid {
+            Invalid(reason: reason, offset: index)
+        }
+    }
+}

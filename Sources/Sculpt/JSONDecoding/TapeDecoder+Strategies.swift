@@ -1,0 +1,137 @@
+import Foundation
+
+/// The types `JSONDecoder` reads by its own rules rather than their `Decodable` conformance, read
+/// the same way: dates and data by the strategies set, URLs and decimals from their text, and
+/// string-keyed dictionaries with their keys as written even under a key decoding strategy.
+extension TapeDecoder {
+    func date(at index: Int, in parent: CodingPathNode, key: (some CodingKey)?) throws -> Date {
+        let entry = entries[index]
+        try checkNotNull(entry, Date.self, in: parent, key: key)
+        switch options.dateDecodingStrategy {
+        case .deferredToDate:
+            return try with(entry: index, node: key.map { parent.appending($0) } ?? parent) { try Date(from: self) }
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try floatingPoint(Double.self, at: index, in: parent, key: key))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try floatingPoint(Double.self, at: index, in: parent, key: key) / 1000.0)
+        case .iso8601:
+            let text = try string(at: index, in: parent, key: key)
+            guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+                // JSONDecoder names the container's path here, not the value's.
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted."))
+            }
+            return date
+        #if canImport(Darwin)
+        // Apple's Foundation only: FoundationEssentials on Linux has no formatted strategy.
+        case .formatted(let formatter):
+            let text = try string(at: index, in: parent, key: key)
+            guard let date = formatter.date(from: text) else {
+                throw DecodingError.dataCorrupted(.init(
+                    codingPath: parent.path(appending: key), debugDescription: "Date string does not match format expected by formatter."))
+            }
+            return date
+        #endif
+        case .custom(let closure):
+            return try with(entry: index, node: key.map { parent.appending($0) } ?? parent) { try closure(self) }
+        @unknown default:
+            return try with(entry: index, node: key.map { parent.appending($0) } ?? parent) { try Date(from: self) }
+        }
+    }
+
+    func data(at index: Int, in parent: CodingPathNode, key: (some CodingKey)?) throws -> Data {
+        let entry = entries[index]
+        try checkNotNull(entry, Data.self, in: parent, key: key)
+        switch options.dataDecodingStrategy {
+        case .deferredToData:
+            return try with(entry: index, node: key.map { parent.appending($0) } ?? parent) { try Data(from: self) }
+        case .base64:
+            guard entry.kind == .string else { throw typeMismatch(String.self, entry, in: parent, key: key) }
+            guard let data = Data(base64Encoded: try string(at: index, in: parent, key: key)) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: parent.path(appending: key), debugDescription: "Encountered Data is not valid Base64."))
+            }
+            return data
+        case .custom(let closure):
+            return try with(entry: index, node: key.map { parent.appending($0) } ?? parent) { try closure(self) }
+        @unknown default:
+            return try with(entry: index, node: key.map { parent.appending($0) } ?? parent) { try Data(from: self) }
+        }
+    }
+
+    func url(at index: Int, in parent: CodingPathNode, key: (some CodingKey)?) throws -> URL {
+        try checkNotNull(entries[index], URL.self, in: parent, key: key)
+        guard let url = URL(string: try string(at: index, in: parent, key: key)) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: parent.path(appending: key), debugDescription: "Invalid URL string."))
+        }
+        return url
+    }
+
+    func decimal(at index: Int, in parent: CodingPathNode, key: (some CodingKey)?) throws -> Decimal {
+        let entry = entries[index]
+        try checkNotNull(entry, Decimal.self, in: parent, key: key)
+        guard entry.kind == .number else {
+            throw DecodingError.typeMismatch(Decimal.self, .init(codingPath: parent.path(appending: key), debugDescription: ""))
+        }
+        let text = String(decoding: try TapeScalars.number(entry, in: self.text), as: UTF8.self)
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+            throw TapeScalars.Invalid(reason: "the number \(text) is not representable as Decimal")
+        }
+        return value
+    }
+
+    /// A `[String: Value]` under a key decoding strategy: its keys are the object's, as written.
+    func stringKeyedDictionary(_ type: any StringKeyedDictionary.Type, at index: Int, in parent: CodingPathNode, key: (some CodingKey)?) throws -> Any {
+        let entry = entries[index]
+        try checkNotNull(entry, [String: Any].self, in: parent, key: key)
+        guard entry.kind == .object else {
+            throw DecodingError.typeMismatch([String: Any].self, .init(
+                codingPath: parent.path(appending: key), debugDescription: "Expected to decode \([String: Any].self) but found \(Self.describe(entry)) instead."))
+        }
+        let node = key.map { parent.appending($0) } ?? parent
+        var members: [(String, Int)] = []
+        var position = index + 1
+        while position < entry.end {
+            members.append((try TapeScalars.string(entries[position], in: text), position + 1))
+            position = TapeKeyedContainer<IndexKey>.next(after: position, in: entries)
+        }
+        return try type.decodeMembers(members) { valueType, name, valueEntry in
+            try self.unwrapOpened(valueType, at: valueEntry, in: node, key: DictionaryKey(name))
+        }
+    }
+
+    /// ``unwrap(_:at:in:key:)`` for a type known only at run time.
+    func unwrapOpened(_ type: any Decodable.Type, at entry: Int, in parent: CodingPathNode, key: some CodingKey) throws -> any Decodable {
+        try unwrap(type, at: entry, in: parent, key: key)
+    }
+}
+
+/// A `[String: Value]`: what `JSONDecoder` decodes with the object's own keys under any key
+/// strategy (the strategy converts the keys of types, not of dictionaries).
+protocol StringKeyedDictionary {
+    /// Builds the dictionary from its members' names and value entries, each value decoded by
+    /// `decode` (the first of repeated names kept).
+    static func decodeMembers(
+        _ members: [(String, Int)], _ decode: (any Decodable.Type, String, Int) throws -> any Decodable
+    ) throws -> Self
+}
+
+extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
+    static func decodeMembers(_ members: [(String, Int)], _ decode: (any Decodable.Type, String, Int) throws -> any Decodable) throws -> Self {
+        var result: [String: Value] = [:]
+        result.reserveCapacity(members.count)
+        for (name, entry) in members {
+            // Every value is decoded (as JSONDecoder decodes each); the first of a name is kept.
+            guard let value = try decode(Value.self, name, entry) as? Value, result[name] == nil else { continue }
+            result[name] = value
+        }
+        return result
+    }
+}
+
+/// A dictionary's key in a coding path, as `JSONDecoder` writes it.
+struct DictionaryKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
