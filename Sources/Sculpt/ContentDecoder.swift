@@ -49,6 +49,18 @@ public struct ContentDecoder: Sendable {
         ContentDecoder(decoder, for: jsonContentTypes)
     }
 
+    /// JSON, as ``json(_:)`` names it, read by a ``SculptJSONDecoder``: `JSONDecoder`'s answers,
+    /// about twice as fast (see Docs/Performance.md).
+    ///
+    /// ```swift
+    /// var decoder = SculptJSONDecoder()
+    /// decoder.keyDecodingStrategy = .convertFromSnakeCase
+    /// let serializer = ModelResponseSerializer(matcher: routes, decoders: [.json(decoder)])
+    /// ```
+    public static func json(_ decoder: SculptJSONDecoder) -> ContentDecoder {
+        ContentDecoder(decoder, for: jsonContentTypes)
+    }
+
     /// Property lists, XML or binary, under the names servers send them: `application/x-plist`
     /// (the common one) and `application/plist`.
     ///

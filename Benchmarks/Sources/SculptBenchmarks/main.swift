@@ -47,7 +47,7 @@ for item in try Cases.all() where filter.map({ item.name.localizedCaseInsensitiv
     report(try harness.measure(item))
 }
 if filter.map({ "peak memory".localizedCaseInsensitiveContains($0) }) ?? true {
-    report(try Memory.measure())
+    for measurement in try Memory.measure() { report(measurement) }
 }
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

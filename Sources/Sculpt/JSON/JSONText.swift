@@ -69,7 +69,8 @@ package struct JSONText: Sendable {
     /// starting `FE FF 00 00` for UTF-32LE after a 4-byte mark (the UTF-32LE mark, `FF FE 00 00`,
     /// with its first two bytes swapped), and one starting `FF FE 00 00` for UTF-16LE after a
     /// 2-byte mark, followed by a NUL. It looks for marks and zeros only in a body of 4 bytes or
-    /// more, and at zeros alone in one of 2 or 3.
+    /// more, and at zeros alone in one of exactly 2 (a 3-byte body is UTF-8 to it, whatever its
+    /// zeros).
     package static func encoding(of bytes: UnsafeBufferPointer<UInt8>) -> (encoding: String.Encoding, orderMark: Int)? {
         if bytes.count >= 4 {
             switch (bytes[0], bytes[1], bytes[2], bytes[3]) {
@@ -84,7 +85,7 @@ package struct JSONText: Sendable {
             default: return nil
             }
         }
-        guard bytes.count >= 2 else { return nil }
+        guard bytes.count == 2 else { return nil }
         if bytes[0] == 0x00 { return (.utf16BigEndian, 0) }
         if bytes[1] == 0x00 { return (.utf16LittleEndian, 0) }
         return nil

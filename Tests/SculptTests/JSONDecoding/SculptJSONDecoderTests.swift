@@ -480,6 +480,17 @@ struct SculptJSONDecoderTests {
         #expect(sculptMarked == foundationMarked)
     }
 
+    @Test("short bodies with zero bytes and odd lengths are read, or refused, as JSONDecoder reads them (found by the fuzzer)", arguments: [
+        [0x00, 0x30, 0xCC], [0x00, 0x31, 0x20], [0x31, 0x00, 0x20], [0x00, 0x31, 0x00], [0x00, 0x31], [0x31, 0x00],
+        [0x00, 0x31, 0x00, 0x32, 0xCC], [0x31, 0x00, 0x32, 0x00, 0xCC], [0xFE, 0xFF, 0x00, 0x31, 0xCC], [0x00, 0x00, 0x00, 0x31, 0x00],
+        [0x00, 0x31, 0x00, 0x20, 0xD8, 0x00], [0x22, 0x00, 0x22], [0x30], [],
+    ] as [[UInt8]])
+    func shortBodies(_ bytes: [UInt8]) {
+        for (type, sculpt, foundation) in Self.strictAnswers(Data(bytes)) {
+            #expect(sculpt == foundation, "\(bytes) as \(type)")
+        }
+    }
+
     @Test("nesting: 512 levels decode, 513 do not", arguments: [511, 512, 513])
     func nesting(_ depth: Int) {
         let data = Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
