@@ -1,5 +1,6 @@
 import Foundation
 import Sculpt
+import SculptMatchers
 
 extension Cases {
     /// `SculptJSONDecoder` against `JSONDecoder` on the same bytes and types (issue #17's
@@ -40,6 +41,33 @@ extension Cases {
                 return Sides(
                     sculpt: { consume(try snakeSculpt.decode(StripeInvoice.self, from: data)) },
                     baseline: { consume(try snakeFoundation.decode(StripeInvoice.self, from: data)) })
+            },
+            // The pipeline over the faster decoder: what Sculpt adds is a larger share of less.
+            Case(name: "SculptJSONDecoder serializer, URLSession path, typed, 1.2 KB user", baselineName: "SculptJSONDecoder.decode", target: 1.03) {
+                let user = Payloads.userJSON
+                let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(GitHubUser.self), decoder: sculpt)
+                let (response, request) = try Payloads.githubURLResponse(path: "/users/octocat")
+                return Sides(
+                    sculpt: { consume(try serializer.serialize(user, for: response, request: request, as: GitHubUser.self)) },
+                    baseline: { consume(try sculpt.decode(GitHubUser.self, from: user)) })
+            },
+            Case(name: "SculptJSONDecoder serializer, key path data.items, 220 KB envelope", baselineName: "SculptJSONDecoder, envelope struct", target: 1.05) {
+                let envelope = Payloads.envelopeJSON
+                let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([Issue].self, at: "data.items"), decoder: sculpt)
+                let context = ResponseContext(url: URL(string: "https://api.github.com/issues"), headerFields: [.contentType: "application/json"])
+                return Sides(
+                    sculpt: { consume(try serializer.serialize(envelope, for: context, as: [Issue].self)) },
+                    baseline: { consume(try sculpt.decode(IssueEnvelope.self, from: envelope).data.items) })
+            },
+            Case(name: "SculptJSONDecoder serializer, type field last, after a 200 KB string", baselineName: "SculptJSONDecoder.decode", target: 1.03) {
+                let blob = Payloads.discriminatorLastJSON
+                var types = TypeFieldModelMatcher(field: "type")
+                try types.add("blob", Blob.self)
+                let serializer = ModelResponseSerializer(matcher: types, decoder: sculpt)
+                let context = ResponseContext(url: URL(string: "https://api.github.com/blobs/1"), headerFields: [.contentType: "application/json"])
+                return Sides(
+                    sculpt: { consume(try serializer.serialize(blob, for: context, as: Blob.self)) },
+                    baseline: { consume(try sculpt.decode(Blob.self, from: blob)) })
             },
         ]
     }
