@@ -49,7 +49,7 @@ public struct ContentDecoder: Sendable {
         ContentDecoder(decoder, for: jsonContentTypes)
     }
 
-    /// JSON, as ``json(_:)`` names it, read by a ``SculptJSONDecoder``: `JSONDecoder`'s answers,
+    /// JSON, as ``json(_:)-(JSONDecoder)`` names it, read by a ``SculptJSONDecoder``: `JSONDecoder`'s answers,
     /// about twice as fast (see Docs/Performance.md).
     ///
     /// ```swift
@@ -71,7 +71,7 @@ public struct ContentDecoder: Sendable {
         ContentDecoder(decoder, for: ["application/x-plist", "application/plist"])
     }
 
-    /// The media ranges of ``json(_:)``, and a serializer's default
+    /// The media ranges of ``json(_:)-(JSONDecoder)``, and a serializer's default
     /// ``ModelResponseSerializer/acceptableContentTypes``: `application/json`, `text/json`,
     /// `text/javascript` and any `+json` structured suffix (`*/*+json`).
     ///
