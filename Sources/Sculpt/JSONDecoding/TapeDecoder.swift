@@ -160,13 +160,14 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             let bytes = try TapeScalars.number(entry, in: text)
             return T.self == Float.self ? T(try TapeScalars.float(bytes)) : T(try TapeScalars.double(bytes))
         case .string:
-            // Infinity and NaN spelled as the non-conforming float strategy says.
+            // Infinity and NaN spelled as the non-conforming float strategy says, byte for byte
+            // (as JSONDecoder compares: `e\u{301}` is not the `é` of a strategy).
             if case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloatDecodingStrategy, entry.isSimpleString,
                 let text = try? TapeScalars.string(entry, in: text)
             {
-                if text == positive { return .infinity }
-                if text == negative { return -.infinity }
-                if text == nan { return .nan }
+                if text.utf8.elementsEqual(positive.utf8) { return .infinity }
+                if text.utf8.elementsEqual(negative.utf8) { return -.infinity }
+                if text.utf8.elementsEqual(nan.utf8) { return .nan }
             }
             throw typeMismatch(T.self, entry, in: parent, key: key)
         default:

@@ -46,7 +46,10 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let options = decoder.options
         keysInText = allSimpleASCII && (options.usesDefaultKeys || options.usesSnakeCase)
         if keysInText, decoder.fillKeyTable(for: object, depth: node.depth, snakeCase: options.usesSnakeCase) { return }
-        if decoder.index(for: object) == nil { decoder.setIndex(try makeIndex(), for: object) }
+        // A custom converter is called for every key each time a container is made, as
+        // JSONDecoder calls it (it may count or log); other indexes are made once per object.
+        let usesCustomKeys = !options.usesDefaultKeys && !options.usesSnakeCase
+        if usesCustomKeys || decoder.index(for: object) == nil { decoder.setIndex(try makeIndex(), for: object) }
     }
 
     /// The entry after a member (its key and its value).
@@ -62,8 +65,8 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var codingPath: [any CodingKey] { node.path }
 
     var allKeys: [Key] {
-        // Converted keys come from the object's dictionary (a custom converter is called once
-        // per key, as JSONDecoder calls it), put back in the document's order.
+        // Converted keys come from the object's dictionary (made when the container was), put
+        // back in the document's order.
         if !keysInText, let index = decoder.index(for: object) {
             return index.sorted { $0.value < $1.value }.compactMap { Key(stringValue: $0.key) }
         }

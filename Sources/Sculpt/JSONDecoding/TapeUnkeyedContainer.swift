@@ -108,7 +108,37 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decodeIfPresent(_ type: Double.Type) throws -> Double? {
         try decodeNextIfPresent { try $0.floatingPoint(Double.self, at: $1, in: $2, key: $3) }
     }
+    mutating func decodeIfPresent(_ type: Float.Type) throws -> Float? {
+        try decodeNextIfPresent { try $0.floatingPoint(Float.self, at: $1, in: $2, key: $3) }
+    }
     mutating func decodeIfPresent(_ type: Int.Type) throws -> Int? { try decodeNextIfPresent { try $0.integer(Int.self, at: $1, in: $2, key: $3) } }
+    mutating func decodeIfPresent(_ type: Int8.Type) throws -> Int8? {
+        try decodeNextIfPresent { try $0.integer(Int8.self, at: $1, in: $2, key: $3) }
+    }
+    mutating func decodeIfPresent(_ type: Int16.Type) throws -> Int16? {
+        try decodeNextIfPresent { try $0.integer(Int16.self, at: $1, in: $2, key: $3) }
+    }
+    mutating func decodeIfPresent(_ type: Int32.Type) throws -> Int32? {
+        try decodeNextIfPresent { try $0.integer(Int32.self, at: $1, in: $2, key: $3) }
+    }
+    mutating func decodeIfPresent(_ type: Int64.Type) throws -> Int64? {
+        try decodeNextIfPresent { try $0.integer(Int64.self, at: $1, in: $2, key: $3) }
+    }
+    mutating func decodeIfPresent(_ type: UInt.Type) throws -> UInt? {
+        try decodeNextIfPresent { try $0.integer(UInt.self, at: $1, in: $2, key: $3) }
+    }
+    mutating func decodeIfPresent(_ type: UInt8.Type) throws -> UInt8? {
+        try decodeNextIfPresent { try $0.integer(UInt8.self, at: $1, in: $2, key: $3) }
+    }
+    mutating func decodeIfPresent(_ type: UInt16.Type) throws -> UInt16? {
+        try decodeNextIfPresent { try $0.integer(UInt16.self, at: $1, in: $2, key: $3) }
+    }
+    mutating func decodeIfPresent(_ type: UInt32.Type) throws -> UInt32? {
+        try decodeNextIfPresent { try $0.integer(UInt32.self, at: $1, in: $2, key: $3) }
+    }
+    mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? {
+        try decodeNextIfPresent { try $0.integer(UInt64.self, at: $1, in: $2, key: $3) }
+    }
     mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
         try decodeNextIfPresent { try $0.unwrap(T.self, at: $1, in: $2, key: $3) }
     }

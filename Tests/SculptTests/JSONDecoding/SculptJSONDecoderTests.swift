@@ -491,6 +491,111 @@ struct SculptJSONDecoderTests {
         }
     }
 
+    // MARK: - Found by the outsider's pass
+
+    /// Reads `[null]` with `decodeIfPresent` of one type until past the end and reports the
+    /// indexes it passes: JSONDecoder's `decodeIfPresent` moves on even at the end, for every type.
+    struct PastTheEnd: Decodable {
+        let indexes: [Int]
+        init(from decoder: any Decoder) throws {
+            let type = decoder.userInfo[PastTheEnd.typeKey] as? String
+            var list = try decoder.unkeyedContainer()
+            var indexes: [Int] = []
+            for _ in 0..<3 {
+                switch type {
+                case "Float": _ = try list.decodeIfPresent(Float.self)
+                case "Double": _ = try list.decodeIfPresent(Double.self)
+                case "Int8": _ = try list.decodeIfPresent(Int8.self)
+                case "Int16": _ = try list.decodeIfPresent(Int16.self)
+                case "Int32": _ = try list.decodeIfPresent(Int32.self)
+                case "Int64": _ = try list.decodeIfPresent(Int64.self)
+                case "UInt": _ = try list.decodeIfPresent(UInt.self)
+                case "UInt8": _ = try list.decodeIfPresent(UInt8.self)
+                case "UInt16": _ = try list.decodeIfPresent(UInt16.self)
+                case "UInt32": _ = try list.decodeIfPresent(UInt32.self)
+                case "UInt64": _ = try list.decodeIfPresent(UInt64.self)
+                case "Bool": _ = try list.decodeIfPresent(Bool.self)
+                case "String": _ = try list.decodeIfPresent(String.self)
+                default: _ = try list.decodeIfPresent(Int.self)
+                }
+                indexes.append(list.currentIndex)
+            }
+            self.indexes = indexes
+        }
+
+        static let typeKey = CodingUserInfoKey(rawValue: "type")!
+    }
+
+    @Test("decodeIfPresent past the end of an array moves on for every type, as JSONDecoder's does", arguments: [
+        "Float", "Double", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Bool", "String",
+    ])
+    func decodeIfPresentPastTheEnd(_ type: String) throws {
+        let data = Data("[null]".utf8)
+        var sculpt = SculptJSONDecoder()
+        sculpt.userInfo = [PastTheEnd.typeKey: type]
+        let foundation = JSONDecoder()
+        foundation.userInfo = [PastTheEnd.typeKey: type]
+        #expect(try sculpt.decode(PastTheEnd.self, from: data).indexes == [1, 2, 3])
+        #expect(try foundation.decode(PastTheEnd.self, from: data).indexes == [1, 2, 3])
+    }
+
+    @Test("a non-conforming float's name matches byte for byte: a decomposed é is not the strategy's precomposed one",
+          arguments: [#"["e\#u{301}"]"#, #"["\#u{E9}"]"#, #"["e\u0301"]"#, #"["\u00E9"]"#])
+    func nonConformingFloatBytes(_ json: String) {
+        let strategy = JSONDecoder.NonConformingFloatDecodingStrategy.convertFromString(
+            positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "\u{E9}")
+        let configure = { (sculpt: inout SculptJSONDecoder, foundation: JSONDecoder) in
+            sculpt.nonConformingFloatDecodingStrategy = strategy
+            foundation.nonConformingFloatDecodingStrategy = strategy
+        }
+        let (sculpt, foundation) = agreement([Double].self, Data(json.utf8), configure: configure)
+        #expect(sculpt == foundation)
+        let (sculptFloat, foundationFloat) = agreement([Float].self, Data(json.utf8), configure: configure)
+        #expect(sculptFloat == foundationFloat)
+    }
+
+    /// Opens its container twice and, each time, a nested one twice, as some hand-written inits do.
+    struct Reopens: Decodable {
+        init(from decoder: any Decoder) throws {
+            for _ in 0..<2 {
+                let container = try decoder.container(keyedBy: DictionaryKeyForTests.self)
+                for _ in 0..<2 {
+                    _ = try container.nestedContainer(keyedBy: DictionaryKeyForTests.self, forKey: DictionaryKeyForTests(stringValue: "o"))
+                }
+            }
+        }
+    }
+
+    @Test("a custom key converter is called for every key each time a container is made, as JSONDecoder calls it")
+    func customKeyCalls() throws {
+        final class Log: @unchecked Sendable {
+            let lock = NSLock()
+            var paths: [String] = []
+            func append(_ path: String) { lock.withLock { paths.append(path) } }
+        }
+        func calls(_ decode: (JSONDecoder.KeyDecodingStrategy) throws -> Void) throws -> [String] {
+            let log = Log()
+            try decode(.custom { path in
+                log.append(path.map(\.stringValue).joined(separator: "/"))
+                return path.last ?? DictionaryKeyForTests(stringValue: "")
+            })
+            return log.paths
+        }
+        let data = Data(#"{"x":1,"o":{"p":2,"P":3}}"#.utf8)
+        let sculpt = try calls { strategy in
+            var decoder = SculptJSONDecoder()
+            decoder.keyDecodingStrategy = strategy
+            _ = try decoder.decode(Reopens.self, from: data)
+        }
+        let foundation = try calls { strategy in
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = strategy
+            _ = try decoder.decode(Reopens.self, from: data)
+        }
+        #expect(sculpt == foundation)
+        #expect(sculpt.count == 12)
+    }
+
     @Test("nesting: 512 levels decode, 513 do not", arguments: [511, 512, 513])
     func nesting(_ depth: Int) {
         let data = Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
