@@ -60,6 +60,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         didSet {
             primaryDecoder = Self.primaryDecoder(of: decoders)
             negotiates = decoders.count > 1
+            sharesScans = Self.sharesScans(decoders)
             acceptableContentTypes = Self.contentTypes(of: decoders)
         }
     }
@@ -112,6 +113,10 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// Whether there is more than one decoder to choose from.
     @usableFromInline var negotiates = false
 
+    /// Whether a decoder is a ``SculptJSONDecoder``, which reads the scan a type-field peek made
+    /// of the body: each call then keeps that scan for the decode (see `SharedScan`).
+    @usableFromInline var sharesScans = false
+
     /// ``acceptableStatusCodes``, ready to be asked.
     @usableFromInline var statusCodeFilter = StatusCodeFilter(StatusCodeFilter.successCodes)
 
@@ -145,6 +150,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         self.primaryDecoder = Self.primaryDecoder(of: decoders)
         self.errorMatcher = errorMatcher
         self.negotiates = decoders.count > 1
+        self.sharesScans = Self.sharesScans(decoders)
         let contentTypes = Self.contentTypes(of: decoders)
         if contentTypes != ContentDecoder.jsonContentTypes {
             self.acceptableContentTypes = contentTypes
@@ -161,6 +167,12 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails (see the type's
     ///   documentation).
     public func serialize(_ data: Data, for response: ResponseContext) throws(SculptError) -> Output {
+        guard sharesScans else { return try steps(data, response) }
+        return try SharedScan.sharing { () throws(SculptError) in try steps(data, response) }
+    }
+
+    /// The steps of ``serialize(_:for:)``.
+    private func steps(_ data: Data, _ response: ResponseContext) throws(SculptError) -> Output {
         switch try resolve(response, data, expecting: nil) {
         case .bodiless: return try bodilessValue(response, data)
         case .model(let modelType): return try decode(modelType.type, as: modelType, response, data)
@@ -180,6 +192,13 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
     @inlinable
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws(SculptError) -> M {
+        guard sharesScans else { return try steps(data, response, as: M.self) }
+        return try SharedScan.sharing { () throws(SculptError) in try steps(data, response, as: M.self) }
+    }
+
+    /// The steps of ``serialize(_:for:as:)``.
+    @inlinable
+    func steps<M: Decodable & Sendable>(_ data: Data, _ response: ResponseContext, as type: M.Type) throws(SculptError) -> M {
         switch try resolve(response, data, expecting: M.self) {
         case .bodiless: return try bodilessValue(response, data, as: M.self)
         case .model(let modelType): return try decode(M.self, as: modelType, response, data)
@@ -316,6 +335,10 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     func negotiatedDecoder(for response: ResponseContext) -> any ModelDecoder {
         guard let contentType = response.source.mediaType else { return primaryDecoder }
         return decoders.first { $0.filter.accepts(contentType) }?.decoder ?? primaryDecoder
+    }
+
+    static func sharesScans(_ decoders: [ContentDecoder]) -> Bool {
+        decoders.contains { $0.decoder is SculptJSONDecoder }
     }
 
     static func primaryDecoder(of decoders: [ContentDecoder]) -> any ModelDecoder {

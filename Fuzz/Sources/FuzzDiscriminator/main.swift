@@ -1,7 +1,9 @@
 // The discriminator peek against JSONDecoder: whenever JSONDecoder accepts a body, the value the
 // peek reports for `type` (top level), `meta.kind` (nested), `Kind` (KELVIN SIGN spells its K) and
 // `méta.café` (a precomposed é, decomposed as e + U+0301) is the value JSONDecoder sees there.
-// Seeds/FuzzDiscriminator.dict holds the canonically equivalent spellings.
+// Seeds/FuzzDiscriminator.dict holds the canonically equivalent spellings. The same peek inside a
+// serializer that decodes with SculptJSONDecoder (which finds the field in a scan of the whole
+// body, kept for the decode) reports the same as the peek alone.
 import Foundation
 import FuzzSupport
 import Sculpt
@@ -33,6 +35,25 @@ func peek(_ matcher: TypeFieldModelMatcher, _ data: Data) -> Result<String?, Scu
     } catch {
         require(false, "not a SculptError: \(error)")
         return .success(nil)
+    }
+}
+
+/// The same matchers in serializers that decode with SculptJSONDecoder: their peek reads a scan of
+/// the whole body.
+let sharing = matchers.map { ModelResponseSerializer(matcher: $0, decoder: SculptJSONDecoder()) }
+
+/// What the matcher reports inside a serializer, in `peek`'s terms.
+func peekSharing(_ serializer: ModelResponseSerializer<TypeFieldModelMatcher>, _ data: Data) -> Result<String?, SculptError> {
+    do {
+        let value = try serializer.serialize(data, for: context)
+        require(false, "a matcher without registrations gave \(value)")
+        return .success(nil)
+    } catch {
+        switch error {
+        case .unknownDiscriminator(_, let found, _, _): return .success(found)
+        case .noModelMatched: return .success(nil)
+        default: return .failure(error)
+        }
     }
 }
 
@@ -76,8 +97,19 @@ struct Probe: Decodable {
 }
 
 runFuzzer { data in
-    for (matcher, keys) in zip(matchers, fieldKeys) {
+    for ((matcher, keys), serializer) in zip(zip(matchers, fieldKeys), sharing) {
         let outcome = peek(matcher, data)
+        if !data.isEmpty {
+            let shared = peekSharing(serializer, data)
+            switch (outcome, shared) {
+            case (.success(let alone), .success(let inSerializer)):
+                require(alone == inSerializer, "\(matcher.field): the peek found \(alone ?? "nothing") alone, \(inSerializer ?? "nothing") in a serializer")
+            case (.failure(let alone), .failure(let inSerializer)):
+                require(alone.code == inSerializer.code, "\(matcher.field): the peek failed with \(alone.code) alone, \(inSerializer.code) in a serializer")
+            default:
+                require(false, "\(matcher.field): the peek gave \(outcome) alone, \(shared) in a serializer")
+            }
+        }
         Probe.keys = keys
         guard !data.isEmpty, let probe = try? JSONDecoder().decode(Probe.self, from: data) else { continue }
         guard case .success(let found) = outcome else {

@@ -55,6 +55,9 @@ package struct DiscriminatorScanner: Sendable {
             guard !JSONText.mayNeedTranscoding(raw) || JSONText.encoding(of: bytes) == nil else { return nil }
             var lexer = JSONLexer(bytes)
             lexer.skipByteOrderMark()
+            // Inside a serializer that decodes with SculptJSONDecoder: one scan for both.
+            let text = UnsafeBufferPointer(rebasing: bytes[lexer.index...])
+            if let entries = SharedScan.entries(for: text, of: data), let outcome = find(in: entries, text: text) { return .success(outcome) }
             return Result { () throws(JSONSyntaxError) in try find(in: &lexer) }
         }
         if let scanned { return try scanned.get() }

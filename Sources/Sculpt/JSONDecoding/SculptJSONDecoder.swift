@@ -48,22 +48,27 @@ public struct SculptJSONDecoder: ModelDecoder, Sendable {
             let bytes = raw.bindMemory(to: UInt8.self)
             guard !JSONText.mayNeedTranscoding(raw) || JSONText.encoding(of: bytes) == nil else { return nil }
             let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            return try Self.decode(T.self, from: UnsafeBufferPointer(rebasing: bytes[start...]), options: options)
+            return try Self.decode(T.self, from: UnsafeBufferPointer(rebasing: bytes[start...]), of: data, options: options)
         }
         if let inPlace { return inPlace }
         guard let text = JSONText(data) else { throw Self.notJSON }
         return try text.utf8.withUnsafeBytes { raw in
-            try Self.decode(T.self, from: raw.bindMemory(to: UInt8.self), options: options)
+            try Self.decode(T.self, from: raw.bindMemory(to: UInt8.self), of: data, options: options)
         }
     }
 
-    /// The decode proper, over UTF-8 that lives for the call.
-    private static func decode<T: Decodable>(_ type: T.Type, from text: UnsafeBufferPointer<UInt8>, options: Options) throws -> T {
+    /// The decode proper, over UTF-8 that lives for the call (`body`'s text): from the scan the
+    /// type-field peek made of it (see `SharedScan`), or from a scan of its own.
+    private static func decode<T: Decodable>(_ type: T.Type, from text: UnsafeBufferPointer<UInt8>, of body: Data, options: Options) throws -> T {
         let entries: UnsafeMutableBufferPointer<JSONTape.Entry>
-        do {
-            entries = try JSONTape.scan(text)
-        } catch {
-            throw notJSON
+        if let shared = SharedScan.take(for: text, of: body) {
+            entries = shared
+        } else {
+            do {
+                entries = try JSONTape.scan(text)
+            } catch {
+                throw notJSON
+            }
         }
         var storage = TapeStorage(entries: entries, text: text)
         var decoder = TapeDecoder(storage: storage, options: options)

@@ -1,0 +1,73 @@
+import Foundation
+
+extension DiscriminatorScanner {
+    /// The field found in a scan of the whole body (a ``JSONTape``), with the same outcome the
+    /// byte-by-byte peek gives; `nil` where the two could differ (a key or value whose reading
+    /// fails), for the caller to peek as usual.
+    func find(in entries: UnsafeMutableBufferPointer<JSONTape.Entry>, text: UnsafeBufferPointer<UInt8>) -> Outcome? {
+        let lexer = JSONLexer(text)
+        var object = 0
+        switch entries[0].kind {
+        case .object: break
+        case .array: return .notAnObject("an array")
+        case .string: return .notAnObject("a string")
+        case .true, .false: return .notAnObject("a boolean")
+        case .null: return .notAnObject("null")
+        case .number: return .notAnObject("a number")
+        }
+        for (depth, key) in path.enumerated() {
+            guard let value = member(key, of: object, in: entries, lexer) else { return .missing }
+            guard let value = value else { return nil }
+            if depth == path.count - 1 { return read(entries[value], lexer) }
+            guard entries[value].kind == .object else { return .missing }
+            object = value
+        }
+        return .missing
+    }
+
+    /// The value entry of the first member of `object` named `key`: `nil` when there is none,
+    /// `.some(nil)` when a key could not be read.
+    private func member(_ key: Key, of object: Int, in entries: UnsafeMutableBufferPointer<JSONTape.Entry>, _ lexer: JSONLexer) -> Int?? {
+        let entries = UnsafeBufferPointer(entries)
+        var position = object + 1
+        while position < entries[object].end {
+            let entry = entries[position]
+            let token = JSONLexer.StringToken(content: entry.offset..<(entry.offset + entry.length), hasEscapes: !entry.isSimpleString, isASCII: entry.isASCII)
+            let matches: Bool
+            if token.hasEscapes {
+                guard let candidate = try? lexer.unescaped(token) else { return .some(nil) }
+                matches = candidate.withUnsafeBufferPointer { key.matches($0, candidateIsASCII: $0.allSatisfy { $0 < 0x80 }) }
+            } else {
+                matches = key.matches(UnsafeBufferPointer(rebasing: lexer.bytes[token.content]), candidateIsASCII: token.isASCII)
+            }
+            if matches { return .some(position + 1) }
+            position = TapeKeyedContainer<IndexKey>.next(after: position, in: entries)
+        }
+        return nil
+    }
+
+    /// The field's value, as the peek reads it.
+    private func read(_ entry: JSONTape.Entry, _ lexer: JSONLexer) -> Outcome {
+        let range = entry.offset..<(entry.offset + entry.length)
+        switch entry.kind {
+        case .string:
+            do {
+                return .found(.string(try lexer.text(of: JSONLexer.StringToken(content: range, hasEscapes: !entry.isSimpleString, isASCII: entry.isASCII))))
+            } catch {
+                return .found(.invalid(error))
+            }
+        case .number:
+            do {
+                try lexer.validateNumber(range)
+            } catch {
+                return .found(.invalid(error))
+            }
+            return .found(.number(String(decoding: UnsafeBufferPointer(rebasing: lexer.bytes[range]), as: UTF8.self)))
+        case .true: return .found(.bool(true))
+        case .false: return .found(.bool(false))
+        case .null: return .found(.null)
+        case .object: return .found(.object)
+        case .array: return .found(.array)
+        }
+    }
+}
