@@ -6,14 +6,20 @@ import Foundation
 /// string then costs a walk of the tape, not a second pass over the string.
 ///
 /// A serializer whose decoders include a `SculptJSONDecoder` opens the scope around each call
-/// (``sharing(_:)``); outside one, the peek and the decoder scan on their own, as before. The scan
-/// is kept for the body it was made of: the scope holds the `Data` (so its bytes stay where they
-/// were scanned, unchanged) and a scan is used only for text at the same address and of the same
-/// length. Only UTF-8 bodies read in place share a scan; a transcoded one is scanned by each.
+/// (``sharing(_:)``); outside one, the peek and the decoder scan on their own, as before. A call
+/// made inside a scope (a serializer run by a matcher or by a type's initializer) shares the
+/// outer scope, which frees what is left at its end. The scan is kept for the body it was made
+/// of: the scope holds the `Data` (so its bytes stay where they were scanned, unchanged) and a
+/// scan is used only for the same text (see ``Slot/holds(_:of:)``). Only UTF-8 bodies read in
+/// place share a scan; a transcoded one is scanned by each.
+///
+/// Each thread has one slot, made the first time it opens a scope and freed when it exits, so a
+/// scope costs two thread-local reads, not an allocation.
 @usableFromInline
 enum SharedScan {
-    /// The scan kept for a scope.
+    /// A thread's scope: whether one is open, and the scan kept in it.
     final class Slot {
+        var isOpen = false
         /// The body scanned, held so that its storage is neither freed nor changed.
         var body: Data?
         /// Where the scanned text starts (after a byte order mark) and its length.
@@ -29,36 +35,81 @@ enum SharedScan {
             return text.count > 64 || self.body == body
         }
 
+        /// Keeps `entries`, the scan of `text` in `body`, freeing the scan kept before.
+        func keep(_ entries: UnsafeMutableBufferPointer<JSONTape.Entry>, of text: UnsafeBufferPointer<UInt8>, in body: Data) {
+            self.entries?.deallocate()
+            (self.body, self.text, self.entries) = (body, (text.baseAddress, text.count), entries)
+        }
+
+        /// Gives up the scan kept, freeing it unless `freeing` is false (its new owner frees it).
+        func release(freeing: Bool = true) {
+            if freeing { entries?.deallocate() }
+            (body, text, entries) = (nil, (nil, -1), nil)
+        }
+
         deinit {
             entries?.deallocate()
         }
     }
 
-    private static let current = ThreadLocal<Slot>()
+    /// The key of each thread's slot; a thread's slot is released when the thread exits.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { slot in
+            #if canImport(Darwin)
+            Unmanaged<Slot>.fromOpaque(slot).release()
+            #else
+            if let slot { Unmanaged<Slot>.fromOpaque(slot).release() }
+            #endif
+        }
+        return key
+    }()
 
-    /// Runs `body` with scans shared on this thread; the scan kept is freed at the end.
+    /// This thread's slot, made on first use.
+    private static var slot: Slot {
+        if let slot = pthread_getspecific(key) { return Unmanaged<Slot>.fromOpaque(slot).takeUnretainedValue() }
+        let slot = Slot()
+        pthread_setspecific(key, Unmanaged.passRetained(slot).toOpaque())
+        return slot
+    }
+
+    /// This thread's slot when a scope is open.
+    private static var openSlot: Slot? {
+        guard let slot = pthread_getspecific(key) else { return nil }
+        let open = Unmanaged<Slot>.fromOpaque(slot).takeUnretainedValue()
+        return open.isOpen ? open : nil
+    }
+
+    /// Runs `body` with scans shared on this thread; the scan kept is freed at the end of the
+    /// outermost scope.
     @usableFromInline
     static func sharing<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        try current.withValue(Slot()) { Result { () throws(E) in try body() } }.get()
+        let slot = slot
+        if slot.isOpen { return try body() }
+        slot.isOpen = true
+        defer {
+            slot.isOpen = false
+            slot.release()
+        }
+        return try body()
     }
 
     /// The scan of `text` (a UTF-8 body's bytes after any byte order mark), made now when there
     /// is none yet; `nil` outside a scope, or when the text is not JSON (the caller then reads it
     /// as it would have).
     static func entries(for text: UnsafeBufferPointer<UInt8>, of body: Data) -> UnsafeMutableBufferPointer<JSONTape.Entry>? {
-        guard let slot = current.value else { return nil }
+        guard let slot = openSlot else { return nil }
         if slot.holds(text, of: body), let entries = slot.entries { return entries }
         guard let entries = try? JSONTape.scan(text) else { return nil }
-        slot.entries?.deallocate()
-        (slot.body, slot.text, slot.entries) = (body, (text.baseAddress, text.count), entries)
+        slot.keep(entries, of: text, in: body)
         return entries
     }
 
     /// Takes the scan of `text` (the bytes of `body`) for a decode, when the scope holds one: the
     /// decode owns it then.
     static func take(for text: UnsafeBufferPointer<UInt8>, of body: Data) -> UnsafeMutableBufferPointer<JSONTape.Entry>? {
-        guard let slot = current.value, slot.holds(text, of: body), let entries = slot.entries else { return nil }
-        (slot.body, slot.text, slot.entries) = (nil, (nil, -1), nil)
+        guard let slot = openSlot, slot.holds(text, of: body), let entries = slot.entries else { return nil }
+        slot.release(freeing: false)
         return entries
     }
 }
