@@ -42,6 +42,18 @@ extension Cases {
                     sculpt: { consume(try snakeSculpt.decode(StripeInvoice.self, from: data)) },
                     baseline: { consume(try snakeFoundation.decode(StripeInvoice.self, from: data)) })
             },
+            Case(name: "SculptJSONDecoder, 100 issues keyed by id", baselineName: "JSONDecoder.decode", target: 0.67) {
+                let data = Payloads.issuesByIDJSON
+                return Sides(
+                    sculpt: { consume(try sculpt.decode([String: Issue].self, from: data)) },
+                    baseline: { consume(try foundation.decode([String: Issue].self, from: data)) })
+            },
+            Case(name: "SculptJSONDecoder, 10,000 counts keyed by name", baselineName: "JSONDecoder.decode", target: 0.67) {
+                let data = Payloads.countsJSON
+                return Sides(
+                    sculpt: { consume(try sculpt.decode([String: Int].self, from: data)) },
+                    baseline: { consume(try foundation.decode([String: Int].self, from: data)) })
+            },
             // The pipeline over the faster decoder: what Sculpt adds is a larger share of less.
             Case(name: "SculptJSONDecoder serializer, URLSession path, typed, 1.2 KB user", baselineName: "SculptJSONDecoder.decode", target: 1.03) {
                 let user = Payloads.userJSON

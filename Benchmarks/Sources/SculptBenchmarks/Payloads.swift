@@ -61,6 +61,10 @@ enum Payloads {
         let items = encode(questions)
         return Data(#"{"items":"#.utf8) + items + Data(#","has_more":true,"quota_max":300,"quota_remaining":-12,"type":"question"}"#.utf8)
     }()
+    /// 100 issues keyed by their node ids, as APIs that return maps send them (about 220 KB).
+    static let issuesByIDJSON = encode(Dictionary(uniqueKeysWithValues: (1...100).map { ("I_kwDOAbc\($0 * 7919)", issue($0)) }))
+    /// 10,000 counts keyed by name (`{"repository-0": 17, ...}`, about 230 KB).
+    static let countsJSON = encode(Dictionary(uniqueKeysWithValues: (0..<10_000).map { ("repository-\($0)", $0 % 997) }))
     /// An object whose discriminator comes last, after a 200 KB string.
     static let discriminatorLastJSON = encode(Blob(id: 1, body: String(repeating: "lorem ipsum \"dolor\" sit amet, ", count: 200_000 / 30), type: "blob"))
 

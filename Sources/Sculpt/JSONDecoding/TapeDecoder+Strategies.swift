@@ -78,23 +78,45 @@ extension TapeDecoder {
         return value
     }
 
-    /// A `[String: Value]` under a key decoding strategy: its keys are the object's, as written.
+    /// A `[String: Value]`, in one walk of its members. Under a key decoding strategy it is read
+    /// as `JSONDecoder` reads it then: the object's keys as written (the strategy converts the
+    /// keys of types, not of dictionaries), every value decoded, the first of a repeated name
+    /// kept. Under the default keys it is read as `Dictionary.init(from:)` reads it from
+    /// `JSONDecoder`'s keyed container, without the container: the keys checked as the container
+    /// checks them, then each name's first value decoded at a key whose `intValue` is the name
+    /// read as an `Int` (the standard library's dictionary key), later ones never read.
     func stringKeyedDictionary(_ type: any StringKeyedDictionary.Type, at index: Int, in parent: CodingPathNode, key: (some CodingKey)?) throws -> Any {
         let entry = entries[index]
-        try checkNotNull(entry, [String: Any].self, in: parent, key: key)
-        guard entry.kind == .object else {
-            throw DecodingError.typeMismatch([String: Any].self, .init(
-                codingPath: parent.path(appending: key), debugDescription: "Expected to decode \([String: Any].self) but found \(Self.describe(entry)) instead."))
-        }
         let node = key.map { parent.appending($0) } ?? parent
+        let firstOnly = options.usesDefaultKeys
+        if firstOnly {
+            switch entry.kind {
+            case .object: _ = try TapeKeyedContainer<IndexKey>.checkKeys(of: index, in: self)
+            case .null:
+                throw DecodingError.valueNotFound([String: Any].self, .init(
+                    codingPath: node.path, debugDescription: "Cannot get keyed decoding container -- found null value instead"))
+            default:
+                throw DecodingError.typeMismatch([String: Any].self, .init(
+                    codingPath: node.path, debugDescription: "Expected to decode \([String: Any].self) but found \(Self.describe(entry)) instead."))
+            }
+        } else {
+            try checkNotNull(entry, [String: Any].self, in: parent, key: key)
+            guard entry.kind == .object else {
+                throw DecodingError.typeMismatch([String: Any].self, .init(
+                    codingPath: parent.path(appending: key), debugDescription: "Expected to decode \([String: Any].self) but found \(Self.describe(entry)) instead."))
+            }
+        }
         var members: [(String, Int)] = []
+        members.reserveCapacity(entry.count)
         var position = index + 1
         while position < entry.end {
             members.append((try TapeScalars.string(entries[position], in: text), position + 1))
             position = TapeKeyedContainer<IndexKey>.next(after: position, in: entries)
         }
-        return try type.decodeMembers(members) { valueType, name, valueEntry in
-            try self.unwrapOpened(valueType, at: valueEntry, in: node, key: DictionaryKey(name))
+        return try type.decodeMembers(members, firstOnly: firstOnly) { valueType, name, valueEntry in
+            try firstOnly
+                ? self.unwrapOpened(valueType, at: valueEntry, in: node, key: DictionaryKey(member: name))
+                : self.unwrapOpened(valueType, at: valueEntry, in: node, key: DictionaryKey(name))
         }
     }
 
@@ -108,18 +130,21 @@ extension TapeDecoder {
 /// strategy (the strategy converts the keys of types, not of dictionaries).
 protocol StringKeyedDictionary {
     /// Builds the dictionary from its members' names and value entries, each value decoded by
-    /// `decode` (the first of repeated names kept).
+    /// `decode`, the first of repeated names kept; with `firstOnly`, the values of repeated names
+    /// are not decoded at all.
     static func decodeMembers(
-        _ members: [(String, Int)], _ decode: (any Decodable.Type, String, Int) throws -> any Decodable
+        _ members: [(String, Int)], firstOnly: Bool, _ decode: (any Decodable.Type, String, Int) throws -> any Decodable
     ) throws -> Self
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
-    static func decodeMembers(_ members: [(String, Int)], _ decode: (any Decodable.Type, String, Int) throws -> any Decodable) throws -> Self {
+    static func decodeMembers(
+        _ members: [(String, Int)], firstOnly: Bool, _ decode: (any Decodable.Type, String, Int) throws -> any Decodable
+    ) throws -> Self {
         var result: [String: Value] = [:]
         result.reserveCapacity(members.count)
         for (name, entry) in members {
-            // Every value is decoded (as JSONDecoder decodes each); the first of a name is kept.
+            if firstOnly, result[name] != nil { continue }
             guard let value = try decode(Value.self, name, entry) as? Value, result[name] == nil else { continue }
             result[name] = value
         }
@@ -127,11 +152,15 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
     }
 }
 
-/// A dictionary's key in a coding path, as `JSONDecoder` writes it.
+/// A dictionary's key in a coding path: as `JSONDecoder` writes it under a key strategy (no
+/// `intValue`), or as the standard library's `Dictionary.init(from:)` makes it (``init(member:)``).
 struct DictionaryKey: CodingKey {
     let stringValue: String
-    var intValue: Int? { nil }
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
+    let intValue: Int?
+    init(_ name: String) { (stringValue, intValue) = (name, nil) }
+    /// The key `Dictionary.init(from:)` gets from `allKeys`: its `intValue` is the name read as an
+    /// `Int`, when it is one.
+    init(member name: String) { (stringValue, intValue) = (name, Int(name)) }
+    init?(stringValue: String) { self.init(stringValue) }
     init?(intValue: Int) { nil }
 }

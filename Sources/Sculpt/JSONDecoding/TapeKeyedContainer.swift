@@ -25,6 +25,19 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.decoder = decoder
         self.object = object
         self.node = node
+        let allSimpleASCII = try Self.checkKeys(of: object, in: decoder)
+        let options = decoder.options
+        keysInText = allSimpleASCII && (options.usesDefaultKeys || options.usesSnakeCase)
+        if keysInText, decoder.fillKeyTable(for: object, depth: node.depth, snakeCase: options.usesSnakeCase) { return }
+        // A custom converter is called for every key each time a container is made, as
+        // JSONDecoder calls it (it may count or log); other indexes are made once per object.
+        let usesCustomKeys = !options.usesDefaultKeys && !options.usesSnakeCase
+        if usesCustomKeys || decoder.index(for: object) == nil { decoder.setIndex(try makeIndex(), for: object) }
+    }
+
+    /// Reads every key of `object` as JSONDecoder reads them when it builds its dictionary (an
+    /// invalid one fails the decode); whether all are ASCII without escapes.
+    static func checkKeys(of object: Int, in decoder: TapeDecoder) throws -> Bool {
         let entries = decoder.entries
         let text = decoder.text
         let end = entries[object].end
@@ -32,7 +45,6 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         var allSimpleASCII = true
         while position < end {
             let key = entries[position]
-            // Each key is read as JSONDecoder reads it when it builds its dictionary.
             if key.isSimpleString, key.isASCII {
                 if TapeScalars.hasControlCharacter(UnsafeBufferPointer(rebasing: text[key.offset..<(key.offset + key.length)])) {
                     throw TapeScalars.Invalid(reason: "a control character must be escaped in a string")
@@ -41,15 +53,9 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 allSimpleASCII = false
                 _ = try TapeScalars.string(key, in: text)
             }
-            position = Self.next(after: position, in: entries)
+            position = next(after: position, in: entries)
         }
-        let options = decoder.options
-        keysInText = allSimpleASCII && (options.usesDefaultKeys || options.usesSnakeCase)
-        if keysInText, decoder.fillKeyTable(for: object, depth: node.depth, snakeCase: options.usesSnakeCase) { return }
-        // A custom converter is called for every key each time a container is made, as
-        // JSONDecoder calls it (it may count or log); other indexes are made once per object.
-        let usesCustomKeys = !options.usesDefaultKeys && !options.usesSnakeCase
-        if usesCustomKeys || decoder.index(for: object) == nil { decoder.setIndex(try makeIndex(), for: object) }
+        return allSimpleASCII
     }
 
     /// The entry after a member (its key and its value).

@@ -596,6 +596,42 @@ struct SculptJSONDecoderTests {
         #expect(sculpt.count == 12)
     }
 
+    @Test("a [String: T] is read as JSONDecoder reads it: under the default keys only a name's first value, under a strategy every value",
+          arguments: [#"{"a":1,"a":"x"}"#, #"{"a":"x","a":1}"#, #"{"b":1,"a":2,"b":3}"#, #"{"caf\u00e9":1,"cafe\u0301":"x"}"#, #"{"1":"x"}"#, "null", "[]", #"{"a":null}"#])
+    func stringKeyedDictionaries(_ json: String) {
+        for strategy in ["default", "snake"] {
+            let configure = { (sculpt: inout SculptJSONDecoder, foundation: JSONDecoder) in
+                if strategy == "snake" {
+                    sculpt.keyDecodingStrategy = .convertFromSnakeCase
+                    foundation.keyDecodingStrategy = .convertFromSnakeCase
+                }
+            }
+            let (sculpt, foundation) = agreement([String: Int].self, Data(json.utf8), configure: configure)
+            #expect(sculpt == foundation, "\(strategy)")
+            let (sculptNested, foundationNested) = agreement([String: [String: Int?]].self, Data(#"{"outer":\#(json)}"#.utf8), configure: configure)
+            #expect(sculptNested == foundationNested, "\(strategy), nested")
+        }
+    }
+
+    @Test("a dictionary's key in an error's coding path has the intValue JSONDecoder's has")
+    func dictionaryKeyInPath() throws {
+        func lastKey(_ decode: () throws -> [String: Int]) -> (String, Int?)? {
+            do {
+                _ = try decode()
+                return nil
+            } catch let DecodingError.typeMismatch(_, context) {
+                return context.codingPath.last.map { ($0.stringValue, $0.intValue) }
+            } catch {
+                return nil
+            }
+        }
+        let data = Data(#"{"12":"x"}"#.utf8)
+        let sculpt = lastKey { try SculptJSONDecoder().decode([String: Int].self, from: data) }
+        let foundation = lastKey { try JSONDecoder().decode([String: Int].self, from: data) }
+        #expect(sculpt?.0 == "12" && sculpt?.1 == 12)
+        #expect(sculpt?.0 == foundation?.0 && sculpt?.1 == foundation?.1)
+    }
+
     @Test("nesting: 512 levels decode, 513 do not", arguments: [511, 512, 513])
     func nesting(_ depth: Int) {
         let data = Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
