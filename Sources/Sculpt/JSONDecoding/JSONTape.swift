@@ -240,22 +240,13 @@ extension JSONTape {
             index = lexer.index + 1
         }
 
-        /// A number as `JSONDecoder`'s scanner takes one: the run of digits, `.`, `+`, `-`, `e` and
-        /// `E` from a digit or `-`.
+        /// A number as `JSONDecoder`'s scanner takes one (``JSONLexer/numberRun()``).
         private mutating func number() {
-            let start = index
-            index += 1
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "e"),
-                    UInt8(ascii: "E"):
-                    index += 1
-                default:
-                    entries.append(Entry(.number, offset: start, payload: UInt64(index - start)))
-                    return
-                }
-            }
-            entries.append(Entry(.number, offset: start, payload: UInt64(index - start)))
+            var lexer = JSONLexer(bytes)
+            lexer.index = index
+            let run = lexer.numberRun()
+            index = run.upperBound
+            entries.append(Entry(.number, offset: run.lowerBound, payload: UInt64(run.count)))
         }
 
         private mutating func literal(_ text: StaticString, _ kind: Kind) throws(Invalid) {
