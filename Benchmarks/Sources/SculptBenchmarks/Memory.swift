@@ -2,18 +2,26 @@ import Foundation
 import Sculpt
 import SculptMatchers
 
-/// Peak memory of decoding the 5 MB array, each way in a fresh child process (peak RSS is a
-/// process's high-water mark), above an idle child that only reads the file.
+/// Peak memory of decoding the 5 MB array, and an array holding one 50 MB string, each way in a
+/// fresh child process (peak RSS is a process's high-water mark), above an idle child that only
+/// reads the same file.
 enum Memory {
     enum Mode: String, CaseIterable {
         case idle, baseline, sculpt, sculptDecoder
+        case stringIdle, stringBaseline, stringDecoder
+
+        /// Whether the child reads the long string's file.
+        var readsString: Bool { [.stringIdle, .stringBaseline, .stringDecoder].contains(self) }
     }
+
+    /// `["xxx…"]`, 50 MB: what a decoder copies of a string shows at this size.
+    static let longStringJSON = Data(("[\"" + String(repeating: "x", count: 50_000_000) + "\"]").utf8)
 
     /// Runs in the child: read the payload, decode it one way, report peak RSS in KB.
     static func child(_ mode: Mode, payload: URL) throws {
         let data = try Data(contentsOf: payload)
         switch mode {
-        case .idle: consume(data)
+        case .idle, .stringIdle: consume(data)
         case .baseline: consume(try JSONDecoder().decode([Item].self, from: data))
         case .sculpt:
             var routes = URLModelMatcher()
@@ -21,6 +29,8 @@ enum Memory {
             let context = ResponseContext(url: URL(string: "https://x/items"), headerFields: [.contentType: "application/json"])
             consume(try ModelResponseSerializer(matcher: routes).serialize(data, for: context, as: [Item].self))
         case .sculptDecoder: consume(try SculptJSONDecoder().decode([Item].self, from: data))
+        case .stringBaseline: consume(try JSONDecoder().decode([String].self, from: data))
+        case .stringDecoder: consume(try SculptJSONDecoder().decode([String].self, from: data))
         }
         print(peakResidentKilobytes())
     }
@@ -43,12 +53,20 @@ enum Memory {
     /// serializer's and `SculptJSONDecoder`'s, each against `JSONDecoder`'s.
     static func measure(runs: Int = 5) throws -> [Measurement] {
         let payload = FileManager.default.temporaryDirectory.appending(path: "sculpt-benchmark-\(getpid()).json")
+        let stringPayload = FileManager.default.temporaryDirectory.appending(path: "sculpt-benchmark-string-\(getpid()).json")
         try Payloads.largeArrayJSON.write(to: payload)
-        defer { try? FileManager.default.removeItem(at: payload) }
+        try longStringJSON.write(to: stringPayload)
+        defer {
+            try? FileManager.default.removeItem(at: payload)
+            try? FileManager.default.removeItem(at: stringPayload)
+        }
         var peaks: [Mode: Double] = [:]
         for mode in Mode.allCases {
-            peaks[mode] = try (0..<runs).map { _ in try peak(mode, payload) }.min()
+            peaks[mode] = try (0..<runs).map { _ in try peak(mode, mode.readsString ? stringPayload : payload) }.min()
         }
+        let stringIdle = peaks[.stringIdle] ?? 0
+        let stringBaseline = (peaks[.stringBaseline] ?? 0) - stringIdle
+        let stringDecoder = (peaks[.stringDecoder] ?? 0) - stringIdle
         let idle = peaks[.idle] ?? 0
         let baseline = (peaks[.baseline] ?? 0) - idle
         let sculpt = (peaks[.sculpt] ?? 0) - idle
@@ -60,6 +78,9 @@ enum Memory {
             Measurement(
                 name: "peak memory, SculptJSONDecoder, 5 MB array (KB)", baseline: "JSONDecoder alone", sculptNanoseconds: decoder,
                 baselineNanoseconds: baseline, ratio: decoder / baseline, target: 1.0),
+            Measurement(
+                name: "peak memory, SculptJSONDecoder, a 50 MB string (KB)", baseline: "JSONDecoder alone", sculptNanoseconds: stringDecoder,
+                baselineNanoseconds: stringBaseline, ratio: stringDecoder / stringBaseline, target: 1.0),
         ]
     }
 

@@ -71,14 +71,14 @@ public struct SculptJSONDecoder: ModelDecoder, Sendable {
             }
         }
         var storage = TapeStorage(entries: entries, text: text)
-        var decoder = TapeDecoder(storage: storage, options: options)
         defer {
-            // A decoder the caller kept (a type that stored one) reads a copy of the text, which
-            // lives only for this call.
-            if !isKnownUniquelyReferenced(&decoder) || !isKnownUniquelyReferenced(&storage) { storage.ownText() }
+            // A decoder or container a type kept (stored in a property) holds the storage still,
+            // once the decode's own decoder is gone: it reads a copy of the text, which lives only
+            // for this call. Otherwise nothing is copied.
+            if !isKnownUniquelyReferenced(&storage) { storage.ownText() }
         }
         do {
-            return try decoder.unwrap(T.self, at: 0, in: .root, key: Optional<IndexKey>.none)
+            return try TapeDecoder(storage: storage, options: options).unwrap(T.self, at: 0, in: .root, key: Optional<IndexKey>.none)
         } catch is TapeScalars.Invalid {
             throw notJSON
         }

@@ -468,6 +468,21 @@ struct SculptJSONDecoderTests {
         #expect(value == "still here")
     }
 
+    @Test("a container kept past the decode still reads its values (the text is copied for it, and only then)")
+    func keptContainer() throws {
+        struct Keeper: Decodable {
+            let container: KeyedDecodingContainer<DictionaryKeyForTests>
+            init(from decoder: any Decoder) throws {
+                container = try decoder.container(keyedBy: DictionaryKeyForTests.self)
+            }
+        }
+        var data = Data(#"{"b":"still here","n":[1,2]}"#.utf8)
+        let kept = try SculptJSONDecoder().decode(Keeper.self, from: data)
+        data.resetBytes(in: 0..<data.count)
+        #expect(try kept.container.decode(String.self, forKey: DictionaryKeyForTests(stringValue: "b")) == "still here")
+        #expect(try kept.container.decode([Int].self, forKey: DictionaryKeyForTests(stringValue: "n")) == [1, 2])
+    }
+
     @Test("UTF-16, UTF-32 and byte order marks are read as JSONDecoder reads them", arguments: [
         String.Encoding.utf8, .utf16, .utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian, .utf32BigEndian,
     ])
