@@ -1,11 +1,12 @@
 import Foundation
 
 extension DiscriminatorScanner {
-    /// The field found in a scan of the whole body (a ``JSONTape``), with the same outcome the
-    /// byte-by-byte peek gives; `nil` where the two could differ (a key or value whose reading
-    /// fails), for the caller to peek as usual.
-    func find(in entries: UnsafeMutableBufferPointer<JSONTape.Entry>, text: UnsafeBufferPointer<UInt8>) -> Outcome? {
-        let lexer = JSONLexer(text)
+    /// The field found in a scan of the whole body (a ``JSONTape`` of the text that starts at
+    /// `start` in `body`, after any byte order mark), with the same outcome the byte-by-byte peek
+    /// gives, offsets counted in the body as it arrived; `nil` where the two could differ (a key
+    /// whose reading fails), for the caller to peek as usual.
+    func find(in entries: UnsafeMutableBufferPointer<JSONTape.Entry>, body: UnsafeBufferPointer<UInt8>, start: Int) -> Outcome? {
+        let lexer = JSONLexer(body)
         var object = 0
         switch entries[0].kind {
         case .object: break
@@ -16,9 +17,9 @@ extension DiscriminatorScanner {
         case .number: return .notAnObject("a number")
         }
         for (depth, key) in path.enumerated() {
-            guard let value = member(key, of: object, in: entries, lexer) else { return .missing }
+            guard let value = member(key, of: object, in: entries, lexer, start: start) else { return .missing }
             guard let value = value else { return nil }
-            if depth == path.count - 1 { return read(entries[value], lexer) }
+            if depth == path.count - 1 { return read(entries[value], lexer, start: start) }
             guard entries[value].kind == .object else { return .missing }
             object = value
         }
@@ -27,12 +28,12 @@ extension DiscriminatorScanner {
 
     /// The value entry of the first member of `object` named `key`: `nil` when there is none,
     /// `.some(nil)` when a key could not be read.
-    private func member(_ key: Key, of object: Int, in entries: UnsafeMutableBufferPointer<JSONTape.Entry>, _ lexer: JSONLexer) -> Int?? {
+    private func member(_ key: Key, of object: Int, in entries: UnsafeMutableBufferPointer<JSONTape.Entry>, _ lexer: JSONLexer, start: Int) -> Int?? {
         let entries = UnsafeBufferPointer(entries)
         var position = object + 1
         while position < entries[object].end {
             let entry = entries[position]
-            let token = JSONLexer.StringToken(content: entry.offset..<(entry.offset + entry.length), hasEscapes: !entry.isSimpleString, isASCII: entry.isASCII)
+            let token = JSONLexer.StringToken(content: Self.range(of: entry, start), hasEscapes: !entry.isSimpleString, isASCII: entry.isASCII)
             let matches: Bool
             if token.hasEscapes {
                 guard let candidate = try? lexer.unescaped(token) else { return .some(nil) }
@@ -47,8 +48,8 @@ extension DiscriminatorScanner {
     }
 
     /// The field's value, as the peek reads it.
-    private func read(_ entry: JSONTape.Entry, _ lexer: JSONLexer) -> Outcome {
-        let range = entry.offset..<(entry.offset + entry.length)
+    private func read(_ entry: JSONTape.Entry, _ lexer: JSONLexer, start: Int) -> Outcome {
+        let range = Self.range(of: entry, start)
         switch entry.kind {
         case .string:
             do {
@@ -69,5 +70,10 @@ extension DiscriminatorScanner {
         case .object: return .found(.object)
         case .array: return .found(.array)
         }
+    }
+
+    /// Where an entry of the text that starts at `start` lies in the body.
+    private static func range(of entry: JSONTape.Entry, _ start: Int) -> Range<Int> {
+        (start + entry.offset)..<(start + entry.offset + entry.length)
     }
 }

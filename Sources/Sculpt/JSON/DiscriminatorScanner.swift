@@ -57,7 +57,9 @@ package struct DiscriminatorScanner: Sendable {
             lexer.skipByteOrderMark()
             // Inside a serializer that decodes with SculptJSONDecoder: one scan for both.
             let text = UnsafeBufferPointer(rebasing: bytes[lexer.index...])
-            if let entries = SharedScan.entries(for: text, of: data), let outcome = find(in: entries, text: text) { return .success(outcome) }
+            if let entries = SharedScan.entries(for: text, of: data), let outcome = find(in: entries, body: bytes, start: lexer.index) {
+                return .success(outcome)
+            }
             return Result { () throws(JSONSyntaxError) in try find(in: &lexer) }
         }
         if let scanned { return try scanned.get() }

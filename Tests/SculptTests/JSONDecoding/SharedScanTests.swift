@@ -90,6 +90,24 @@ struct SharedScanTests {
         }
     }
 
+    @Test("an invalid tag's offset counts the body as it arrived, byte order mark and all (found by the outsider's pass)",
+          arguments: [#"{"type":01}"#, #"{"id":1,"type":"\u0001"}"#, #"{"type":"\ud800x"}"#, #"{"meta":{"kind":-}}"#])
+    func invalidTagOffsets(_ json: String) throws {
+        let types = TypeFieldModelMatcher(field: json.contains("meta") ? "meta.kind" : "type", ["a": Other.self])
+        for prefix in [[], [0xEF, 0xBB, 0xBF]] as [[UInt8]] {
+            let data = Data(prefix) + Data(json.utf8)
+            func invalid(_ decoder: any ModelDecoder) -> String {
+                do {
+                    return "decoded \(try ModelResponseSerializer(matcher: types, decoder: decoder).serialize(data, for: Self.context))"
+                } catch {
+                    guard case .invalidJSON(let reason, let offset, _) = error else { return "\(error.code)" }
+                    return "\(reason) at \(offset)"
+                }
+            }
+            #expect(invalid(SculptJSONDecoder()) == invalid(JSONDecoder()), "\(prefix.count)-byte prefix")
+        }
+    }
+
     @Test("a scan is read only for the body it was made of: a matcher that peeks other bytes of the same length")
     func otherBytes() throws {
         let padding = String(repeating: "x", count: 100)
