@@ -106,14 +106,8 @@ extension TapeDecoder {
                     codingPath: parent.path(appending: key), debugDescription: "Expected to decode \([String: Any].self) but found \(Self.describe(entry)) instead."))
             }
         }
-        var members: [(String, Int)] = []
-        members.reserveCapacity(entry.count)
-        var position = index + 1
-        while position < entry.end {
-            members.append((try TapeScalars.string(entries[position], in: text), position + 1))
-            position = TapeKeyedContainer<IndexKey>.next(after: position, in: entries)
-        }
-        return try type.decodeMembers(members, firstOnly: firstOnly) { valueType, name, valueEntry in
+        var members = ObjectMembers(decoder: self, object: index)
+        return try type.decodeMembers(&members, firstOnly: firstOnly) { valueType, name, valueEntry in
             try firstOnly
                 ? self.unwrapOpened(valueType, at: valueEntry, in: node, key: DictionaryKey(member: name))
                 : self.unwrapOpened(valueType, at: valueEntry, in: node, key: DictionaryKey(name))
@@ -129,26 +123,54 @@ extension TapeDecoder {
 /// A `[String: Value]`: what `JSONDecoder` decodes with the object's own keys under any key
 /// strategy (the strategy converts the keys of types, not of dictionaries).
 protocol StringKeyedDictionary {
-    /// Builds the dictionary from its members' names and value entries, each value decoded by
-    /// `decode`, the first of repeated names kept; with `firstOnly`, the values of repeated names
-    /// are not decoded at all.
+    /// Builds the dictionary of an object's `members`, each value decoded by `decode`, the first
+    /// of repeated names kept; with `firstOnly`, the values of repeated names are not decoded at
+    /// all.
     static func decodeMembers(
-        _ members: [(String, Int)], firstOnly: Bool, _ decode: (any Decodable.Type, String, Int) throws -> any Decodable
+        _ members: inout ObjectMembers, firstOnly: Bool, _ decode: (any Decodable.Type, String, Int) throws -> any Decodable
     ) throws -> Self
 }
 
 extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodable {
     static func decodeMembers(
-        _ members: [(String, Int)], firstOnly: Bool, _ decode: (any Decodable.Type, String, Int) throws -> any Decodable
+        _ members: inout ObjectMembers, firstOnly: Bool, _ decode: (any Decodable.Type, String, Int) throws -> any Decodable
     ) throws -> Self {
         var result: [String: Value] = [:]
         result.reserveCapacity(members.count)
-        for (name, entry) in members {
+        while let (name, entry) = try members.next() {
             if firstOnly, result[name] != nil { continue }
             guard let value = try decode(Value.self, name, entry) as? Value, result[name] == nil else { continue }
             result[name] = value
         }
         return result
+    }
+}
+
+/// An object's members in the document's order, each name read when its member is reached (so
+/// under a key strategy an invalid name fails the decode only after the values before it, as
+/// `JSONDecoder` reads them).
+struct ObjectMembers {
+    private let decoder: TapeDecoder
+    private var position: Int
+    private let end: Int
+    /// How many members the object has.
+    let count: Int
+
+    init(decoder: TapeDecoder, object: Int) {
+        self.decoder = decoder
+        position = object + 1
+        end = decoder.entries[object].end
+        count = decoder.entries[object].count
+    }
+
+    /// The next member's name and the entry of its value.
+    ///
+    /// - Throws: ``TapeScalars/Invalid`` when the name is not a valid string.
+    mutating func next() throws -> (name: String, value: Int)? {
+        guard position < end else { return nil }
+        let member = (try TapeScalars.string(decoder.entries[position], in: decoder.text), position + 1)
+        position = TapeKeyedContainer<IndexKey>.next(after: position, in: decoder.entries)
+        return member
     }
 }
 

@@ -612,7 +612,9 @@ struct SculptJSONDecoderTests {
     }
 
     @Test("a [String: T] is read as JSONDecoder reads it: under the default keys only a name's first value, under a strategy every value",
-          arguments: [#"{"a":1,"a":"x"}"#, #"{"a":"x","a":1}"#, #"{"b":1,"a":2,"b":3}"#, #"{"caf\u00e9":1,"cafe\u0301":"x"}"#, #"{"1":"x"}"#, "null", "[]", #"{"a":null}"#])
+          arguments: [#"{"a":1,"a":"x"}"#, #"{"a":"x","a":1}"#, #"{"b":1,"a":2,"b":3}"#, #"{"caf\u00e9":1,"cafe\u0301":"x"}"#, #"{"1":"x"}"#, "null", "[]", #"{"a":null}"#,
+                     // Found by the outsider's pass: under a strategy a value's error comes before a later invalid name's.
+                     #"{"a":{},"\q":1}"#, #"{"a":"x","\ud800":1}"#, "{\"a\":[],\"\u{01}\":1}"])
     func stringKeyedDictionaries(_ json: String) {
         for strategy in ["default", "snake"] {
             let configure = { (sculpt: inout SculptJSONDecoder, foundation: JSONDecoder) in
