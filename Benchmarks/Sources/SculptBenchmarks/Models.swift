@@ -131,3 +131,11 @@ struct Question: Codable, Sendable {
         case questionID = "question_id", isAnswered = "is_answered"
     }
 }
+
+/// A record whose keys are not ASCII, as some localized APIs send them: decoders look these up
+/// through a dictionary per object.
+struct Ort: Codable, Sendable {
+    let straße: String
+    let größe: Int
+    let café: Bool
+}

@@ -65,6 +65,8 @@ enum Payloads {
     static let issuesByIDJSON = encode(Dictionary(uniqueKeysWithValues: (1...100).map { ("I_kwDOAbc\($0 * 7919)", issue($0)) }))
     /// 10,000 counts keyed by name (`{"repository-0": 17, ...}`, about 230 KB).
     static let countsJSON = encode(Dictionary(uniqueKeysWithValues: (0..<10_000).map { ("repository-\($0)", $0 % 997) }))
+    /// 10,000 records with keys past ASCII (`{"straße":…,"größe":…,"café":…}`, about 600 KB).
+    static let nonASCIIKeysJSON = encode((0..<10_000).map { Ort(straße: "Hauptstraße \($0)", größe: $0, café: $0.isMultiple(of: 2)) })
     /// An object whose discriminator comes last, after a 200 KB string.
     static let discriminatorLastJSON = encode(Blob(id: 1, body: String(repeating: "lorem ipsum \"dolor\" sit amet, ", count: 200_000 / 30), type: "blob"))
 

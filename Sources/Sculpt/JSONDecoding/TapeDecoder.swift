@@ -20,10 +20,11 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// Per depth, the keys of the object last opened at that depth (see ``TapeKeyedContainer``):
     /// grown as depth needs, each table reused by the next object at its depth.
     @exclusivity(unchecked) private var keyTables: [KeyTable] = []
-    /// Objects looked up through a dictionary of their keys, by entry: objects with keys that
-    /// are escaped or not ASCII, under a custom key strategy, or looked up by a name that is not
-    /// ASCII.
-    private var indexes: [Int: [String: Int]] = [:]
+    /// Per depth, the dictionary of the keys of the object last looked up that way at that depth
+    /// (objects with keys that are escaped or not ASCII, under a custom key strategy, or looked
+    /// up by a name that is not ASCII), as `JSONDecoder` keeps one per container: one per depth
+    /// at a time, so memory stays within the document's depth however many objects there are.
+    @exclusivity(unchecked) private var indexes: [(object: Int, keys: [String: Int])?] = []
 
     init(storage: TapeStorage, entry: Int = 0, node: CodingPathNode = .root, options: SculptJSONDecoder.Options) {
         self.storage = storage
@@ -238,10 +239,17 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         return .some(keyTables[depth].find(name, entries: entries, text: UnsafeRawBufferPointer(text)))
     }
 
-    /// The dictionary of an object's keys, when it has one.
-    func index(for object: Int) -> [String: Int]? { indexes.isEmpty ? nil : indexes[object] }
+    /// The dictionary of the keys of `object` at `depth`, when it is the one kept there.
+    func index(for object: Int, depth: Int) -> [String: Int]? {
+        guard depth < indexes.count, let kept = indexes[depth], kept.object == object else { return nil }
+        return kept.keys
+    }
 
-    func setIndex(_ index: [String: Int], for object: Int) { indexes[object] = index }
+    /// Keeps the dictionary of the keys of `object` at `depth`, in place of the one kept before.
+    func setIndex(_ keys: [String: Int], for object: Int, depth: Int) {
+        while indexes.count <= depth { indexes.append(nil) }
+        indexes[depth] = (object, keys)
+    }
 
     /// A decoder the caller may keep, for `entry` at `node`: what `superDecoder()` returns.
     func detached(at entry: Int, node: CodingPathNode) -> TapeDecoder {

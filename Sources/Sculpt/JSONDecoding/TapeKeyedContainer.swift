@@ -32,7 +32,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         // A custom converter is called for every key each time a container is made, as
         // JSONDecoder calls it (it may count or log); other indexes are made once per object.
         let usesCustomKeys = !options.usesDefaultKeys && !options.usesSnakeCase
-        if usesCustomKeys || decoder.index(for: object) == nil { decoder.setIndex(try makeIndex(), for: object) }
+        if usesCustomKeys || decoder.index(for: object, depth: node.depth) == nil { decoder.setIndex(try makeIndex(), for: object, depth: node.depth) }
     }
 
     /// Reads every key of `object` as JSONDecoder reads them when it builds its dictionary (an
@@ -73,7 +73,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var allKeys: [Key] {
         // Converted keys come from the object's dictionary (made when the container was), put
         // back in the document's order.
-        if !keysInText, let index = decoder.index(for: object) {
+        if !keysInText, let index = decoder.index(for: object, depth: node.depth) {
             return index.sorted { $0.value < $1.value }.compactMap { Key(stringValue: $0.key) }
         }
         var keys: [Key] = []
@@ -132,12 +132,12 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return slowValue(named: name)
     }
 
-    /// A lookup through the object's dictionary, made once.
+    /// A lookup through the object's dictionary, made when the decoder does not keep it.
     @inline(never)
     private func slowValue(named name: String) -> Int? {
-        if let index = decoder.index(for: object) { return index[name].map { $0 + 1 } }
+        if let index = decoder.index(for: object, depth: node.depth) { return index[name].map { $0 + 1 } }
         guard let index = try? makeIndex() else { return nil }
-        decoder.setIndex(index, for: object)
+        decoder.setIndex(index, for: object, depth: node.depth)
         return index[name].map { $0 + 1 }
     }
 
