@@ -12,14 +12,23 @@ public import Foundation
 ///
 /// It scans the document once into a flat list of its values (each container knowing where it
 /// ends, so anything a model does not read is passed in one step), then decodes from that list:
-/// keys are compared as bytes where they are ASCII, looked up from where the last lookup in the
-/// object ended, and no object becomes a dictionary. Everything else is `JSONDecoder`'s: the same
+/// ASCII keys are found by their bytes in a table per depth (converted from snake case in place),
+/// and only an object with escaped or non-ASCII keys, or under a custom key strategy, becomes a
+/// dictionary, one depth at a time. Everything else is `JSONDecoder`'s: the same
 /// strategies (its own enums: keys, dates, data, non-conforming floats), `userInfo`, the same
 /// values for every document, and, for a document it refuses, the same `DecodingError` case at the
 /// same coding path: what the scan refuses, and a string or number only a decode refuses, is
 /// `dataCorrupted` at the top level (`"The given data was not valid JSON."`), as `JSONDecoder`
 /// reports it; an integer is read exactly as `JSONDecoder` reads one (`1.0` is an `Int`, a
 /// fraction is not); of duplicated keys the first is read. JSON5 is not read.
+///
+/// Two orders differ, where `JSONDecoder`'s is its dictionaries' hash order (seeded per process):
+/// a keyed container's `allKeys`, and the members of a `[String: T]`, come in the document's
+/// order, so when several members of a dictionary fail, the one reported is the first in the
+/// document. A decoder or container that a type keeps past the decode (`superDecoder()`,
+/// `container(keyedBy:)`) reads a copy of the text and stays valid; the decoder passed to
+/// `init(from:)` itself moves on to the next value after `init(from:)` returns, as `JSONDecoder`'s
+/// does, so a type that keeps it reads whatever it points at then.
 public struct SculptJSONDecoder: ModelDecoder, Sendable {
     /// How keys in the document are compared with a type's coding keys: `JSONDecoder`'s strategy.
     public var keyDecodingStrategy: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys
