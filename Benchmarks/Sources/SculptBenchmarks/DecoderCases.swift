@@ -60,6 +60,12 @@ extension Cases {
                     sculpt: { consume(try sculpt.decode([Ort].self, from: data)) },
                     baseline: { consume(try foundation.decode([Ort].self, from: data)) })
             },
+            Case(name: "SculptJSONDecoder, one 1 MB string", baselineName: "JSONDecoder.decode", target: 1.0) {
+                let data = Payloads.longStringJSON
+                return Sides(
+                    sculpt: { consume(try sculpt.decode([String].self, from: data)) },
+                    baseline: { consume(try foundation.decode([String].self, from: data)) })
+            },
             // The pipeline over the faster decoder: what Sculpt adds is a larger share of less.
             Case(name: "SculptJSONDecoder serializer, URLSession path, typed, 1.2 KB user", baselineName: "SculptJSONDecoder.decode", target: 1.03) {
                 let user = Payloads.userJSON

@@ -67,6 +67,9 @@ enum Payloads {
     static let countsJSON = encode(Dictionary(uniqueKeysWithValues: (0..<10_000).map { ("repository-\($0)", $0 % 997) }))
     /// 10,000 records with keys past ASCII (`{"straße":…,"größe":…,"café":…}`, about 600 KB).
     static let nonASCIIKeysJSON = encode((0..<10_000).map { Ort(straße: "Hauptstraße \($0)", größe: $0, café: $0.isMultiple(of: 2)) })
+    /// `["lorem ipsum…"]`, one 1 MB string of ASCII prose without escapes, as a long text or a
+    /// base64 blob arrives.
+    static let longStringJSON = encode([String(repeating: "lorem ipsum dolor sit amet, ", count: 1_000_000 / 28)])
     /// An object whose discriminator comes last, after a 200 KB string.
     static let discriminatorLastJSON = encode(Blob(id: 1, body: String(repeating: "lorem ipsum \"dolor\" sit amet, ", count: 200_000 / 30), type: "blob"))
 
