@@ -6,66 +6,17 @@ extension Cases {
     /// `SculptJSONDecoder` against `JSONDecoder` on the same bytes and types (issue #17's
     /// payloads), then through a serializer on the URLSession path.
     static func decoders() throws -> [Case] {
-        let foundation = JSONDecoder(), sculpt = SculptJSONDecoder()
-        let snakeFoundation = JSONDecoder()
-        snakeFoundation.keyDecodingStrategy = .convertFromSnakeCase
-        var snakeSculpt = SculptJSONDecoder()
-        snakeSculpt.keyDecodingStrategy = .convertFromSnakeCase
+        let sculpt = SculptJSONDecoder()
         return [
-            Case(name: "SculptJSONDecoder, 1.2 KB user", baselineName: "JSONDecoder.decode", target: 0.67) {
-                let data = Payloads.userJSON
-                return Sides(
-                    sculpt: { consume(try sculpt.decode(GitHubUser.self, from: data)) },
-                    baseline: { consume(try foundation.decode(GitHubUser.self, from: data)) })
-            },
-            Case(name: "SculptJSONDecoder, 220 KB issues", baselineName: "JSONDecoder.decode", target: 0.67) {
-                let data = Payloads.issuesJSON
-                return Sides(
-                    sculpt: { consume(try sculpt.decode([Issue].self, from: data)) },
-                    baseline: { consume(try foundation.decode([Issue].self, from: data)) })
-            },
-            Case(name: "SculptJSONDecoder, 5 MB array", baselineName: "JSONDecoder.decode", target: 0.67) {
-                let data = Payloads.largeArrayJSON
-                return Sides(
-                    sculpt: { consume(try sculpt.decode([Item].self, from: data)) },
-                    baseline: { consume(try foundation.decode([Item].self, from: data)) })
-            },
-            Case(name: "SculptJSONDecoder, Stack Exchange wrapper", baselineName: "JSONDecoder.decode", target: 0.67) {
-                let data = Payloads.wrapperJSON
-                return Sides(
-                    sculpt: { consume(try sculpt.decode(QuestionWrapper.self, from: data)) },
-                    baseline: { consume(try foundation.decode(QuestionWrapper.self, from: data)) })
-            },
-            Case(name: "SculptJSONDecoder, Stripe invoice, snake_case", baselineName: "JSONDecoder.decode", target: 0.67) {
-                let data = Payloads.stripeInvoiceJSON
-                return Sides(
-                    sculpt: { consume(try snakeSculpt.decode(StripeInvoice.self, from: data)) },
-                    baseline: { consume(try snakeFoundation.decode(StripeInvoice.self, from: data)) })
-            },
-            Case(name: "SculptJSONDecoder, 100 issues keyed by id", baselineName: "JSONDecoder.decode", target: 0.67) {
-                let data = Payloads.issuesByIDJSON
-                return Sides(
-                    sculpt: { consume(try sculpt.decode([String: Issue].self, from: data)) },
-                    baseline: { consume(try foundation.decode([String: Issue].self, from: data)) })
-            },
-            Case(name: "SculptJSONDecoder, 10,000 counts keyed by name", baselineName: "JSONDecoder.decode", target: 0.67) {
-                let data = Payloads.countsJSON
-                return Sides(
-                    sculpt: { consume(try sculpt.decode([String: Int].self, from: data)) },
-                    baseline: { consume(try foundation.decode([String: Int].self, from: data)) })
-            },
-            Case(name: "SculptJSONDecoder, 10,000 records with keys past ASCII", baselineName: "JSONDecoder.decode", target: 1.0) {
-                let data = Payloads.nonASCIIKeysJSON
-                return Sides(
-                    sculpt: { consume(try sculpt.decode([Ort].self, from: data)) },
-                    baseline: { consume(try foundation.decode([Ort].self, from: data)) })
-            },
-            Case(name: "SculptJSONDecoder, one 1 MB string", baselineName: "JSONDecoder.decode", target: 1.0) {
-                let data = Payloads.longStringJSON
-                return Sides(
-                    sculpt: { consume(try sculpt.decode([String].self, from: data)) },
-                    baseline: { consume(try foundation.decode([String].self, from: data)) })
-            },
+            versus("1.2 KB user", GitHubUser.self, Payloads.userJSON),
+            versus("220 KB issues", [Issue].self, Payloads.issuesJSON),
+            versus("5 MB array", [Item].self, Payloads.largeArrayJSON),
+            versus("Stack Exchange wrapper", QuestionWrapper.self, Payloads.wrapperJSON),
+            versus("Stripe invoice, snake_case", StripeInvoice.self, Payloads.stripeInvoiceJSON, snakeCase: true),
+            versus("100 issues keyed by id", [String: Issue].self, Payloads.issuesByIDJSON),
+            versus("10,000 counts keyed by name", [String: Int].self, Payloads.countsJSON),
+            versus("10,000 records with keys past ASCII", [Ort].self, Payloads.nonASCIIKeysJSON, target: 1.0),
+            versus("one 1 MB string", [String].self, Payloads.longStringJSON, target: 1.0),
             // The pipeline over the faster decoder: what Sculpt adds is a larger share of less.
             Case(name: "SculptJSONDecoder serializer, URLSession path, typed, 1.2 KB user", baselineName: "SculptJSONDecoder.decode", target: 1.03) {
                 let user = Payloads.userJSON
@@ -94,5 +45,23 @@ extension Cases {
                     baseline: { consume(try sculpt.decode(Blob.self, from: blob)) })
             },
         ]
+    }
+
+    /// `SculptJSONDecoder` against `JSONDecoder`, set alike, decoding `type` from `data`.
+    private static func versus<T: Decodable>(
+        _ name: String, _ type: T.Type, _ data: @autoclosure @escaping () -> Data, snakeCase: Bool = false, target: Double = 0.67
+    ) -> Case {
+        Case(name: "SculptJSONDecoder, \(name)", baselineName: "JSONDecoder.decode", target: target) {
+            let data = data()
+            let foundation = JSONDecoder()
+            var sculpt = SculptJSONDecoder()
+            if snakeCase {
+                foundation.keyDecodingStrategy = .convertFromSnakeCase
+                sculpt.keyDecodingStrategy = .convertFromSnakeCase
+            }
+            return Sides(
+                sculpt: { consume(try sculpt.decode(T.self, from: data)) },
+                baseline: { consume(try foundation.decode(T.self, from: data)) })
+        }
     }
 }
