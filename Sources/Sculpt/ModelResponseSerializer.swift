@@ -337,6 +337,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         return decoders.first { $0.filter.accepts(contentType) }?.decoder ?? primaryDecoder
     }
 
+    /// Whether `decoders` include a `SculptJSONDecoder` (see ``sharesScans``).
     static func sharesScans(_ decoders: [ContentDecoder]) -> Bool {
         decoders.contains { $0.decoder is SculptJSONDecoder }
     }
