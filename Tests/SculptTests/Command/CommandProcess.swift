@@ -25,6 +25,8 @@ final class CommandProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var output = Data()
     private var errors = Data()
+    /// How many of the two pipes have been read to their end.
+    private var pipesEnded = 0
 
     /// Starts `sculpt` with `arguments` in `folder` (the package root by default).
     init(_ arguments: [String], in folder: URL = Paths.packageRoot) throws {
@@ -39,12 +41,18 @@ final class CommandProcess: @unchecked Sendable {
         out.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil }  // the end: no more calls
-            self?.lock.withLock { self?.output.append(data) }
+            self?.lock.withLock {
+                self?.output.append(data)
+                if data.isEmpty { self?.pipesEnded += 1 }
+            }
         }
         err.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil }  // the end: no more calls
-            self?.lock.withLock { self?.errors.append(data) }
+            self?.lock.withLock {
+                self?.errors.append(data)
+                if data.isEmpty { self?.pipesEnded += 1 }
+            }
         }
         try process.run()
     }
@@ -93,8 +101,12 @@ final class CommandProcess: @unchecked Sendable {
             throw CancellationError()
         }
         process.waitUntilExit()
-        // The pipes may still hold the last lines.
-        try await Task.sleep(for: .milliseconds(50))
+        // The pipes may still hold the last lines (300 KB of them, on a loaded machine): read on
+        // to both ends, for as long as a few seconds.
+        let drained = ContinuousClock.now + .seconds(10)
+        while lock.withLock({ pipesEnded }) < 2, ContinuousClock.now < drained {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         return process.terminationStatus
     }
 }
