@@ -57,6 +57,13 @@ func peekSharing(_ serializer: ModelResponseSerializer<TypeFieldModelMatcher>, _
     }
 }
 
+/// Whether a serializer answered before it asked the matcher: a blank body (white space, a byte
+/// order mark) is an empty body, with no peek to compare.
+func isBlankBodyAnswer(_ result: Result<String?, SculptError>) -> Bool {
+    if case .failure(.emptyBody) = result { return true }
+    return false
+}
+
 /// The matcher's `found` for a value JSONDecoder decoded; `nil` means "any numeric text equal to it".
 func expectedFound(_ value: AnyJSON?) -> String?? {
     switch value {
@@ -99,8 +106,8 @@ struct Probe: Decodable {
 runFuzzer { data in
     for ((matcher, keys), serializer) in zip(zip(matchers, fieldKeys), sharing) {
         let outcome = peek(matcher, data)
-        if !data.isEmpty {
-            let shared = peekSharing(serializer, data)
+        let shared = peekSharing(serializer, data)
+        if !isBlankBodyAnswer(shared) {
             switch (outcome, shared) {
             case (.success(let alone), .success(let inSerializer)):
                 require(alone == inSerializer, "\(matcher.field): the peek found \(alone ?? "nothing") alone, \(inSerializer ?? "nothing") in a serializer")
