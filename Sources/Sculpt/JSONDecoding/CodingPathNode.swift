@@ -35,6 +35,12 @@ indirect enum CodingPathNode {
         .key(key, self, depth: depth + 1)
     }
 
+    /// This path and `key`, when there is one (a value read at the top of a container has none).
+    func appending(_ key: (some CodingKey)?) -> CodingPathNode {
+        guard let key else { return self }
+        return .key(key, self, depth: depth + 1)
+    }
+
     /// This path and an array index.
     func appending(index: Int) -> CodingPathNode {
         .index(index, self, depth: depth + 1)

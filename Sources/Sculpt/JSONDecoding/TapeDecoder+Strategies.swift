@@ -9,7 +9,7 @@ extension TapeDecoder {
         try checkNotNull(entry, Date.self, in: parent, key: key)
         switch options.dateDecodingStrategy {
         case .deferredToDate:
-            return try with(entry: index, node: key.map { parent.appending($0) } ?? parent) { try Date(from: self) }
+            return try with(entry: index, node: parent.appending(key)) { try Date(from: self) }
         case .secondsSince1970:
             return Date(timeIntervalSince1970: try floatingPoint(Double.self, at: index, in: parent, key: key))
         case .millisecondsSince1970:
@@ -32,9 +32,9 @@ extension TapeDecoder {
             return date
         #endif
         case .custom(let closure):
-            return try with(entry: index, node: key.map { parent.appending($0) } ?? parent) { try closure(self) }
+            return try with(entry: index, node: parent.appending(key)) { try closure(self) }
         @unknown default:
-            return try with(entry: index, node: key.map { parent.appending($0) } ?? parent) { try Date(from: self) }
+            return try with(entry: index, node: parent.appending(key)) { try Date(from: self) }
         }
     }
 
@@ -43,7 +43,7 @@ extension TapeDecoder {
         try checkNotNull(entry, Data.self, in: parent, key: key)
         switch options.dataDecodingStrategy {
         case .deferredToData:
-            return try with(entry: index, node: key.map { parent.appending($0) } ?? parent) { try Data(from: self) }
+            return try with(entry: index, node: parent.appending(key)) { try Data(from: self) }
         case .base64:
             guard entry.kind == .string else { throw typeMismatch(String.self, entry, in: parent, key: key) }
             guard let data = Data(base64Encoded: try string(at: index, in: parent, key: key)) else {
@@ -51,9 +51,9 @@ extension TapeDecoder {
             }
             return data
         case .custom(let closure):
-            return try with(entry: index, node: key.map { parent.appending($0) } ?? parent) { try closure(self) }
+            return try with(entry: index, node: parent.appending(key)) { try closure(self) }
         @unknown default:
-            return try with(entry: index, node: key.map { parent.appending($0) } ?? parent) { try Data(from: self) }
+            return try with(entry: index, node: parent.appending(key)) { try Data(from: self) }
         }
     }
 
@@ -87,7 +87,7 @@ extension TapeDecoder {
     /// read as an `Int` (the standard library's dictionary key), later ones never read.
     func stringKeyedDictionary(_ type: any StringKeyedDictionary.Type, at index: Int, in parent: CodingPathNode, key: (some CodingKey)?) throws -> Any {
         let entry = entries[index]
-        let node = key.map { parent.appending($0) } ?? parent
+        let node = parent.appending(key)
         let firstOnly = options.usesDefaultKeys
         if firstOnly {
             switch entry.kind {

@@ -105,7 +105,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
         if MemoryLayout<T>.size == MemoryLayout<[String: Int]>.size, let dictionary = T.self as? any StringKeyedDictionary.Type {
             return try stringKeyedDictionary(dictionary, at: entry, in: parent, key: key) as! T
         }
-        let node = key.map { parent.appending($0) } ?? parent
+        let node = parent.appending(key)
         return try with(entry: entry, node: node) { try T(from: self) }
     }
 
