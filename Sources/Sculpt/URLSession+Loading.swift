@@ -59,6 +59,6 @@ extension URLSession {
         serialize: @escaping @Sendable (Data, ResponseContext) throws -> Output
     ) -> LoadSequence<Output> {
         let loader = ResponseLoader(session: self, cache: cache ?? HTTPResponseCache(for: self), store: store, serialize: serialize)
-        return LoadSequence(loader: loader, request: loader.asSent(request), policy: policy)
+        return LoadSequence(loader: loader, request: request, policy: policy)
     }
 }

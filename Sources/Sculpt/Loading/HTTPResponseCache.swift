@@ -42,8 +42,10 @@ public struct HTTPResponseCache: @unchecked Sendable {
 
     // MARK: - Reading and writing
 
-    /// The stored response for `request`, if one is stored and matches its `Vary` fields.
-    func response(for request: URLRequest) -> StoredResponse? {
+    /// The stored response for `sent`, if one is stored, matches the fields its `Vary` names as
+    /// the session sends them, and varies on none the session may add unseen.
+    func response(for sent: SentRequest) -> StoredResponse? {
+        let request = sent.request
         guard (request.httpMethod ?? "GET").uppercased() == "GET", let key = Self.key(request),
             let cached = urlCache.cachedResponse(for: key), let http = cached.response as? HTTPURLResponse,
             NormalizedURL.text(http.url) == NormalizedURL.text(request.url)
@@ -61,7 +63,7 @@ public struct HTTPResponseCache: @unchecked Sendable {
             response: ResponseContext(url: http.url, method: .get, status: .standard(http.statusCode), headerFields: fields),
             body: cached.data, requestTime: Date(timeIntervalSince1970: requestTime), responseTime: Date(timeIntervalSince1970: responseTime),
             varying: Self.decodeVarying(meta[Self.varyingField] ?? ""))
-        return stored.matches(request) ? stored : nil
+        return stored.matches(request) && sent.mayVary(on: stored.varying.keys) ? stored : nil
     }
 
     /// Stores `stored` as the response to `request`.

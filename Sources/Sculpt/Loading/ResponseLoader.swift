@@ -25,8 +25,9 @@ struct ResponseLoader<Output: Sendable>: Sendable {
     func first(_ request: URLRequest, policy: LoadPolicy) async throws -> (value: Loaded<Output>, thenFetch: StoredResponse??) {
         try Task.checkCancellation()
         let now = Date()
-        let stored = cache.response(for: request)
-        let mayUseStored = Self.mayUseStored(for: request)
+        let sent = SentRequest(request, session: session)
+        let stored = cache.response(for: sent)
+        let mayUseStored = Self.mayUseStored(for: sent.request)
         switch policy {
         case .cacheOnly:
             guard let stored else { throw URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: "Nothing is stored for this request."]) }
@@ -42,7 +43,7 @@ struct ResponseLoader<Output: Sendable>: Sendable {
             }
             return (try await fetch(request, revalidating: stored), nil)
         case .storeThenFetch:
-            if let saved = try? await saved(request, at: now) {
+            if let saved = try? await saved(sent, at: now) {
                 return (saved, .some(stored))
             }
             return (try await fetch(request, revalidating: stored), nil)
@@ -57,7 +58,7 @@ struct ResponseLoader<Output: Sendable>: Sendable {
                 }
                 // The store answers offline by the same rule: not with a response that must be
                 // revalidated once stale (RFC 9111, section 5.2.2).
-                guard let saved = try await saved(request, at: failedAt), !saved.isStale || StoredResponse.mayBeServedStale(CacheControl(saved.response.headerFields[values: .cacheControl])) else {
+                guard let saved = try await saved(sent, at: failedAt), !saved.isStale || StoredResponse.mayBeServedStale(CacheControl(saved.response.headerFields[values: .cacheControl])) else {
                     throw error
                 }
                 return (saved, nil)
@@ -78,26 +79,14 @@ struct ResponseLoader<Output: Sendable>: Sendable {
         return !control.contains("no-cache") && control.seconds("max-age") != 0
     }
 
-    /// The store's last response for `request` as a value (origin ``Loaded/Origin/store``), or
-    /// `nil` when the load has no store or it holds nothing for the request.
-    private func saved(_ request: URLRequest, at now: Date) async throws -> Loaded<Output>? {
-        guard let store, let saved = try await store.lastResponse(for: request) else { return nil }
-        return Loaded(value: try serialize(saved.body, saved.response), origin: .store, response: saved.response, isStale: !saved.isFresh(at: now))
-    }
-
-    /// `request` with the session configuration's additional header fields it does not set
-    /// itself: what the session sends, and so what a response's `Vary` compares (RFC 9111,
-    /// section 4.1). A session whose `Authorization` or `Accept-Language` comes from its
-    /// configuration gets only the responses stored for the same values. Made once per load,
-    /// where the load is made.
-    func asSent(_ request: URLRequest) -> URLRequest {
-        guard let additional = session.configuration.httpAdditionalHeaders, !additional.isEmpty else { return request }
-        var sent = request
-        for (name, value) in additional {
-            guard let name = name as? String, let value = value as? String, sent.value(forHTTPHeaderField: name) == nil else { continue }
-            sent.setValue(value, forHTTPHeaderField: name)
+    /// The store's last response for `sent` as a value (origin ``Loaded/Origin/store``), or `nil`
+    /// when the load has no store, it holds nothing for the request, or what it holds varies on a
+    /// field the session may add unseen (``SentRequest/unknown``).
+    private func saved(_ sent: SentRequest, at now: Date) async throws -> Loaded<Output>? {
+        guard let store, let saved = try await store.lastResponse(for: sent.request), sent.mayVary(on: StoredResponse.varyNames(saved.response)) else {
+            return nil
         }
-        return sent
+        return Loaded(value: try serialize(saved.body, saved.response), origin: .store, response: saved.response, isStale: !saved.isFresh(at: now))
     }
 
     /// A stored response's value, stale or not.
@@ -108,19 +97,22 @@ struct ResponseLoader<Output: Sendable>: Sendable {
     /// The network's value. With `stored`, the request is conditional, and a `304` answers with
     /// the stored body and the updated fields. Redirects are followed without carrying the
     /// request's credentials to another origin (``CrossOriginRedirects``). What the answer allows
-    /// is stored, under the URL that answered; a successful unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`) removes what is
-    /// stored for its URL and the URLs its `Location` and `Content-Location` name on the same
-    /// origin (RFC 9111, section 4.4).
+    /// is stored, under the URL that answered and the fields the session sent (``SentRequest``); a
+    /// successful unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`) removes what is stored for its
+    /// URL and the URLs its `Location` and `Content-Location` name on the same origin (RFC 9111,
+    /// section 4.4).
     func fetch(_ request: URLRequest, revalidating stored: StoredResponse?) async throws -> Loaded<Output> {
         try Task.checkCancellation()
-        var sent = request
+        var outgoing = request
         // The session must not answer from its own cache (Apple platforms): this leg is the network.
-        sent.cachePolicy = .reloadIgnoringLocalCacheData
-        let conditional = stored.flatMap { $0.conditionalRequest(sent) }
+        outgoing.cachePolicy = .reloadIgnoringLocalCacheData
+        let conditional = stored.flatMap { $0.conditionalRequest(outgoing) }
+        // What the session sends, read just before it sends it: the cookies are this moment's.
+        let sent = SentRequest(request, session: session)
         let requestTime = Date()
         let (data, urlResponse): (Data, URLResponse)
         do {
-            (data, urlResponse) = try await session.data(for: conditional ?? sent, delegate: CrossOriginRedirects())
+            (data, urlResponse) = try await session.data(for: conditional ?? outgoing, delegate: CrossOriginRedirects())
         } catch {
             throw SecretPolicy.default.redactingURLs(in: error)  // a URLError's description prints its URL
         }
@@ -130,43 +122,55 @@ struct ResponseLoader<Output: Sendable>: Sendable {
         if response.status.code == 304, conditional != nil, let stored {
             guard stored.isConfirmed(by: response) else {
                 // Another representation than the stored one: ask again, unconditionally.
-                cache.remove(for: request)
+                cache.remove(for: sent.request)
                 return try await fetch(request, revalidating: nil)
             }
             let updated = stored.revalidated(by: response, requestTime: requestTime, responseTime: responseTime)
-            if StoredResponse.isStorable(updated.response, request: request) {
-                cache.store(updated, for: request)
+            if StoredResponse.isStorable(updated.response, request: sent.request), sent.mayVary(on: StoredResponse.varyNames(updated.response)) {
+                cache.store(updated, for: sent.request)
             } else {
-                cache.remove(for: request)  // the 304 said no-store, or Vary: *
+                cache.remove(for: sent.request)  // the 304 said no-store, or Vary: *
             }
             let value = try serialize(updated.body, updated.response)
-            save(updated.response, updated.body, at: responseTime, for: request)
+            save(updated.response, updated.body, at: responseTime, for: sent, redirected: false)
             return Loaded(value: value, origin: .network, response: updated.response, isStale: false)
         }
         // A response reached through a redirect is stored under its own URL, never under the
         // requested one: the redirect itself may lead elsewhere next time.
-        var answered = request
-        answered.url = response.url ?? request.url
-        if StoredResponse.isStorable(response, request: answered) {
-            let varying = StoredResponse.varying(response, request: answered)
-            cache.store(StoredResponse(response: response, body: data, requestTime: requestTime, responseTime: responseTime, varying: varying), for: answered)
+        let answered = sent.answered(at: response.url)
+        let redirected = NormalizedURL.text(answered.request.url) != NormalizedURL.text(request.url)
+        if StoredResponse.isStorable(response, request: answered.request), Self.mayKeep(response, for: answered, redirected: redirected) {
+            let varying = StoredResponse.varying(response, request: answered.request)
+            cache.store(StoredResponse(response: response, body: data, requestTime: requestTime, responseTime: responseTime, varying: varying), for: answered.request)
         } else if StoredResponse.isUnsafe(request), (200..<400).contains(response.status.code) {
             cache.invalidate(after: request, response: response)
         }
         let value = try serialize(data, response)
-        save(response, data, at: responseTime, for: request)
+        save(response, data, at: responseTime, for: sent, redirected: redirected)
         return Loaded(value: value, origin: .network, response: response, isStale: false)
+    }
+
+    /// Whether a response may be kept for the request as sent, by the fields it varies on: none the
+    /// session may add unseen (``SentRequest/unknown``), and not `Cookie` after a redirect (the
+    /// cookies sent to the URL that answered are not the ones read for the URL asked).
+    private static func mayKeep(_ response: ResponseContext, for sent: SentRequest, redirected: Bool) -> Bool {
+        let names = StoredResponse.varyNames(response)
+        return sent.mayVary(on: names) && !(redirected && names.contains("cookie"))
     }
 
     /// Hands a good answer (a `GET`'s `2xx` that serialized) to the store, which writes it off
     /// this path.
-    private func save(_ response: ResponseContext, _ body: Data, at time: Date, for request: URLRequest) {
-        guard let store, (request.httpMethod ?? "GET").uppercased() == "GET", (200..<300).contains(response.status.code) else { return }
-        // `no-store` is a MUST NOT for any cache (RFC 9111, section 5.2.2.5), the store included;
-        // cookies are the session's, never handed out again.
-        guard !CacheControl(response.headerFields[values: .cacheControl]).contains("no-store") else { return }
+    private func save(_ response: ResponseContext, _ body: Data, at time: Date, for sent: SentRequest, redirected: Bool) {
+        guard let store, (sent.request.httpMethod ?? "GET").uppercased() == "GET", (200..<300).contains(response.status.code) else { return }
+        // `no-store`, on the response or on the request, is a MUST NOT for any cache (RFC 9111,
+        // sections 5.2.1.5 and 5.2.2.5), the store included; cookies are the session's, never
+        // handed out again.
+        let requestControl = CacheControl(sent.request.value(forHTTPHeaderField: "Cache-Control").map { [$0] } ?? [])
+        guard !CacheControl(response.headerFields[values: .cacheControl]).contains("no-store"), !requestControl.contains("no-store"),
+            Self.mayKeep(response, for: sent, redirected: redirected)
+        else { return }
         var kept = response
         kept.headerFields[values: .setCookie] = []
-        store.save(SavedResponse(response: kept, body: body, savedAt: time), for: request)
+        store.save(SavedResponse(response: kept, body: body, savedAt: time), for: sent.request)
     }
 }

@@ -1,0 +1,218 @@
+import Foundation
+import Sculpt
+import SculptMatchers
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if Persistence
+import SculptStore
+#endif
+
+/// What a response varies on is compared as the session sends the request: its cookie storage's
+/// cookies and its configuration's fields count, in the HTTP cache and the store alike, and a
+/// response that varies on a credential the session may add unseen is never given out.
+@Suite("Stored responses answer only the user they were sent for")
+struct SentFieldsTests {
+    struct Whoami: Decodable, Sendable, Equatable {
+        let user: String
+    }
+
+    let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Whoami.self))
+    let path = "/whoami"
+
+    /// A cookie storage of one test's own, emptied: what it holds is sent with no other test's
+    /// requests (FoundationNetworking's storage gives a host's cookies for every path).
+    static func cookieStorage(for test: String) -> HTTPCookieStorage {
+        let storage = HTTPCookieStorage.sharedCookieStorage(forGroupContainerIdentifier: "sculpt-tests-\(test)")
+        signOut(storage)
+        return storage
+    }
+
+    /// A server answering `{"user": ...}` with the `session` cookie it received, else the
+    /// `Authorization` it received, else `nobody`; fresh for an hour and varying on `vary`.
+    static func server(vary: String) throws -> ScriptedServer {
+        try ScriptedServer { head in
+            let fields = head.split(separator: "\r\n").dropFirst().map { line -> (String, String) in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                return (parts[0].lowercased(), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+            }
+            let cookie = fields.first { $0.0 == "cookie" }?.1.split(separator: ";").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix("session=") }?.dropFirst("session=".count)
+            let user = cookie.map(String.init) ?? fields.first { $0.0 == "authorization" }?.1 ?? "nobody"
+            let body = #"{"user":"\#(user)"}"#
+            return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: max-age=3600\r\nVary: \(vary)\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        }
+    }
+
+    /// A cookie `session=value` for 127.0.0.1, kept for this process only, replacing the last.
+    static func signIn(_ value: String, _ storage: HTTPCookieStorage) throws {
+        let cookie = try #require(HTTPCookie(properties: [.name: "session", .value: value, .domain: "127.0.0.1", .path: "/", .discard: "TRUE"]))
+        storage.setCookie(cookie)
+    }
+
+    static func signOut(_ storage: HTTPCookieStorage) {
+        for cookie in storage.cookies ?? [] { storage.deleteCookie(cookie) }
+    }
+
+    /// A session sending the cookies of `cookies` (none by default), with `fields` added by its
+    /// configuration.
+    func session(adding fields: [String: String] = [:], delegate: (any URLSessionDelegate)? = nil, cookies: HTTPCookieStorage? = nil) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = cookies
+        configuration.httpShouldSetCookies = true
+        configuration.httpAdditionalHeaders = fields
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    /// Each value of one load, as `origin user`.
+    func load(_ session: URLSession, _ url: URL, _ policy: LoadPolicy, cache: HTTPResponseCache, store: (any ResponseStore)? = nil) async throws -> [String] {
+        var seen: [String] = []
+        for try await loaded in session.models(for: URLRequest(url: url), serializer: serializer, as: Whoami.self, policy: policy, cache: cache, store: store) {
+            seen.append("\(loaded.origin) \(loaded.value.user)")
+        }
+        return seen
+    }
+
+    static func memoryCache() -> HTTPResponseCache {
+        HTTPResponseCache(URLCache(memoryCapacity: 8 << 20, diskCapacity: 0, diskPath: nil))
+    }
+
+    @Test("a response stored for one user's cookie (from the session's cookie storage) is never given to the next user")
+    func cookieStorageInTheCache() async throws {
+        let cookies = Self.cookieStorage(for: #function)
+        defer { Self.signOut(cookies) }
+        let server = try Self.server(vary: "Cookie")
+        defer { server.stop() }
+        let session = self.session(cookies: cookies)
+        let cache = Self.memoryCache()
+        let url = server.url(path)
+        var seen: [String] = []
+        for user in ["alice", "bob", "bob"] {
+            try Self.signIn(user, cookies)
+            seen += try await load(session, url, .cacheElseFetch, cache: cache)
+        }
+        #expect(seen == ["network alice", "network bob", "cache bob"])
+    }
+
+    @Test("an Authorization set on the session's configuration counts for Vary: each user's session gets its own response")
+    func configurationAuthorizationInTheCache() async throws {
+        let server = try Self.server(vary: "Authorization")
+        defer { server.stop() }
+        let cache = Self.memoryCache()
+        let url = server.url(path)
+        var seen: [String] = []
+        for token in ["alice", "bob", "bob"] {
+            seen += try await load(session(adding: ["Authorization": token]), url, .cacheElseFetch, cache: cache)
+        }
+        #expect(seen == ["network alice", "network bob", "cache bob"])
+    }
+
+    /// A delegate of the caller's: it could answer an authentication challenge with a credential
+    /// Sculpt never sees before the request leaves.
+    final class Authenticating: NSObject, URLSessionTaskDelegate, Sendable {}
+
+    @Test("a response varying on Authorization, to a session that may add one itself, is neither stored nor given out")
+    func unknownAuthorizationInTheCache() async throws {
+        let server = try Self.server(vary: "Authorization")
+        defer { server.stop() }
+        let cache = Self.memoryCache()
+        let url = server.url(path)
+        let authenticating = session(delegate: Authenticating())
+        #expect(try await load(authenticating, url, .cacheElseFetch, cache: cache) == ["network nobody"])
+        #expect(try await load(authenticating, url, .cacheElseFetch, cache: cache) == ["network nobody"])
+        // Stored for a session that cannot authenticate by itself, and given to it only.
+        #expect(try await load(session(), url, .cacheElseFetch, cache: cache) == ["network nobody"])
+        #expect(try await load(session(), url, .cacheElseFetch, cache: cache) == ["cache nobody"])
+        #expect(try await load(authenticating, url, .cacheElseFetch, cache: cache) == ["network nobody"])
+        #expect(server.heads.count == 4)
+    }
+
+    #if Persistence
+    func storePath() throws -> (folder: URL, path: String) {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-sent-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return (folder, folder.appending(path: "responses.sqlite").path)
+    }
+
+    /// A cache that keeps nothing: what a load gives first is the store's.
+    static let noCache = HTTPResponseCache(URLCache(memoryCapacity: 0, diskCapacity: 0, diskPath: nil))
+
+    @Test("storeThenFetch: one user's saved response, varying on the cookie, is never shown to the next user, after a restart either")
+    func cookieStorageInTheStore() async throws {
+        let cookies = Self.cookieStorage(for: #function)
+        defer { Self.signOut(cookies) }
+        let (folder, path) = try storePath()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try Self.server(vary: "Cookie")
+        defer { server.stop() }
+        let session = self.session(cookies: cookies)
+        let url = server.url(self.path)
+        let store = try SQLiteResponseStore(path: path)
+        try Self.signIn("alice", cookies)
+        #expect(try await load(session, url, .storeThenFetch, cache: Self.noCache, store: store) == ["network alice"])
+        try Self.signIn("bob", cookies)
+        #expect(try await load(session, url, .storeThenFetch, cache: Self.noCache, store: store) == ["network bob"])
+        #expect(try await store.saveFailures().isEmpty)
+        let reopened = try SQLiteResponseStore(path: path)
+        for user in ["alice", "bob"] {
+            try Self.signIn(user, cookies)
+            #expect(try await load(session, url, .storeThenFetch, cache: Self.noCache, store: reopened) == ["store \(user)", "network \(user)"])
+        }
+    }
+
+    @Test("storeThenFetch: an Authorization on the configuration counts for Vary in the store")
+    func configurationAuthorizationInTheStore() async throws {
+        let (folder, path) = try storePath()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try Self.server(vary: "Authorization")
+        defer { server.stop() }
+        let url = server.url(self.path)
+        let store = try SQLiteResponseStore(path: path)
+        #expect(try await load(session(adding: ["Authorization": "alice"]), url, .storeThenFetch, cache: Self.noCache, store: store) == ["network alice"])
+        #expect(try await load(session(adding: ["Authorization": "bob"]), url, .storeThenFetch, cache: Self.noCache, store: store) == ["network bob"])
+        #expect(try await load(session(adding: ["Authorization": "alice"]), url, .storeThenFetch, cache: Self.noCache, store: store) == ["store alice", "network alice"])
+    }
+
+    @Test("a saved response varying on Authorization is not shown to a session that may add one itself")
+    func unknownAuthorizationInTheStore() async throws {
+        let (folder, path) = try storePath()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try Self.server(vary: "Authorization")
+        defer { server.stop() }
+        let url = server.url(self.path)
+        let store = try SQLiteResponseStore(path: path)
+        #expect(try await load(session(), url, .storeThenFetch, cache: Self.noCache, store: store) == ["network nobody"])
+        #expect(try await load(session(delegate: Authenticating()), url, .storeThenFetch, cache: Self.noCache, store: store) == ["network nobody"])
+        #expect(try await load(session(), url, .storeThenFetch, cache: Self.noCache, store: store) == ["store nobody", "network nobody"])
+    }
+
+    @Test("a request that says Cache-Control: no-store has its response kept by neither the cache nor the store")
+    func requestNoStore() async throws {
+        let (folder, path) = try storePath()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try Self.server(vary: "Accept")
+        defer { server.stop() }
+        let store = try SQLiteResponseStore(path: path)
+        let cache = Self.memoryCache()
+        var request = URLRequest(url: server.url(self.path))
+        request.setValue("no-store", forHTTPHeaderField: "Cache-Control")
+        for policy in [LoadPolicy.storeThenFetch, .cacheElseFetch, .storeThenFetch] {
+            var seen: [String] = []
+            for try await loaded in session().models(for: request, serializer: serializer, as: Whoami.self, policy: policy, cache: cache, store: store) {
+                seen.append("\(loaded.origin)")
+            }
+            #expect(seen == ["network"])
+        }
+        #expect(try await store.saveFailures().isEmpty)
+        #expect(try await store.count() == 0)
+        // A configuration that says it for every request counts the same.
+        let saying = session(adding: ["Cache-Control": "no-store"])
+        #expect(try await load(saying, server.url(self.path), .storeThenFetch, cache: cache, store: store) == ["network nobody"])
+        #expect(try await store.saveFailures().isEmpty)
+        #expect(try await store.count() == 0)
+    }
+    #endif
+}
