@@ -13,7 +13,8 @@ public import Observation
 ///
 /// A page is requested only when `loadNextPage()` asks for it; asking while a page is loading
 /// does nothing. `reload()` cancels the page in flight, forgets the items and loads the first
-/// page again; a failed page keeps the items before it and can be asked for again.
+/// page again; a failed page keeps the items before it and can be asked for again, and so does a
+/// page whose load was cancelled (the task `loadNextPage()` returned).
 @MainActor
 @Observable
 public final class PagedSource<Element: Sendable> {
@@ -60,6 +61,11 @@ public final class PagedSource<Element: Sendable> {
             do {
                 let page = try await iterator.next()
                 guard let self, self.generation == current else { return }
+                guard page != nil || !Task.isCancelled else {
+                    // Cancelled in flight: the page was not loaded, and can be asked for again.
+                    self.state = .idle
+                    return
+                }
                 self.iterator = iterator
                 if let page {
                     self.items += page.value

@@ -207,4 +207,45 @@ struct SourceTests {
         #expect(source.pageCount == 5)
         #expect(!source.hasMore)
     }
+
+    @Test("a page load cancelled in flight leaves the list able to load that page again, and the pages after it")
+    func cancelledPage() async throws {
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+        let gate = DispatchSemaphore(value: 0)
+        let held = Mutex(true)
+        // The first request is held until the test has cancelled its load; every later one is
+        // answered at once: page 1 links to page 2, which ends the list.
+        let server = try ScriptedServer { head in
+            if held.withLock({ first in defer { first = false }; return first }) {
+                arrived.yield()
+                gate.wait()
+            }
+            let second = head.hasPrefix("GET /items?page=2 ")
+            let body = second ? #"[{"number":3}]"# : #"[{"number":1},{"number":2}]"#
+            let link = second ? "" : "Link: </items?page=2>; rel=\"next\"\r\n"
+            return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\(link)Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        }
+        defer { server.stop() }
+        let session = URLSession(configuration: .ephemeral)
+        let request = URLRequest(url: server.url("/items"))
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([PaginationTests.Issue].self))
+        let source = PagedSource { session.pages(for: request, serializer: serializer, as: [PaginationTests.Issue].self) }
+        let loading = source.loadNextPage()
+        for await _ in arrivals { break }
+        loading.cancel()
+        await loading.value
+        gate.signal()
+        #expect(source.items.isEmpty)
+        #expect(source.hasMore)
+        #expect(source.pageCount == 0)
+        guard case .idle = source.state else {
+            Issue.record("expected idle after the cancelled page, got \(source.state)")
+            return
+        }
+        await source.loadNextPage().value
+        await source.loadNextPage().value
+        #expect(source.items.map(\.number) == [1, 2, 3])
+        #expect(source.pageCount == 2)
+        #expect(!source.hasMore)
+    }
 }
