@@ -31,18 +31,19 @@ public final class SQLiteResponseStore: ResponseStore {
     private let database: any DatabaseWriter
     private let memory = SavedResponses()
 
-    /// Opens (or creates) the store at `path`.
+    /// Opens (or creates) the store at `path`. Any number of processes may open, create and
+    /// write one file at once: opening waits for the others as a write does.
     ///
-    /// - Throws: GRDB's `DatabaseError` when the file cannot be opened or is not a store this
-    ///   version reads.
+    /// - Throws: GRDB's `DatabaseError` when the file cannot be opened within 10 seconds, or is
+    ///   not a store this version reads.
     public init(path: String) throws {
         var configuration = Configuration()
         // Another process on the same file (a second instance of the app, a test runner) holds
         // the write lock for a transaction at a time: wait for it rather than fail.
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-        database = try DatabasePool(path: path, configuration: configuration)
-        try Self.migrator.migrate(database)
+        database = try Self.open(path, configuration)
+        try Self.createSchema(in: database)
     }
 
     /// A store in memory, gone with the value: for tests.
@@ -50,7 +51,27 @@ public final class SQLiteResponseStore: ResponseStore {
     /// - Throws: GRDB's `DatabaseError` when SQLite cannot open it.
     public init() throws {
         database = try DatabaseQueue()
-        try Self.migrator.migrate(database)
+        try Self.createSchema(in: database)
+    }
+
+    /// How long opening the file or writing to it waits for another connection (another process,
+    /// another store on the file) that holds it, in seconds.
+    static let busyTimeout: TimeInterval = 10
+
+    /// The pool on `path`. Switching a new file to WAL mode needs the file to itself, and SQLite
+    /// answers "database is locked" at once, without waiting, while another process opens it too:
+    /// opening is tried again until ``busyTimeout`` has passed.
+    private static func open(_ path: String, _ configuration: Configuration) throws -> DatabasePool {
+        let deadline = ContinuousClock.now + .seconds(busyTimeout)
+        var pause: TimeInterval = 0.001
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: pause)
+                pause = min(pause * 2, 0.1)
+            }
+        }
     }
 
     /// The last response saved for `request` whose varying fields match it: from memory when it
@@ -75,7 +96,7 @@ public final class SQLiteResponseStore: ResponseStore {
         // a cold read).
         try database.unsafeRead { db in
             let statement = try db.cachedStatement(sql: "SELECT varying, status, finalURL, fields, body, savedAt FROM sculptResponse WHERE method = ? AND url = ?")
-            return try Row.fetchAll(statement, arguments: [key.method, key.url]).map(Self.entry)
+            return try Row.fetchAll(statement, arguments: [key.method, key.url]).map { try Self.entry($0) }
         }
     }
 
@@ -126,32 +147,85 @@ public final class SQLiteResponseStore: ResponseStore {
 
     // MARK: - Schema
 
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("sculptResponse v1") { db in
-            try db.create(table: "sculptResponse") { table in
-                table.column("method", .text).notNull()
-                table.column("url", .text).notNull()
-                table.column("varying", .blob).notNull()
-                table.column("status", .integer).notNull()
-                table.column("finalURL", .text)
-                table.column("fields", .blob).notNull()
-                table.column("body", .blob).notNull()
-                table.column("savedAt", .double).notNull()
-                table.primaryKey(["method", "url", "varying"])
+    /// The table's columns, in order.
+    private static let columns = ["method", "url", "varying", "status", "finalURL", "fields", "body", "savedAt"]
+
+    /// Creates the table unless it exists, in a transaction that takes the write lock first: two
+    /// processes creating one file at once create it once, and the second waits for the first.
+    ///
+    /// - Throws: `DatabaseError` (`SQLITE_MISMATCH`) when the file holds a table of that name
+    ///   that is not a store's; nothing in the file is changed.
+    private static func createSchema(in database: any DatabaseWriter) throws {
+        try database.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                try db.execute(
+                    sql: """
+                        CREATE TABLE IF NOT EXISTS sculptResponse (
+                            method TEXT NOT NULL,
+                            url TEXT NOT NULL,
+                            varying BLOB NOT NULL,
+                            status INTEGER NOT NULL,
+                            finalURL TEXT,
+                            fields BLOB NOT NULL,
+                            body BLOB NOT NULL,
+                            savedAt DOUBLE NOT NULL,
+                            PRIMARY KEY (method, url, varying))
+                        """)
+                let found = try db.columns(in: "sculptResponse").map(\.name)
+                guard found == columns else {
+                    throw DatabaseError(
+                        resultCode: .SQLITE_MISMATCH,
+                        message: "the file's sculptResponse table is not a response store's: its columns are \(found.joined(separator: ", ")), not \(columns.joined(separator: ", "))")
+                }
+                return .commit
             }
         }
-        return migrator
     }
 
     // MARK: - Rows
 
-    private static func entry(_ row: Row) -> Entry {
-        let finalURL: String? = row["finalURL"]
+    /// The entry a row holds.
+    ///
+    /// - Throws: `DatabaseError` (`SQLITE_CORRUPT`) naming the column when a value is not of the
+    ///   storage class written there (a row damaged by hand or by another program); the value is
+    ///   not shown.
+    private static func entry(_ row: Row) throws -> Entry {
+        let finalURL = try column(row, "finalURL", String?.self, [.text, .null], written: "a URL")
         let response = ResponseContext(
-            url: finalURL.flatMap(URL.init(string:)), method: .get, status: .standard(row["status"]), headerFields: decode(fields: row["fields"]))
-        let saved = SavedResponse(response: response, body: row["body"], savedAt: Date(timeIntervalSince1970: row["savedAt"]))
-        return Entry(varying: decode(varying: row["varying"]), saved: saved)
+            url: finalURL.flatMap(URL.init(string:)), method: .get, status: .standard(try column(row, "status", Int.self, [.integer], written: "an integer status")),
+            headerFields: decode(fields: try column(row, "fields", Data.self, [.blob], written: "header fields")))
+        let saved = SavedResponse(
+            response: response, body: try column(row, "body", Data.self, [.blob], written: "a body"),
+            savedAt: Date(timeIntervalSince1970: try column(row, "savedAt", Double.self, [.real, .integer], written: "a time")))
+        return Entry(varying: decode(varying: try column(row, "varying", Data.self, [.blob], written: "varying fields")), saved: saved)
+    }
+
+    /// SQLite's storage classes.
+    private enum StorageClass: String {
+        case null = "NULL", integer = "an integer", real = "a real number", text, blob = "a blob"
+
+        init(_ value: DatabaseValue) {
+            switch value.storage {
+            case .null: self = .null
+            case .int64: self = .integer
+            case .double: self = .real
+            case .string: self = .text
+            case .blob: self = .blob
+            }
+        }
+    }
+
+    /// The value of `name` in `row` as `Value`, when its storage class is one of `accepted`.
+    ///
+    /// - Throws: `DatabaseError` (`SQLITE_CORRUPT`) saying what the column holds instead.
+    private static func column<Value: DatabaseValueConvertible>(
+        _ row: Row, _ name: String, _ type: Value.Type, _ accepted: Set<StorageClass>, written: String
+    ) throws -> Value {
+        let found = StorageClass(row[name] as DatabaseValue)
+        guard accepted.contains(found), let value = try? row.decode(Value.self, forColumn: name) else {
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "a saved response is damaged: its \(name) column holds \(found.rawValue) where \(written) was written")
+        }
+        return value
     }
 
     /// Fields as `name NUL value NUL ...`, in order: HTTP field values hold no NUL.

@@ -49,6 +49,69 @@ enum ChildTest {
         }
     }
 
+    /// Starts the test `filter` in a child process with `argument`, and returns once the child
+    /// has written `ready` on a line of its standard output: a parent that holds a lock the
+    /// children wait on can then release them all at once.
+    static func started(_ filter: String, argument: String) async throws -> Started {
+        let child = Started(filter, argument: argument)
+        try await child.waitUntilReady()
+        return child
+    }
+
+    /// A child process started by ``started(_:argument:)``.
+    final class Started: @unchecked Sendable {
+        private let process = Process()
+        private let output = Pipe()
+        private let ended = NSCondition()
+        private var outcome: Outcome?
+
+        fileprivate init(_ filter: String, argument: String) {
+            process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
+            process.environment = ProcessInfo.processInfo.environment.merging([variable: argument]) { $1 }
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            process.terminationHandler = { [ended] process in
+                let signalled = process.terminationReason == .uncaughtSignal
+                ended.withLock {
+                    self.outcome = Outcome(killedBySignal: signalled ? process.terminationStatus : nil, exitStatus: signalled ? nil : process.terminationStatus)
+                    ended.broadcast()
+                }
+            }
+        }
+
+        /// Runs the child and reads its output, off Swift's cooperative pool, up to a `ready` line
+        /// or its end.
+        fileprivate func waitUntilReady() async throws {
+            process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            try process.run()
+            let reader = output.fileHandleForReading
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                Thread {
+                    var text = ""
+                    while !text.split(separator: "\n").contains("ready") {
+                        let chunk = reader.availableData
+                        if chunk.isEmpty { break }
+                        text += String(decoding: chunk, as: UTF8.self)
+                    }
+                    done.resume()
+                }.start()
+            }
+        }
+
+        /// How the child ended, once it has.
+        func outcome() async -> Outcome {
+            await withCheckedContinuation { (done: CheckedContinuation<Outcome, Never>) in
+                Thread { [self] in
+                    let outcome = ended.withLock {
+                        while self.outcome == nil { ended.wait() }
+                        return self.outcome
+                    }
+                    done.resume(returning: outcome ?? Outcome(killedBySignal: nil, exitStatus: nil))
+                }.start()
+            }
+        }
+    }
+
     /// Ends this process as a crash would: no cleanup, no flush, no `atexit`.
     static func crash() -> Never {
         kill(getpid(), SIGKILL)
