@@ -15,10 +15,12 @@ extension HTTPClient {
     ///
     /// The body is read up to `maximumBodySize` bytes (the serializer's own limit when it has
     /// one, else 16 MiB); a longer one ends the read and is `SculptError.bodyTooLarge(maximum:_:)`
-    /// with the bytes read so far. A `HEAD` request and `204`, `205` and `304` answers are
-    /// bodiless: the serializer's empty-body rules apply.
-    /// - Throws: AsyncHTTPClient's error when the request fails (`HTTPClientError`, a timeout),
-    ///   the serializer's error (a `SculptError`, with the response and body) otherwise.
+    /// with the bytes read so far. `timeout` is a deadline for the whole exchange, the body
+    /// included. A `HEAD` request and `204`, `205` and `304` answers are bodiless: the
+    /// serializer's empty-body rules apply.
+    /// - Throws: AsyncHTTPClient's error when the request fails (`HTTPClientError`;
+    ///   `HTTPClientError.deadlineExceeded` when the exchange outlasts `timeout`), the
+    ///   serializer's error (a `SculptError`, with the response and body) otherwise.
     public func model<S: ResponseSerializer>(
         for request: HTTPClientRequest, serializer: S, timeout: TimeAmount = .seconds(30), maximumBodySize: Int = 16 << 20
     ) async throws -> S.Output {
@@ -59,10 +61,29 @@ extension HTTPClient {
         return try serializer.serialize(body, for: context, as: M.self)
     }
 
-    /// The response's context and its body, read up to `maximumBodySize` bytes.
+    /// The response's context and its body, read up to `maximumBodySize` bytes, all of it within
+    /// `timeout`: the deadline covers the body as well as the head, so a server that sends its
+    /// body slowly cannot hold the call past it.
+    ///
+    /// - Throws: `HTTPClientError.deadlineExceeded` when the exchange is not over by the deadline.
     private func exchange(_ request: HTTPClientRequest, timeout: TimeAmount, maximumBodySize: Int) async throws -> (ResponseContext, Data) {
+        let deadline = ContinuousClock.now + .nanoseconds(timeout.nanoseconds)
+        return try await withThrowingTaskGroup(of: (ResponseContext, Data).self) { group in
+            group.addTask { try await self.read(request, deadline: .now() + timeout, maximumBodySize: maximumBodySize) }
+            group.addTask {
+                try await _Concurrency.Task.sleep(until: deadline, clock: .continuous)
+                throw HTTPClientError.deadlineExceeded
+            }
+            defer { group.cancelAll() }  // the read, when the deadline came first: its request is cancelled
+            guard let first = try await group.next() else { throw HTTPClientError.deadlineExceeded }
+            return first
+        }
+    }
+
+    /// Executes `request` and reads its body up to `maximumBodySize` bytes.
+    private func read(_ request: HTTPClientRequest, deadline: NIODeadline, maximumBodySize: Int) async throws -> (ResponseContext, Data) {
         let maximumBodySize = Swift.max(0, maximumBodySize)  // a negative limit reads nothing
-        let response = try await execute(request, timeout: timeout)
+        let response = try await execute(request, deadline: deadline)
         let context = ResponseContext(response, request: request)
         var body = Data()
         for try await chunk in response.body {

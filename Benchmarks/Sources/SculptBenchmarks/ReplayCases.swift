@@ -16,8 +16,29 @@ extension Cases {
                 return Sides(
                     sculpt: { for request in requests { consume(try large.response(for: request)) } },
                     baseline: { for request in requests { consume(try small.response(for: request)) } })
-            }
+            },
+            Case(name: "replay, 4,000 recorded interactions on one path, queries varying", baselineName: "replay of 10 on one path", target: 1.5) {
+                let small = pages(10), large = pages(4_000)
+                // Ten pages found in both cassettes, each asked with its query in another order.
+                let requests = (0..<10).compactMap { page in
+                    URL(string: "https://api.example.com/repos/o/r/issues?state=open&page=\(page)&per_page=100").map { Fixture.Request(url: $0) }
+                }
+                return Sides(
+                    sculpt: { for request in requests { consume(try large.response(for: request)) } },
+                    baseline: { for request in requests { consume(try small.response(for: request)) } })
+            },
         ]
+    }
+
+    /// A replay of `count` pages of one path (`page=0` ... `page=count-1`), as a pagination
+    /// cassette records them, that serves its last response again.
+    private static func pages(_ count: Int) -> FixtureReplay {
+        let fixtures = (0..<count).compactMap { page in
+            URL(string: "https://api.example.com/repos/o/r/issues?per_page=100&page=\(page)&state=open").map { url in
+                Fixture(request: .init(url: url), response: .init(status: .ok, headerFields: [.contentType: "application/json"], body: Data("[]".utf8)))
+            }
+        }
+        return FixtureReplay(fixtures, options: .init(repeatsLastResponse: true))
     }
 
     /// A replay of `count` GET interactions on distinct paths, each with a query string, that

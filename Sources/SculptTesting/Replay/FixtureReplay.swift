@@ -55,10 +55,14 @@ public final class FixtureReplay: @unchecked Sendable {
     /// How requests are matched.
     public let options: Options
 
-    /// The interactions' indices by method and raw path, in recorded order: a request is
-    /// compared only with the interactions that can match it, so its cost does not grow with the
-    /// cassette.
+    /// The interactions' indices by method and raw path, in recorded order.
     let index: [RouteKey: [Int]]
+    /// The recorded requests, each parsed once.
+    private let recorded: [RequestComparison.Recorded]
+    /// Each route's interactions by query: a request is compared only with the interactions that
+    /// can match it, so its cost does not grow with the cassette, whatever the queries. Changed as
+    /// interactions are used, under the lock.
+    private var queries: [RouteKey: QueryIndex]
     /// Sends and records the requests this replay lacks; `nil` for a replay that never reaches the
     /// network.
     let recorder: FixtureRecorder?
@@ -95,7 +99,11 @@ public final class FixtureReplay: @unchecked Sendable {
         self.options = options
         self.recorder = recorder
         self.used = Array(repeating: false, count: interactions.count)
-        self.index = Dictionary(grouping: interactions.indices) { RouteKey(interactions[$0].request) }
+        let recorded = interactions.map { RequestComparison.Recorded($0.request) }
+        let index = Dictionary(grouping: interactions.indices) { RouteKey(method: interactions[$0].request.method.rawValue, path: recorded[$0].path) }
+        self.recorded = recorded
+        self.index = index
+        self.queries = index.mapValues { QueryIndex($0) { recorded[$0].items } }
     }
 
     /// The recorded interaction that answers `request`, marked as used.
@@ -107,29 +115,53 @@ public final class FixtureReplay: @unchecked Sendable {
     public func response(for request: Fixture.Request) throws(Miss) -> Fixture {
         // Parsed once, for every comparison below and for the miss's.
         var asked = AskedRequest(request, options)
-        var matching = matches(for: asked)
-        if request.method == .head, matching.isEmpty {
-            asked.method = .get
-            matching = matches(for: asked)
-            asked.method = request.method
-        }
         let chosen: Int? = lock.withLock {
-            if let index = matching.first(where: { !used[$0] }) {
-                used[index] = true
-                return index
-            }
-            return options.repeatsLastResponse ? matching.last : nil
+            if let chosen = take(asked) { return chosen }
+            guard request.method == .head, last(matching: asked) == nil else { return nil }
+            asked.method = .get
+            defer { asked.method = request.method }
+            return take(asked)
         }
         guard let chosen else {
+            let usedUp = lock.withLock {
+                var matching = all(matching: asked)
+                if matching.isEmpty, request.method == .head {
+                    asked.method = .get
+                    matching = all(matching: asked)
+                    asked.method = request.method
+                }
+                return matching.count
+            }
             let (nearest, compared) = nearest(to: asked)
-            throw Miss(request: request, usedUp: matching.count, nearest: nearest, comparedInFull: compared, redaction: redaction)
+            throw Miss(request: request, usedUp: usedUp, nearest: nearest, comparedInFull: compared, redaction: redaction)
         }
         return interactions[chosen]
     }
 
-    /// The interactions of the asked route that match it, in recorded order.
-    private func matches(for asked: AskedRequest) -> [Int] {
-        (index[RouteKey(asked)] ?? []).filter { RequestComparison(asked, interactions[$0].request, options).matches }
+    /// The first unused interaction that matches `asked`, marked as used; else, when the last
+    /// response repeats, the last that matches. Called with the lock held.
+    private func take(_ asked: AskedRequest) -> Int? {
+        let key = RouteKey(asked)
+        if let chosen = queries[key]?.firstUnused(for: asked.items, used: used, matches: { matches(asked, $0) }) {
+            used[chosen] = true
+            return chosen
+        }
+        return options.repeatsLastResponse ? last(matching: asked) : nil
+    }
+
+    /// The last interaction that matches `asked`, used or not. Called with the lock held.
+    private func last(matching asked: AskedRequest) -> Int? {
+        queries[RouteKey(asked)]?.last(for: asked.items) { matches(asked, $0) }
+    }
+
+    /// Every interaction that matches `asked`, used or not. Called with the lock held.
+    private func all(matching asked: AskedRequest) -> [Int] {
+        queries[RouteKey(asked)]?.all(for: asked.items) { matches(asked, $0) } ?? []
+    }
+
+    /// Whether `asked` matches the recorded request at `index`.
+    private func matches(_ asked: AskedRequest, _ index: Int) -> Bool {
+        RequestComparison(asked, recorded[index], options).matches
     }
 
     /// What a request must share exactly with a recorded one to match: method and raw path.
@@ -137,9 +169,9 @@ public final class FixtureReplay: @unchecked Sendable {
         var method: String
         var path: String
 
-        init(_ request: Fixture.Request) {
-            method = request.method.rawValue
-            path = RequestComparison.path(of: request.url)
+        init(method: String, path: String) {
+            self.method = method
+            self.path = path
         }
 
         init(_ asked: AskedRequest) {

@@ -42,10 +42,16 @@ struct RequestComparison {
     /// Compares `asked` with `recorded` under `options`. Bodies larger than `bodyParseLimit` bytes
     /// are compared byte for byte, not parsed: a miss ranks its candidates so, at a bounded cost.
     init(_ asked: AskedRequest, _ recorded: Fixture.Request, _ options: FixtureReplay.Options, bodyParseLimit: Int = .max) {
+        self.init(asked, Recorded(recorded), options, bodyParseLimit: bodyParseLimit)
+    }
+
+    /// Compares `asked` with a recorded request parsed beforehand.
+    init(_ asked: AskedRequest, _ parsed: Recorded, _ options: FixtureReplay.Options, bodyParseLimit: Int = .max) {
+        let recorded = parsed.request
         self.asked = asked
         self.recorded = recorded
-        recordedPath = Self.path(of: recorded.url)
-        recordedItems = Self.queryItems(of: recorded.url)
+        recordedPath = parsed.path
+        recordedItems = parsed.items
         methodDiffers = asked.method != recorded.method
         pathDiffers = asked.path != recordedPath
         // Each recorded item accounts for exactly one asked item, so different counts never match.
@@ -54,6 +60,22 @@ struct RequestComparison {
             !Self.headerMatches(asked.header(name), recorded.headerFields[values: name])
         }
         bodyDiffers = options.matchesBody && !Self.bodiesMatch(asked.body, recorded.body ?? Data(), parseLimit: bodyParseLimit)
+    }
+
+    /// A recorded request with its path and query items read once, for a replay that compares it
+    /// with many requests.
+    struct Recorded {
+        let request: Fixture.Request
+        /// The path as compared (``RequestComparison/path(of:)``).
+        let path: String
+        /// The query items, decoded (``RequestComparison/queryItems(of:)``).
+        let items: [String]
+
+        init(_ request: Fixture.Request) {
+            self.request = request
+            path = RequestComparison.path(of: request.url)
+            items = RequestComparison.queryItems(of: request.url)
+        }
     }
 
     /// How many lines ``differences()`` writes: one per part that differs.

@@ -28,6 +28,11 @@ struct HTTPConnection {
         case awaitingFirstRequest
         /// Part of a head received, the rest awaited (a real client sends its head at once).
         case readingHead
+        /// A head received and the rest of its body awaited: the listener may close it to make
+        /// room, after the connections above.
+        case readingBody
+        /// Answered for the last time, and reading what the client still sends before the close.
+        case closing
         /// Waiting for the next request after answering one: a keep-alive client, closed last.
         case awaitingRequest
         /// A request being read or answered.
@@ -75,6 +80,7 @@ struct HTTPConnection {
                 guard let head = try nextHead() else { return }
                 method = head.method
                 guard let body = try self.body(of: head) else { return }
+                report(.busy)
                 let response = responder.respond(to: head, body: body)
                 let closing = !head.keepsAlive || isStopping()
                 guard send(response, answering: head.method, closing: closing), !closing else { break }
@@ -160,6 +166,8 @@ struct HTTPConnection {
             return .some(kept)
         case .length(var remaining):
             kept?.reserveCapacity(Swift.min(remaining, 1 << 20))  // what is announced is not yet sent
+            // Said before `100 Continue`: once the client can send, it is a body arriving.
+            if buffer.count - start < remaining { report(.readingBody) }
             if head.expectsContinue, start == buffer.count, !sendContinue() { return nil }
             while true {
                 let available = buffer[start..<Swift.min(buffer.count, start + remaining)]
@@ -171,6 +179,7 @@ struct HTTPConnection {
                 guard try readMore(limit: remaining, until: deadline) else { return nil }
             }
         case .chunked:
+            report(.readingBody)
             if head.expectsContinue, start == buffer.count, !sendContinue() { return nil }
             var chunked = ChunkedBody(maximumSize: limits.maximumBodySize)
             while true {
@@ -244,7 +253,7 @@ struct HTTPConnection {
     }
 
     /// Answers a refused request and closes.
-    private func refuse(_ rejection: HTTPRequestHead.Rejection) {
+    private mutating func refuse(_ rejection: HTTPRequestHead.Rejection) {
         // The answer is released before the close's wait: nothing of it outlives its sending.
         do {
             let response = ServerResponse.text(rejection.status, Self.reason(rejection.status), "Refused: \(rejection.reason).")
@@ -256,18 +265,20 @@ struct HTTPConnection {
     }
 
     /// Ends the connection so that the client reads the last response before it sees the close:
-    /// this side stops sending, then what the client still sends is read and dropped for a
-    /// moment (a close with unread bytes would reset the connection and could lose the answer).
-    private func closeGracefully() {
+    /// this side stops sending, then what the client still sends (the rest of a refused body) is
+    /// read and dropped until it closes too, pauses for ``lingerIdle``, has sent 4 MiB, or
+    /// ``lingerLimit`` has passed. The listener may close it sooner to make room.
+    private mutating func closeGracefully() {
+        report(.closing)
         socket.shutdownWriting()
-        var sink: [UInt8] = []
-        let deadline = ContinuousClock.now + .milliseconds(50)
-        var drained = 0
-        while drained < 4 << 20, case .bytes(let count) = socket.read(into: &sink, limit: 64 << 10, until: deadline) {
-            drained += count
-            sink.removeAll(keepingCapacity: true)
-        }
+        socket.drain(idle: Self.lingerIdle, limit: 4 << 20, until: .now + Self.lingerLimit)
     }
+
+    /// How long a closing connection waits for more of what the client is still sending: long
+    /// enough for a client slowed by a loaded machine to finish a write it began.
+    static let lingerIdle = Duration.seconds(2)
+    /// The longest a closing connection reads what the client still sends.
+    static let lingerLimit = Duration.seconds(10)
 
     private static let headPrefix = Array("HEAD ".utf8)
 

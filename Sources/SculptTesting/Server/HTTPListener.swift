@@ -1,14 +1,23 @@
 import Foundation
 
 /// Accepts connections on 127.0.0.1 and serves each on a thread of its own, so a slow or hostile
-/// client holds one thread, never the others: every wait on a connection has a deadline. When
-/// ``FixtureServer/Limits/maximumConnections`` are open, a new client takes the place of another:
-/// of the one connected longest without sending anything, else of the one whose head has been
-/// arriving longest (a real client sends its head at once), else of the keep-alive connection
-/// idle longest since its last answer. A client that floods the server with connections, empty
-/// or with heads half-sent, so displaces its own before a client that is being served; only when
-/// every connection has a request being read or answered is a newcomer answered `503`, and the
-/// answer is read before the close, so that it arrives.
+/// client holds one thread, never the others: every wait on a connection has a deadline.
+///
+/// When ``FixtureServer/Limits/maximumConnections`` are open, a new client takes the place of
+/// another, the first found in this order:
+/// 1. one answered for the last time, reading what its client still sends before the close;
+/// 2. the one connected longest without sending a whole head (a real client sends its head at
+///    once, so under a flood of connections the oldest are the flood's);
+/// 3. the one whose body has been arriving longest;
+/// 4. the keep-alive connection idle longest since its last answer.
+///
+/// A connection whose whole request head has arrived, and waits for its thread (which a loaded
+/// machine runs late), is a client about to be answered: it is never taken.
+///
+/// A client that floods the server with connections, empty, with heads half-sent or with bodies
+/// trickling in, so displaces its own before a client that is being answered. Only when every
+/// connection has a request being read whole or answered is a newcomer answered `503`, and what
+/// it sends is read before the close, so that the answer arrives.
 ///
 /// Blocking threads rather than Swift concurrency: a connection waits in `poll` most of its
 /// life, and a waiting task would hold one of the cooperative pool's few threads.
@@ -108,6 +117,8 @@ final class HTTPListener: @unchecked Sendable {
                 guard let connection else { return false }
                 guard open.count < limits.maximumConnections || makeRoom() else { return false }
                 open.insert(connection.descriptor)
+                // A place it may give up from now on, before its thread first says what it does.
+                waiting[connection.descriptor] = (.awaitingFirstRequest, .now)
                 threads += 1
                 return true
             }
@@ -124,7 +135,11 @@ final class HTTPListener: @unchecked Sendable {
                 var served = HTTPConnection(socket: connection, limits: limits, responder: responder, keepsBodies: keepsBodies, budget: budget) { activity in
                     self.state.withLock {
                         guard self.open.contains(connection.descriptor) else { return }
-                        self.waiting[connection.descriptor] = activity == .busy ? nil : (activity, .now)
+                        let before = self.waiting[connection.descriptor]
+                        // A head that begins to arrive keeps the connection's age: both count
+                        // from the connection, for the order in which places are given up.
+                        let since = before.map { $0.activity == .awaitingFirstRequest && activity == .readingHead } == true ? before?.since : nil
+                        self.waiting[connection.descriptor] = activity == .busy ? nil : (activity, since ?? .now)
                     }
                 }
                 served.serve { state.withLock { stopping } }
@@ -139,14 +154,24 @@ final class HTTPListener: @unchecked Sendable {
     /// when every connection is busy. Its thread sees the close and ends. Called with the lock
     /// held.
     private func makeRoom() -> Bool {
-        let order: [HTTPConnection.Activity] = [.awaitingFirstRequest, .readingHead, .awaitingRequest]
-        for activity in order {
-            guard let victim = waiting.filter({ $0.value.activity == activity }).min(by: { $0.value.since < $1.value.since })?.key else { continue }
+        let order: [Set<HTTPConnection.Activity>] = [[.closing], [.awaitingFirstRequest, .readingHead], [.readingBody], [.awaitingRequest]]
+        for activities in order {
+            let candidates = waiting.filter { activities.contains($0.value.activity) }.sorted { $0.value.since < $1.value.since }
+            guard let victim = candidates.first(where: { Self.mayBeTaken($0.key, $0.value.activity) })?.key else { continue }
             waiting[victim] = nil
             Socket(descriptor: victim).shutdown()
             return true
         }
         return false
+    }
+
+    /// Whether a connection may give up its place: not one waiting for a request whose whole head
+    /// has arrived, which is about to be answered.
+    private static func mayBeTaken(_ descriptor: Int32, _ activity: HTTPConnection.Activity) -> Bool {
+        switch activity {
+        case .awaitingFirstRequest, .awaitingRequest: !Socket(descriptor: descriptor).hasPendingHead
+        case .readingHead, .readingBody, .closing, .busy: true
+        }
     }
 
     /// The most clients answered `503` at once; past them a client is closed unanswered.
@@ -169,9 +194,7 @@ final class HTTPListener: @unchecked Sendable {
         let thread = Thread { [self] in
             if sendBusy(connection) {
                 connection.shutdownWriting()
-                var sink: [UInt8] = []
-                let deadline = ContinuousClock.now + .milliseconds(200)
-                while case .bytes = connection.read(into: &sink, limit: 64 << 10, until: deadline) { sink.removeAll(keepingCapacity: true) }
+                connection.drain(idle: HTTPConnection.lingerIdle, limit: 64 << 10, until: .now + HTTPConnection.lingerLimit)
             }
             connection.close()
             state.withLock { turningAway -= 1 }

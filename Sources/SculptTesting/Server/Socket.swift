@@ -148,6 +148,31 @@ struct Socket: Sendable {
         return true
     }
 
+    /// Whether the bytes waiting to be read (the first 16 KiB, looked at without reading them)
+    /// hold the end of a request head, a blank line: a whole request has arrived.
+    var hasPendingHead: Bool {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16 << 10) { scratch in
+            let count = recv(descriptor, scratch.baseAddress, scratch.count, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+            guard count > 1 else { return false }
+            let lineFeed = UInt8(ascii: "\n")
+            return (1..<count).contains { index in
+                scratch[index] == lineFeed && (scratch[index - 1] == lineFeed || (index > 1 && scratch[index - 1] == UInt8(ascii: "\r") && scratch[index - 2] == lineFeed))
+            }
+        }
+    }
+
+    /// Reads and drops what the peer still sends, until it ends the connection, sends nothing for
+    /// `idle`, has sent `limit` bytes, or `deadline` comes: a close with unread bytes resets the
+    /// connection, and the reset can take the last response with it before the peer has read it.
+    func drain(idle: Duration, limit: Int, until deadline: ContinuousClock.Instant) {
+        var sink: [UInt8] = []
+        var drained = 0
+        while drained < limit, case .bytes(let count) = read(into: &sink, limit: 64 << 10, until: Swift.min(.now + idle, deadline)) {
+            drained += count
+            sink.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// Ends sending; the peer reads what was sent, then end of file.
     func shutdownWriting() {
         _ = systemShutdown(descriptor, Int32(SHUT_WR))

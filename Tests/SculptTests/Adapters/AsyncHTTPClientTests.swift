@@ -135,5 +135,17 @@ struct AsyncHTTPClientTests {
             }
         }
     }
+
+    @Test("the timeout is a deadline for the whole exchange: a body sent one byte at a time ends the call when it passes")
+    func timeoutCoversTheBody() async throws {
+        // 400 bytes at one every 50 ms: 20 seconds of body, against a timeout of half a second.
+        let server = try TricklingServer(length: 400, interval: .milliseconds(50))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        await #expect(throws: HTTPClientError.deadlineExceeded) {
+            _ = try await client.model(for: HTTPClientRequest(url: server.url), serializer: try Self.serializer(), as: User.self, timeout: .milliseconds(500))
+        }
+        #expect(await server.bytesSent() < 400)
+        try await client.shutdown()
+    }
 }
 #endif

@@ -3,7 +3,7 @@ import HTTPTypes
 import SculptTesting
 import Testing
 
-@Suite("sculpt check", .timeLimit(.minutes(2)))
+@Suite("sculpt check", .timeLimit(.minutes(10)))
 struct CheckCommandTests {
     /// A temporary folder holding one fixture whose response body is `body`.
     static func fixtureFolder(body: String, requestHeaders: String = "[]", url: String = "https://api.example.com/x") throws -> URL {

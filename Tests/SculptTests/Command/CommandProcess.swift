@@ -2,6 +2,10 @@ import Foundation
 import Testing
 
 /// The built `sculpt` command run as a user runs it: a subprocess, its output read as it comes.
+///
+/// Every wait is for an event (a line written, the output's end, the process's end), never for a
+/// length of time, so a slow machine only makes a test slower. A wait ends when its task is
+/// cancelled (a test's time limit): the process is ended, which ends its output.
 final class CommandProcess: @unchecked Sendable {
     /// The `sculpt` executable beside the test bundle in the build's products folder.
     static let executable: URL? = {
@@ -22,11 +26,15 @@ final class CommandProcess: @unchecked Sendable {
     }()
 
     private let process = Process()
-    private let lock = NSLock()
+    /// Guards what follows; signalled whenever any of it changes.
+    private let state = NSCondition()
     private var output = Data()
     private var errors = Data()
-    /// How many of the two pipes have been read to their end.
-    private var pipesEnded = 0
+    private var outputEnded = false
+    private var errorsEnded = false
+    private var status: Int32?
+    /// Set when a waiting task was cancelled: every wait ends.
+    private var abandoned = false
 
     /// Starts `sculpt` with `arguments` in `folder` (the package root by default).
     init(_ arguments: [String], in folder: URL = Paths.packageRoot) throws {
@@ -34,54 +42,75 @@ final class CommandProcess: @unchecked Sendable {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = folder
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }  // the end: no more calls
-            self?.lock.withLock {
-                self?.output.append(data)
-                if data.isEmpty { self?.pipesEnded += 1 }
+        let out = try ChildPipe()
+        let err = try ChildPipe()
+        process.standardOutput = out.writing
+        process.standardError = err.writing
+        process.terminationHandler = { [weak self] process in
+            guard let self else { return }
+            state.withLock {
+                status = process.terminationStatus
+                state.broadcast()
             }
         }
-        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }  // the end: no more calls
-            self?.lock.withLock {
-                self?.errors.append(data)
-                if data.isEmpty { self?.pipesEnded += 1 }
-            }
+        try ChildPipe.spawning { try process.run() }
+        // The child has its own copies: with these closed, its exit ends the output.
+        try out.writing.close()
+        try err.writing.close()
+        for (pipe, isOutput) in [(out, true), (err, false)] {
+            Thread { [self] in
+                pipe.readToEnd { self.take($0, isOutput: isOutput) }
+            }.start()
         }
-        try process.run()
     }
 
     deinit {
         if process.isRunning { process.terminate() }
     }
 
-    /// Runs `sculpt` to its end: its exit status, standard output and standard error.
-    static func run(_ arguments: [String], in folder: URL = Paths.packageRoot, timeout: Duration = .seconds(60)) async throws -> (status: Int32, output: String, errors: String) {
+    /// Keeps what a pipe gave; empty data is its end.
+    private func take(_ data: Data, isOutput: Bool) {
+        state.withLock {
+            if isOutput {
+                output.append(data)
+                outputEnded = outputEnded || data.isEmpty
+            } else {
+                errors.append(data)
+                errorsEnded = errorsEnded || data.isEmpty
+            }
+            state.broadcast()
+        }
+    }
+
+    /// Runs `sculpt` to its end: its exit status, and all it wrote to standard output and
+    /// standard error.
+    static func run(_ arguments: [String], in folder: URL = Paths.packageRoot) async throws -> (status: Int32, output: String, errors: String) {
         let command = try CommandProcess(arguments, in: folder)
-        let status = try await command.exit(within: timeout)
+        let status = await command.exit()
         return (status, command.standardOutput, command.standardError)
     }
 
     /// What it has written to standard output so far.
-    var standardOutput: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+    var standardOutput: String { state.withLock { String(decoding: output, as: UTF8.self) } }
     /// What it has written to standard error so far.
-    var standardError: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
+    var standardError: String { state.withLock { String(decoding: errors, as: UTF8.self) } }
 
     /// Waits until standard output has a line containing `text`, and returns that line.
-    func line(containing text: String, within timeout: Duration = .seconds(30)) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let line = standardOutput.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
-            try await Task.sleep(for: .milliseconds(20))
+    ///
+    /// - Throws: when the output ends without one (the test records what it held instead), or
+    ///   the task is cancelled.
+    func line(containing text: String) async throws -> String {
+        let found: String?? = await wait {
+            let lines = String(decoding: self.output, as: UTF8.self).split(separator: "\n")
+            if let line = lines.first(where: { $0.contains(text) }) { return .some(String(line)) }
+            return self.outputEnded ? .some(nil) : nil
         }
-        Issue.record("no line containing \"\(text)\" within \(timeout); output:\n\(standardOutput)\nerrors:\n\(standardError)")
-        throw CancellationError()
+        guard let found else { throw CancellationError() }
+        guard let found else {
+            Issue.record("the output ended with no line containing \"\(text)\"; output:\n\(standardOutput)\nerrors:\n\(standardError)")
+            throw CancellationError()
+        }
+        return found
     }
 
     /// Sends `signal` (SIGINT, SIGTERM).
@@ -89,24 +118,74 @@ final class CommandProcess: @unchecked Sendable {
         kill(process.processIdentifier, signal)
     }
 
-    /// Waits for the process to end and returns its exit status.
-    func exit(within timeout: Duration = .seconds(30)) async throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+    /// Waits for the process to end and for both of its pipes to be read to their ends, and
+    /// returns its exit status (-1 when the waiting task is cancelled first).
+    func exit() async -> Int32 {
+        await wait { self.outputEnded && self.errorsEnded ? self.status : nil } ?? -1
+    }
+
+    /// Waits, off Swift's cooperative pool, until `value` (read under the lock) is not `nil`;
+    /// `nil` when the waiting task is cancelled first, which also ends the process.
+    private func wait<Value: Sendable>(for value: @escaping @Sendable () -> Value?) async -> Value? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (result: CheckedContinuation<Value?, Never>) in
+                Thread { [state] in
+                    result.resume(returning: state.withLock {
+                        var found = value()
+                        while found == nil, !self.abandoned {
+                            state.wait()
+                            found = value()
+                        }
+                        return found
+                    })
+                }.start()
+            }
+        } onCancel: {
+            if process.isRunning { process.terminate() }
+            state.withLock {
+                abandoned = true
+                state.broadcast()
+            }
         }
-        guard !process.isRunning else {
-            process.terminate()
-            Issue.record("sculpt did not end within \(timeout); output:\n\(standardOutput)")
-            throw CancellationError()
+    }
+}
+
+/// A pipe for a child process's output whose ends are closed in every other process this one
+/// starts (close-on-exec): a write end inherited by another child (a server that another test runs
+/// at the same time) would keep the output from ever ending. Make pipes and start processes
+/// through ``spawning(_:)``, so that no process starts between a pipe's creation and the flag.
+struct ChildPipe {
+    let reading: FileHandle
+    let writing: FileHandle
+
+    /// Held while a pipe is made and while a process starts.
+    private static let lock = NSLock()
+
+    /// Runs `body` (which starts a process) so that no pipe is being made meanwhile.
+    static func spawning<T>(_ body: () throws -> T) rethrows -> T {
+        try lock.withLock(body)
+    }
+
+    init() throws {
+        var ends: [Int32] = [0, 0]
+        try Self.lock.withLock {
+            guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         }
-        process.waitUntilExit()
-        // The pipes may still hold the last lines (300 KB of them, on a loaded machine): read on
-        // to both ends, for as long as a few seconds.
-        let drained = ContinuousClock.now + .seconds(10)
-        while lock.withLock({ pipesEnded }) < 2, ContinuousClock.now < drained {
-            try await Task.sleep(for: .milliseconds(10))
+        reading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        writing = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+    }
+
+    /// Reads the pipe to its end, blocking (call it on a thread of its own), handing each chunk to
+    /// `take` and then empty data for the end.
+    func readToEnd(_ take: (Data) -> Void) {
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(reading.fileDescriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            take(Data(chunk[..<count]))
         }
-        return process.terminationStatus
+        take(Data())
     }
 }

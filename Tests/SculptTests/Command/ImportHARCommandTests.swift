@@ -2,7 +2,7 @@ import Foundation
 import SculptTesting
 import Testing
 
-@Suite("sculpt import-har", .timeLimit(.minutes(2)))
+@Suite("sculpt import-har", .timeLimit(.minutes(10)))
 struct ImportHARCommandTests {
     static let archive = "Tests/Fixtures/corpus/har/mitmproxy_chrome.har"
 

@@ -110,7 +110,7 @@ extension HostileServerTests {
             let connection = try RawHTTP(baseURL)
             defer { connection.close() }
             connection.send(request)
-            let text = String(decoding: await connection.readAll(timeout: .seconds(5)), as: UTF8.self)
+            let text = String(decoding: await connection.readAll(), as: UTF8.self)
             #expect(text.hasPrefix("HTTP/1.1 400 "))
             #expect(text.hasSuffix("\r\n\r\n"))
             #expect(text.components(separatedBy: "\r\n\r\n").count == 2)
@@ -119,7 +119,7 @@ extension HostileServerTests {
 
     // MARK: - Slow clients
 
-    @Test("a body that trickles in steadily is still cut off at the body deadline", .timeLimit(.minutes(1)))
+    @Test("a body that trickles in steadily is still cut off at the body deadline", .timeLimit(.minutes(10)))
     func tricklingBody() async throws {
         try await withServer(limits: .init(bodyTimeout: .milliseconds(300), idleTimeout: .seconds(60))) { _, baseURL in
             let connection = try RawHTTP(baseURL)
@@ -130,7 +130,7 @@ extension HostileServerTests {
                     try await Task.sleep(for: .milliseconds(20))
                 }
             }
-            let responses = RawHTTP.responses(in: await connection.readAll(timeout: .seconds(20)))
+            let responses = RawHTTP.responses(in: await connection.readAll())
             // Done with the descriptor before it is closed: a send after that could reach
             // whichever socket reuses its number.
             trickle.cancel()
@@ -140,7 +140,7 @@ extension HostileServerTests {
         }
     }
 
-    @Test("a client that reads a response too slowly is cut off at the response deadline", .timeLimit(.minutes(1)))
+    @Test("a client that reads a response too slowly is cut off at the response deadline", .timeLimit(.minutes(10)))
     func slowReader() async throws {
         let large = Self.fixture("/large", 200, body: String(repeating: "x", count: 64 << 20))
         try await withServer([large], limits: .init(responseTimeout: .milliseconds(300), idleTimeout: .seconds(60))) { _, baseURL in
@@ -149,7 +149,8 @@ extension HostileServerTests {
             connection.send("GET /large HTTP/1.1\r\nHost: x\r\n\r\n")
             var received = 0
             // 64 KiB every 20 ms would take 20 s for the whole body.
-            while received < 64 << 20, let count = await connection.readSome(atMost: 64 << 10, timeout: .seconds(10)) {
+            // Read until the server closes: it must, before all of the body has gone.
+            while let count = await connection.readSome(atMost: 64 << 10) {
                 received += count
                 try await Task.sleep(for: .milliseconds(20))
             }

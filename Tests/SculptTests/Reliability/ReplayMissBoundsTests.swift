@@ -275,7 +275,7 @@ struct ReplayMissBoundsTests {
         let connection = try RawHTTP(baseURL)
         defer { connection.close() }
         connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        return try #require(RawHTTP.responses(in: await connection.readAll(timeout: .seconds(30))).first)
+        return try #require(RawHTTP.responses(in: await connection.readAll()).first)
     }
 
     @Test("FixtureServer's 404 for a query that decodes to a header line holds no raw CR, and no line of its own",

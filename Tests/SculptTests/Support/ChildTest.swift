@@ -45,7 +45,7 @@ enum ChildTest {
                     killedBySignal: signalled ? process.terminationStatus : nil,
                     exitStatus: signalled ? nil : process.terminationStatus))
             }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
+            do { try ChildPipe.spawning { try process.run() } } catch { continuation.resume(throwing: error) }
         }
     }
 
@@ -53,7 +53,7 @@ enum ChildTest {
     /// has written `ready` on a line of its standard output: a parent that holds a lock the
     /// children wait on can then release them all at once.
     static func started(_ filter: String, argument: String) async throws -> Started {
-        let child = Started(filter, argument: argument)
+        let child = try Started(filter, argument: argument)
         try await child.waitUntilReady()
         return child
     }
@@ -61,14 +61,15 @@ enum ChildTest {
     /// A child process started by ``started(_:argument:)``.
     final class Started: @unchecked Sendable {
         private let process = Process()
-        private let output = Pipe()
+        private let output: ChildPipe
         private let ended = NSCondition()
         private var outcome: Outcome?
 
-        fileprivate init(_ filter: String, argument: String) {
+        fileprivate init(_ filter: String, argument: String) throws {
+            output = try ChildPipe()
             process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
             process.environment = ProcessInfo.processInfo.environment.merging([variable: argument]) { $1 }
-            process.standardOutput = output
+            process.standardOutput = output.writing
             process.standardError = FileHandle.nullDevice
             process.terminationHandler = { [ended] process in
                 let signalled = process.terminationReason == .uncaughtSignal
@@ -83,15 +84,18 @@ enum ChildTest {
         /// or its end.
         fileprivate func waitUntilReady() async throws {
             process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            try process.run()
-            let reader = output.fileHandleForReading
+            try ChildPipe.spawning { try process.run() }
+            try output.writing.close()
+            let output = self.output
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 Thread {
+                    // Up to a `ready` line; the rest is left in the pipe.
                     var text = ""
+                    var chunk = [UInt8](repeating: 0, count: 4096)
                     while !text.split(separator: "\n").contains("ready") {
-                        let chunk = reader.availableData
-                        if chunk.isEmpty { break }
-                        text += String(decoding: chunk, as: UTF8.self)
+                        let count = chunk.withUnsafeMutableBytes { read(output.reading.fileDescriptor, $0.baseAddress, $0.count) }
+                        guard count > 0 else { break }
+                        text += String(decoding: chunk[..<count], as: UTF8.self)
                     }
                     done.resume()
                 }.start()

@@ -3,9 +3,10 @@ import SculptTesting
 
 extension FixtureServer {
     /// Starts a server answering from `replay`, runs `body` with it and its base URL, and stops it
-    /// whatever `body` does.
+    /// whatever `body` does. Unless a test sets its own limits, the server waits ten minutes for
+    /// a client: on a loaded machine a test's next step can come long after its last.
     static func running<T>(
-        _ replay: FixtureReplay, limits: Limits = Limits(), isolation: isolated (any Actor)? = #isolation,
+        _ replay: FixtureReplay, limits: Limits = .unhurried, isolation: isolated (any Actor)? = #isolation,
         _ body: (FixtureServer, URL) async throws -> T
     ) async throws -> T {
         let server = FixtureServer(replay: replay, limits: limits)
@@ -19,4 +20,10 @@ extension FixtureServer {
             throw error
         }
     }
+}
+
+extension FixtureServer.Limits {
+    /// The default limits with ten minutes for every wait on a client.
+    static let unhurried = FixtureServer.Limits(
+        headTimeout: .seconds(600), bodyTimeout: .seconds(600), responseTimeout: .seconds(600), idleTimeout: .seconds(600))
 }

@@ -66,19 +66,20 @@ final class ScriptedServer: @unchecked Sendable {
             shutdown(connection, Int32(SHUT_WR))
             var sink = [UInt8](repeating: 0, count: 4096)
             var drain = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-            while poll(&drain, 1, 200) > 0, sink.withUnsafeMutableBytes({ recv(connection, $0.baseAddress, $0.count, 0) }) > 0 {}
+            while poll(&drain, 1, 2_000) > 0, sink.withUnsafeMutableBytes({ recv(connection, $0.baseAddress, $0.count, 0) }) > 0 {}
             _ = closeScripted(connection)
         }
     }
 
-    /// Reads up to the blank line that ends a head (at most 64 KB, waiting at most 5 s).
+    /// Reads up to the blank line that ends a head (at most 64 KB, waiting up to a minute for each
+    /// byte: a loaded machine may send it late).
     private func readHead(_ connection: Int32) -> String {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         let end = Array("\r\n\r\n".utf8)
         while bytes.count < 64 << 10, !bytes.suffix(4).elementsEqual(end) {
             var ready = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-            guard poll(&ready, 1, 5_000) > 0 else { break }
+            guard poll(&ready, 1, 60_000) > 0 else { break }
             let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, 1, 0) }
             guard count > 0 else { break }
             bytes += chunk[..<count]

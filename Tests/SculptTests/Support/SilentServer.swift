@@ -7,11 +7,17 @@ import Darwin
 #endif
 
 /// A listener on 127.0.0.1 that takes one connection, reads what the client sends and never
-/// answers: for requests that must be cancelled while in flight. ``clientClosed()`` says when the
-/// client gave up the connection.
-final class SilentServer: Sendable {
+/// answers: for requests that must be cancelled while in flight. ``requestReceived()`` says when
+/// the request has arrived, ``clientClosed()`` when the client then gave up the connection.
+///
+/// Each wait is for the event itself, however long a loaded machine takes; the test's time limit
+/// bounds it.
+final class SilentServer: @unchecked Sendable {
     let port: UInt16
     private let descriptor: Int32
+    private let state = NSCondition()
+    private var received = false
+    private var closed = false
 
     init() throws {
         let descriptor = socket(AF_INET, Self.streamType, 0)
@@ -29,37 +35,48 @@ final class SilentServer: Sendable {
         }
         self.descriptor = descriptor
         self.port = UInt16(bigEndian: address.sin_port)
+        Thread { [self] in serve() }.start()
     }
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)/items/1")! }
 
-    /// Waits (off Swift's cooperative pool) for a client to connect, send, and then close the
-    /// connection; `true` when it closed within `timeout`.
-    func clientClosed(within timeout: Duration) async -> Bool {
-        await withCheckedContinuation { continuation in
-            Thread { [self] in continuation.resume(returning: waitForClose(timeout)) }.start()
+    /// Returns once the client's first bytes have arrived.
+    func requestReceived() async {
+        await wait { $0.received }
+    }
+
+    /// Returns once the client has closed the connection, after its request.
+    func clientClosed() async {
+        await wait { $0.closed }
+    }
+
+    private func wait(until condition: @escaping @Sendable (SilentServer) -> Bool) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread { [self] in
+                state.withLock {
+                    while !condition(self) { state.wait() }
+                }
+                done.resume()
+            }.start()
         }
     }
 
-    private func waitForClose(_ timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        var listening = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&listening, 1, Self.milliseconds(until: deadline)) > 0 else { return false }
+    /// Accepts one connection and reads it to its end.
+    private func serve() {
         let connection = accept(descriptor, nil, nil)
-        guard connection >= 0 else { return false }
+        guard connection >= 0 else { return }
         defer { _ = closeSilent(connection) }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while ContinuousClock.now < deadline {
-            var ready = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-            guard poll(&ready, 1, Self.milliseconds(until: deadline)) > 0 else { return false }
-            if buffer.withUnsafeMutableBytes({ recv(connection, $0.baseAddress, $0.count, 0) }) <= 0 { return true }
+        while buffer.withUnsafeMutableBytes({ recv(connection, $0.baseAddress, $0.count, 0) }) > 0 {
+            state.withLock {
+                received = true
+                state.broadcast()
+            }
         }
-        return false
-    }
-
-    private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
-        let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
-        return Int32(max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+        state.withLock {
+            closed = true
+            state.broadcast()
+        }
     }
 
     deinit {

@@ -173,4 +173,30 @@ struct FixtureReplayTests {
         replay.install(in: configuration)
         #expect(try await get(URLSession(configuration: configuration), "https://x/a").0 == "yes")
     }
+
+    @Test("one path recorded with a thousand queries answers each request with its own interaction, in any order, markers included")
+    func manyQueriesOnOnePath() throws {
+        // Pages 0...999, every tenth recorded with a redacted token; page 7 also recorded twice
+        // more, for the requests that repeat it.
+        var fixtures = (0..<1_000).map { page in
+            let token = page.isMultiple(of: 10) ? "&access_token=REDACTED" : ""
+            return fixture("https://api.example.com/items?page=\(page)&per_page=100\(token)", body: "\(page)")
+        }
+        fixtures += [fixture("https://api.example.com/items?per_page=100&page=7", body: "7 again"), fixture("https://api.example.com/items?page=7&per_page=100", body: "7 last")]
+        let replay = FixtureReplay(fixtures)
+        func body(_ url: String) throws -> String {
+            String(decoding: try replay.response(for: Fixture.Request(url: try #require(URL(string: url)))).response.body, as: UTF8.self)
+        }
+        for page in (0..<1_000).reversed() {
+            let token = page.isMultiple(of: 10) ? "&access_token=t\(page)" : ""
+            #expect(try body("https://api.example.com/items?per_page=100\(token)&page=\(page)") == "\(page)")
+        }
+        #expect(try body("https://api.example.com/items?page=7&per_page=100") == "7 again")
+        #expect(try body("https://api.example.com/items?page=7&per_page=100") == "7 last")
+        let miss = try #require(throws: FixtureReplay.Miss.self) { try body("https://api.example.com/items?page=7&per_page=100") }
+        #expect(miss.usedUp == 3)
+        // A token where none was recorded is another query.
+        #expect(throws: FixtureReplay.Miss.self) { try body("https://api.example.com/items?page=1&per_page=100&access_token=x") }
+        try replay.verifyAllUsed()
+    }
 }

@@ -6,7 +6,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite("RecordingProxy", .timeLimit(.minutes(1)))
+@Suite("RecordingProxy", .timeLimit(.minutes(10)))
 struct RecordingProxyTests {
     /// Log entries, collected from any thread.
     final class Log: @unchecked Sendable {
