@@ -1,45 +1,97 @@
 import Foundation
 package import HTTPTypes
 
-/// What Sculpt treats as a secret wherever text leaves the process: no description
-/// (``SculptError``, ``ResponseContext``, a replay miss) shows these values, and SculptTesting's
-/// recorder and HAR import never keep them. SculptTesting's `Redaction` is the public face of these
-/// lists and rules (its documentation states them), with names of the caller's own added.
+/// What Sculpt treats as a secret wherever text leaves the process, in one place: no description
+/// (``SculptError``, ``ResponseContext``, a replay miss) shows these values, SculptTesting's
+/// recorder and HAR import never keep them, and `sculpt check` looks for them. SculptTesting's
+/// `Redaction` is the public face of these lists and rules (its documentation states them), with
+/// names of the caller's own added.
+///
+/// The names come from the APIs clients record most: OAuth 2.0 and OpenID Connect (tokens,
+/// client credentials, PKCE, assertions), GitHub, GitLab, Stripe, Slack, Google (`key=`), AWS
+/// (signed requests and presigned URLs), Azure, Vault, CSRF protection and session cookies.
 package enum Secrets {
     /// What stands in for a secret value.
     package static let marker = "REDACTED"
 
-    /// Headers whose whole value is a credential: `Authorization`, `Proxy-Authorization`, `Cookie`,
-    /// `Set-Cookie`, `X-Api-Key`, `X-Auth-Token`, `X-Access-Token`, `Api-Key`, `X-Goog-Api-Key`,
-    /// `Private-Token` (GitLab), `Ocp-Apim-Subscription-Key` (Azure), `X-Amz-Security-Token`.
+    /// Headers whose whole value is a credential, by name: `Authorization`, `Proxy-Authorization`,
+    /// `Cookie`, `Set-Cookie`, `X-Api-Key`, `Api-Key`, `X-Goog-Api-Key`,
+    /// `Ocp-Apim-Subscription-Key` (Azure), `X-GitHub-OTP`, `DPoP` (OAuth proof of possession).
+    /// Any header whose name ends in `Token`, `Secret`, `Password`, `Api-Key` or `Session-Id` is
+    /// one too (``isCredentialHeader(_:)``): `X-Auth-Token`, `X-CSRF-Token`, `X-Vault-Token`,
+    /// `Private-Token` (GitLab), `X-Amz-Security-Token`, `X-Shopify-Access-Token`.
     package static let headers: [HTTPField.Name] = [
         .authorization, .proxyAuthorization, .cookie, .setCookie, .literal("X-Api-Key"), .literal("X-Auth-Token"),
         .literal("X-Access-Token"), .literal("Api-Key"), .literal("X-Goog-Api-Key"), .literal("Private-Token"),
-        .literal("Ocp-Apim-Subscription-Key"), .literal("X-Amz-Security-Token"),
+        .literal("Ocp-Apim-Subscription-Key"), .literal("X-Amz-Security-Token"), .literal("X-CSRF-Token"), .literal("X-GitHub-OTP"),
+        .literal("DPoP"),
     ]
+
+    /// The endings (of a name lowercased, without `-` and `_`) that make any header a credential.
+    private static let credentialHeaderEndings = ["token", "secret", "password", "apikey", "sessionid"]
+
+    /// Whether a header's value is a credential: its name is in ``headers`` or ends as a
+    /// credential's does (`X-Vault-Token`, `X-CSRFToken`, `X-Client-Secret`).
+    package static func isCredentialHeader(_ name: HTTPField.Name) -> Bool {
+        if headerSet.contains(name) { return true }
+        let folded = SecretPolicy.canonical(name.canonicalName)
+        return credentialHeaderEndings.contains { folded.hasSuffix($0) }
+    }
+
+    private static let headerSet = Set(headers)
 
     /// Headers whose value is a URL (or, for `Link`, URLs in `<...>`; for `Refresh`, after
     /// `url=`), redacted as URLs: `Location`, `Content-Location`, `Link`, `Referer`, `Refresh`.
     package static let urlHeaders: [HTTPField.Name] = [.location, .contentLocation, linkHeader, .referer, .literal("Refresh")]
 
-    /// Query and fragment parameters that carry credentials (compared percent-decoded, ignoring
-    /// case, `_` and `-`, so `accessToken` and `Access-Token` are `access_token`): `access_token`,
-    /// `refresh_token`, `id_token`, `session_token`, `auth_token`, `private_token`, `api_key`,
-    /// `client_secret`, `client_assertion`, `code_verifier`, `token`, `password`, and the
-    /// signatures of presigned URLs (`signature`, `sig`, `X-Amz-Signature`, `X-Amz-Credential`,
-    /// `X-Amz-Security-Token`). `code` beside an OAuth parameter too (see above). Names that are
-    /// often something else (`key`, `code`) are not in the list: a `Redaction` adds them.
+    /// Query, fragment and form parameters that carry credentials (compared percent-decoded,
+    /// ignoring case, `_` and `-`, so `accessToken` and `Access-Token` are `access_token`): OAuth's
+    /// `access_token`, `refresh_token`, `id_token`, `client_secret`, `client_assertion`,
+    /// `assertion`, `code_verifier`; `session_token`, `auth_token`, `private_token`, `token`,
+    /// `jwt`; `api_key`, `key` (Google's `?key=`), `auth`, `secret`, `api_secret`,
+    /// `private_key`, `session`, `session_id`, `password`, `passwd`; and the signatures of
+    /// presigned URLs (`signature`, `sig`, `X-Amz-Signature`, `X-Amz-Credential`,
+    /// `X-Amz-Security-Token`). `code` beside an OAuth parameter too (see `Redaction`); `code`
+    /// alone is an ordinary name (a country, an error), and a `Redaction` adds it.
     package static let queryParameters = [
         "access_token", "refresh_token", "id_token", "session_token", "auth_token", "private_token", "api_key", "client_secret",
-        "client_assertion", "code_verifier", "token", "password", "signature", "sig", "x-amz-signature", "x-amz-credential",
-        "x-amz-security-token",
+        "client_assertion", "assertion", "code_verifier", "token", "jwt", "key", "auth", "secret", "api_secret", "private_key",
+        "session", "session_id", "password", "passwd", "signature", "sig", "x-amz-signature", "x-amz-credential", "x-amz-security-token",
     ]
 
-    /// JSON members whose values are credentials (compared as ``queryParameters`` are): the same
-    /// names, so a token endpoint's `{"access_token": ..., "refresh_token": ...}` and GitHub's
-    /// `{"token": ...}` are never recorded, and the credential headers' names, so an echo
-    /// service's `{"headers": {"Authorization": ...}}` is not either.
-    package static let bodyFields = queryParameters + headers.map { $0.canonicalName }
+    /// JSON, form and XML members whose values are credentials (compared as ``queryParameters``
+    /// are): the parameters' names but the ones that name ordinary data as often in a body
+    /// (`key`, `auth`, `session`, `signature`), and the credential headers' names, so that an echo
+    /// service's `{"headers": {"Authorization": ...}}` is not kept either.
+    package static let bodyFields = queryParameters.filter { !["key", "auth", "session", "signature"].contains($0) }
+        + headers.map { $0.canonicalName }
+
+    /// Parts of a name (lowercased, letters and digits only) that say its value is secret, where
+    /// the value is not a listed name's: `sculpt check` flags a random-looking value under such a
+    /// name (`X-Api-Key`, `client_secret`, `refreshToken`, `sessionId`, `db_password`).
+    package static let secretNameParts = [
+        "token", "secret", "password", "passwd", "passphrase", "apikey", "accesskey", "privatekey", "signingkey", "credential",
+        "signature", "session", "cookie", "authorization", "bearer", "jwt", "csrf", "xsrf",
+    ]
+
+    /// Whether `name` says its value is secret (``secretNameParts``).
+    package static func nameSuggestsSecret(_ name: String) -> Bool {
+        let folded = String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) })
+        return secretNameParts.contains { folded.contains($0) }
+    }
+
+    /// How an error quotes a value it refuses, such as a fixture's method: the value, quoted and
+    /// escaped, when it is as short as such a value is (16 bytes) and not a credential's shape;
+    /// else only its size, so that a token written in the wrong field is not shown.
+    ///
+    /// ```swift
+    /// Secrets.quoted("GE T")                           // "GE T"
+    /// Secrets.quoted("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z")   // a value of 40 bytes
+    /// ```
+    package static func quoted(_ value: String) -> String {
+        guard value.utf8.count <= 16, CredentialShape.find(in: Array(value.utf8)).isEmpty else { return "a value of \(value.utf8.count) bytes" }
+        return "\"\(PrintableText.value(value, limit: 64))\""
+    }
 
     private static let linkHeader = HTTPField.Name.literal("Link")
 }

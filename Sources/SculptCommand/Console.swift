@@ -1,29 +1,41 @@
 import Foundation
+import Sculpt
 import SculptTesting
 
-/// Lines written to standard output or standard error as they happen, unbuffered: a log read
-/// through a pipe (a test, `tee`) sees each line when it is written.
+/// Everything the command writes, a line at a time, unbuffered (a log read through a pipe, a
+/// test, `tee`, sees each line when it is written), and through one escaping: every control
+/// character written as an escape (`\u{1B}`, `\n`), so a file name or a value cannot move the
+/// cursor, retitle the terminal or forge a line; and every credential of a known shape shown as
+/// `check` shows one (`ghp_… (40 characters)`), whatever printed it: a log line, a format error
+/// quoting a malformed value, a refused argument.
 enum Console {
     /// Writes `line` to standard output.
     static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        FileHandle.standardOutput.write(Data((printable(line) + "\n").utf8))
     }
 
     /// Writes `line` to standard error.
     static func warn(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((printable(line) + "\n").utf8))
+    }
+
+    /// Writes a message of several lines (usage, a parser's error) to standard output or error,
+    /// each line escaped as ``say(_:)`` escapes one.
+    static func write(lines message: String, toError: Bool) {
+        for line in message.split(separator: "\n", omittingEmptySubsequences: false).dropLast(message.hasSuffix("\n") ? 1 : 0) {
+            toError ? warn(String(line)) : say(String(line))
+        }
+    }
+
+    /// `line` as it is written: credentials masked, then every control character escaped.
+    static func printable(_ line: String) -> String {
+        PrintableText.value(SecretScan.masked(line), limit: .max)
     }
 }
 
 extension Console {
-    /// Writes a served request's log line to standard output, with any credential of a known
-    /// shape in it (a token in a path or under a parameter name redaction does not know) shown
-    /// as `check` shows one.
+    /// Writes a served request's log line to standard output.
     @Sendable static func log(_ request: ServedRequest) {
-        var line = request.description
-        for finding in SecretScan.findings(in: line, name: nil, path: "") where finding.kind != "a long random value" {
-            line = line.replacingOccurrences(of: finding.needle, with: finding.shown)
-        }
-        say(line)
+        say(request.description)
     }
 }

@@ -53,7 +53,7 @@ struct RecordCommand: AsyncParsableCommand {
             ["", "/"].contains(url.path(percentEncoded: true)), url.query() == nil, url.fragment() == nil, url.user() == nil
         else {
             throw ValidationError(
-                "--target must be an http or https origin such as https://api.github.com (scheme in lowercase, port 1-65535, no path, query or user): \(PrintableText.value(target, limit: 1_024))")
+                "--target must be an http or https origin such as https://api.github.com (scheme in lowercase, port 1-65535, no path, query or user): \(PrintableText.value(SecretPolicy.default.redacting(urlText: target), limit: 1_024))")
         }
         let folder = URL(filePath: out).deletingLastPathComponent()
         var isFolder: ObjCBool = false
@@ -65,7 +65,7 @@ struct RecordCommand: AsyncParsableCommand {
             throw ValidationError("--out \(PrintableText.value(out, limit: 1_024)) is a folder; give the cassette file's path")
         }
         for name in redactHeader where HTTPField.Name(name) == nil {
-            throw ValidationError("--redact-header \(name) is not a header name")
+            throw ValidationError("--redact-header \(PrintableText.value(name, limit: 256)) is not a header name")
         }
     }
 

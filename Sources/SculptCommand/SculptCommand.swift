@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `sculpt`: recorded HTTP fixtures from the command line, for clients that are not Swift.
 @main
@@ -20,4 +21,22 @@ struct SculptCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [ServeCommand.self, RecordCommand.self, ImportHARCommand.self, CheckCommand.self]
     )
+
+    /// Runs the command the arguments name. Its errors, usage and help are written through
+    /// ``Console``, as everything the command writes is: escaped, credentials masked.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty { Console.write(lines: message, toError: code != .success) }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

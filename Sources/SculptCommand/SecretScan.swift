@@ -1,14 +1,19 @@
 import Foundation
+import HTTPTypes
 import Sculpt
 import SculptTesting
 
-/// Values in a fixture file that look like live secrets that redaction missed: a known
-/// credential shape anywhere (``SecretShape``), a JWT, a private key, a password in a URL; a value
-/// still present under a name `Redaction` always replaces (`Authorization`, `access_token`); a
-/// random-looking value under a name that says it is secret (`api_secret`, `X-Session`), as a
-/// JSON member, a header or a URL or form parameter; and any long run of letters and digits
-/// random enough to be a key. Hex, UUIDs, identifiers, placeholders and the redaction marker are
-/// not flagged by randomness alone.
+/// Values in a fixture file that look like live secrets that redaction missed: a credential of a
+/// known shape anywhere (``CredentialShape``: a token, a JWT, a private key), a password in a
+/// URL; a value still present under a name `Redaction` always replaces (`Authorization`,
+/// `access_token`, `X-Vault-Token`); a random-looking value under a name that says it is secret
+/// (`api_secret`, `X-Session`), as a JSON member, a header or a URL or form parameter; and any long
+/// run of letters and digits random enough to be a key. Hex, UUIDs, identifiers, placeholders and
+/// the redaction marker are not flagged by randomness alone. Bodies are read as a client would
+/// read them: base64 decoded, gzip decompressed, forms and queries percent-decoded.
+///
+/// Every step is linear in what it reads: a file of repeated token prefixes costs what a file of
+/// ordinary text of the same size does.
 enum SecretScan {
     /// A value that looks like a secret.
     struct Finding: Equatable {
@@ -32,8 +37,7 @@ enum SecretScan {
             walk(root, name: nil, path: "", into: &findings)
         }
         let found = Set(findings.map(\.needle))
-        let text = String(decoding: data, as: UTF8.self)
-        findings += shapes(in: Array(text.utf8), path: "(the file's text)").filter { !found.contains($0.needle) }
+        findings += shapes(in: Array(data), path: "(the file's text)").filter { !found.contains($0.needle) }
         return findings
     }
 
@@ -59,7 +63,8 @@ enum SecretScan {
                 let shownKey = shapes(in: Array(key.utf8), path: "").isEmpty ? PrintableText.value(key, limit: 128) : "(a name that looks like a credential)"
                 let memberPath = path.isEmpty ? shownKey : "\(path).\(shownKey)"
                 if key == base64Member, let text = member as? String, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) {
-                    findings += self.findings(in: String(decoding: bytes, as: UTF8.self), name: nil, path: memberPath).map {
+                    // Found in the decoded body; the line is the encoded body's.
+                    findings += self.findings(in: decodedBody(bytes), name: nil, path: memberPath).map {
                         Finding(path: $0.path, kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64)))
                     }
                 } else {
@@ -71,36 +76,57 @@ enum SecretScan {
         }
     }
 
-    /// The credentials of a known shape in `bytes`, each once.
-    private static func shapes(in bytes: [UInt8], path: String) -> [Finding] {
-        var findings: [Finding] = []
-        var covered = 0  // bytes before this are part of a finding already
-        for start in bytes.indices where start >= covered {
-            guard let (kind, length) = shape(in: bytes, at: start) else { continue }
-            covered = start + length
-            let found = String(decoding: bytes[start..<covered], as: UTF8.self)
-            let prefix = kind == "a JWT" ? 3 : prefixLength(of: found)
-            // `ghp_000...0` in an example is not a token.
-            guard !isPlaceholder(found.dropFirst(prefix)) else { continue }
-            findings.append(Finding(path: path, kind: kind, shown: shown(found, prefixLength: min(length, prefix)), needle: found))
-        }
-        return findings
+    /// A base64 body's text as a client reads it: decompressed when it is gzip (up to
+    /// `Gzip.maximumSize`; a damaged stream is read as it is).
+    private static func decodedBody(_ bytes: Data) -> String {
+        guard Gzip.isCompressed(bytes), let inflated = try? Gzip.decompress(bytes) else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: inflated, as: UTF8.self)
     }
 
-    /// The findings in one string value that `name` (a member, header or parameter name) names.
+    /// The credentials of a known shape in `bytes`, each once, placeholders left out.
+    private static func shapes(in bytes: [UInt8], path: String) -> [Finding] {
+        CredentialShape.find(in: bytes).compactMap { found in
+            let text = String(decoding: bytes[found.range], as: UTF8.self)
+            let prefix = found.prefixLength > 0 ? found.prefixLength : 4
+            // `ghp_000...0` in an example is not a token.
+            guard !isPlaceholder(text.utf8.dropFirst(prefix)) else { return nil }
+            return Finding(path: path, kind: found.kind, shown: shown(text, prefixLength: min(found.range.count, prefix)), needle: text)
+        }
+    }
+
+    /// The findings in one string value that `name` (a member, header or parameter name) names:
+    /// read as it is and, when it holds percent-encodings or `+`, as a form or query decodes it.
     static func findings(in text: String, name: String?, path: String) -> [Finding] {
         var findings = shapes(in: Array(text.utf8), path: path)
-        if let password = urlPassword(in: text), !password.contains(Redaction.marker), !isPlaceholder(password) {
+        let decoded = formDecoded(text)
+        if let decoded {
+            let found = Set(findings.map(\.needle))
+            findings += shapes(in: Array(decoded.utf8), path: path).filter { !found.contains($0.needle) }
+        }
+        if let password = urlPassword(in: decoded ?? text), !password.contains(Redaction.marker), !isPlaceholder(password.utf8) {
             findings.append(Finding(path: path, kind: "a password in a URL", shown: shown(String(password), prefixLength: 0), needle: String(password)))
         }
         guard findings.isEmpty else { return findings }
-        // A value under a secret name, or each `name=value` parameter in the text (a URL's
-        // query, a form, a cookie list), under its own name or the value's.
+        return namedFindings(in: text, name: name, path: path)
+    }
+
+    /// `text` with `+` read as a space and percent-encodings decoded, as a form or query is
+    /// read; `nil` when it holds neither.
+    private static func formDecoded(_ text: String) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) || text.utf8.contains(UInt8(ascii: "+")) else { return nil }
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+
+    /// A value under a secret name, or each `name=value` parameter in the text (a URL's query, a
+    /// form, a cookie list), under its own name or the value's.
+    private static func namedFindings(in text: String, name: String?, path: String) -> [Finding] {
+        var findings: [Finding] = []
         var named: [(name: String?, value: Substring)] = []
         for part in text.split(whereSeparator: { "&;?# \t\r\n".contains($0) }) {
             // `name=value` with a name a parameter has: base64's `=` padding makes no pair.
             guard let equals = part.firstIndex(of: "="), equals != part.startIndex, part.distance(from: part.startIndex, to: equals) <= 64,
-                part[..<equals].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.[]%".contains($0)) }),
+                part[..<equals].utf8.allSatisfy({ CredentialShape.isAlphanumeric($0) || Array("_-.[]%".utf8).contains($0) }),
                 part[part.index(after: equals)...].contains(where: { $0 != "=" })
             else { continue }
             let partName = String(part[..<equals])
@@ -108,17 +134,17 @@ enum SecretScan {
         }
         // The whole text too: a pair in it does not hide a key elsewhere in it.
         named.append((name, Substring(text)))
-        let outerIsSecret = name.map(SecretNames.isSecret) ?? false
+        let outerIsSecret = name.map(Secrets.nameSuggestsSecret) ?? false
         var seen: Set<Substring> = []
         for (partName, value) in named {
             // A name redaction always replaces, with its value still there: redaction was skipped.
-            if let partName, Self.alwaysRedacted.contains(partName.lowercased()), !value.isEmpty, !value.contains(Redaction.marker),
-                !Self.isPlaceholder(value.split(separator: " ").last ?? value), !Self.hasTypePrefix(value)
+            if let partName, isAlwaysRedacted(partName), !value.isEmpty, !value.contains(Redaction.marker),
+                !isPlaceholder((value.split(separator: " ").last ?? value).utf8), !hasTypePrefix(value)
             {
                 findings.append(Finding(path: path, kind: "an unredacted \"\(PrintableText.value(partName, limit: 64))\"", shown: shown(String(value), prefixLength: 4), needle: String(value)))
                 continue
             }
-            let secretName = outerIsSecret || partName.map(SecretNames.isSecret) ?? false
+            let secretName = outerIsSecret || partName.map(Secrets.nameSuggestsSecret) ?? false
             for run in runs(in: value) where !run.contains(Redaction.marker) && !seen.contains(run) {
                 guard secretName ? looksRandom(run, atLeast: 16) : looksRandom(run, atLeast: 32, strictly: true) && !isIdentifier(run, named: partName ?? name)
                 else { continue }
@@ -131,6 +157,14 @@ enum SecretScan {
         return findings
     }
 
+    /// Whether `Redaction` always replaces what is under `name`: a header, parameter or member of
+    /// Sculpt's vocabulary (``Secrets``).
+    private static func isAlwaysRedacted(_ name: String) -> Bool {
+        let policy = SecretPolicy.default
+        return policy.isSecret(parameter: name, besideOAuth: false) || policy.isSecret(bodyField: name)
+            || HTTPField.Name(name).map(policy.isSecret(header:)) == true
+    }
+
     /// The password of the first URL in `text` that has one (`https://user:password@host/`).
     private static func urlPassword(in text: String) -> Substring? {
         guard let scheme = text.range(of: "://") else { return nil }
@@ -140,20 +174,17 @@ enum SecretScan {
         return password.isEmpty ? nil : password
     }
 
-    /// Whether `value` is a stand-in rather than a credential: two different characters or fewer
+    /// Whether `value` is a stand-in rather than a credential: two different bytes or fewer
     /// (`0000000000000000000000000000000000000001`, `xxxxxxxx`), as test fixtures write them.
-    static func isPlaceholder(_ value: Substring) -> Bool {
-        var seen: Set<Character> = []
-        for character in value {
-            seen.insert(character)
-            if seen.count > 2 { return false }
+    static func isPlaceholder(_ value: some Sequence<UInt8>) -> Bool {
+        var first: UInt8?
+        var second: UInt8?
+        for byte in value where byte != first && byte != second {
+            guard first == nil || second == nil else { return false }
+            if first == nil { first = byte } else { second = byte }
         }
         return true
     }
-
-    /// The names (lowercased) whose values ``Redaction`` always replaces: headers, parameters and
-    /// JSON members.
-    private static let alwaysRedacted = Set(Secrets.bodyFields)
 
     /// Whether a random-looking value with no secret name is an identifier instead: named as
     /// one (`id`, `node_id`, `requestId`), written as one (a type prefix, `cus_`, `pi_`), or
@@ -164,7 +195,7 @@ enum SecretScan {
             if folded == "id" || folded.hasSuffix("id") || folded.hasSuffix("ids") { return true }
         }
         if hasTypePrefix(run) { return true }
-        let padded = run + String(repeating: "=", count: (4 - run.count % 4) % 4)
+        let padded = run + String(repeating: "=", count: (4 - run.utf8.count % 4) % 4)
         guard let decoded = Data(base64Encoded: String(padded)), decoded.count >= 8 else { return false }
         return decoded.allSatisfy { (0x20...0x7E).contains($0) }
     }
@@ -173,67 +204,46 @@ enum SecretScan {
     /// (`cus_NffrFeUf...`, `iauth_1MzF...`): 2 to 12 lowercase letters and `_`. (A live key's
     /// shape, `sk_live_`, is checked before this.)
     private static func hasTypePrefix(_ value: Substring) -> Bool {
-        guard let underscore = value.firstIndex(of: "_") else { return false }
-        return (2...12).contains(value.distance(from: value.startIndex, to: underscore))
-            && value[..<underscore].allSatisfy { $0.isASCII && $0.isLowercase }
-    }
-
-    /// A known shape, a JWT or a private key starting at `start`: what it is and its length.
-    private static func shape(in bytes: [UInt8], at start: Int) -> (String, Int)? {
-        for shape in SecretShape.known {
-            if let length = shape.match(in: bytes, at: start) { return (shape.name, length) }
-        }
-        if let length = jwt(in: bytes, at: start) { return ("a JWT", length) }
-        let begin = Array("-----BEGIN ".utf8)
-        if bytes[start...].starts(with: begin), let end = bytes[start...].firstRange(of: Array("-----".utf8), after: begin.count),
-            ["PRIVATE KEY", "PRIVATE KEY BLOCK"].contains(where: String(decoding: bytes[start..<end], as: UTF8.self).hasSuffix)
-        {
-            return ("a private key", min(bytes.count - start, end + 5 - start))
-        }
-        return nil
-    }
-
-    /// A JWT at `start`: `eyJ` base64url, a dot, `eyJ` base64url, a dot, base64url (the
-    /// signature), each part at least 10 characters.
-    private static func jwt(in bytes: [UInt8], at start: Int) -> Int? {
-        var index = start
-        for part in 0..<3 {
-            let partStart = index
-            if part < 2, !bytes[index...].starts(with: Array("eyJ".utf8)) { return nil }
-            while index < bytes.count, SecretShape.isTokenByte(bytes[index]) { index += 1 }
-            guard index - partStart >= 10 else { return nil }
-            if part < 2 {
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ".") else { return nil }
-                index += 1
-            }
-        }
-        return index - start
+        let bytes = value.utf8
+        guard let underscore = bytes.firstIndex(of: UInt8(ascii: "_")) else { return false }
+        return (2...12).contains(bytes.distance(from: bytes.startIndex, to: underscore))
+            && bytes[..<underscore].allSatisfy { (0x61...0x7A).contains($0) }
     }
 
     /// The runs of characters a key is written with (letters, digits, `_-+/.~`) in `text`,
     /// without URLs and paths (a run with `://` or starting with `/`).
     private static func runs(in text: Substring) -> [Substring] {
-        text.split { !($0.isASCII && ($0.isLetter || $0.isNumber || "_-+/.~".contains($0))) }
+        let keyBytes = Array("_-+/.~".utf8)
+        return text.utf8.split { !(CredentialShape.isAlphanumeric($0) || keyBytes.contains($0)) }
+            .map { Substring($0) }
             .filter { !$0.contains("://") && !$0.hasPrefix("/") }
     }
 
-    /// Whether `run` is random enough to be a key: at least `atLeast` characters, letters and
-    /// digits both, and close to as many bits a character as its length allows. `strictly` (no
+    /// Whether `run` (ASCII) is random enough to be a key: at least `atLeast` characters, letters
+    /// and digits both, and close to as many bits a character as its length allows. `strictly` (no
     /// name says it is secret) also asks for both cases of letters, leaves hex and UUIDs alone and
     /// stops at 256 characters (longer are data, not keys).
     static func looksRandom(_ run: Substring, atLeast minimum: Int, strictly: Bool = false) -> Bool {
-        let core = run.drop { $0 == "=" }.reversed().drop { $0 == "=" }.reversed()
+        let padding = UInt8(ascii: "=")
+        let bytes = run.utf8
+        guard let first = bytes.firstIndex(where: { $0 != padding }), let last = bytes.lastIndex(where: { $0 != padding }) else { return false }
+        let core = bytes[first...last]
         guard core.count >= minimum, !strictly || core.count <= 256 else { return false }
-        let hasUpper = core.contains { $0.isUppercase }
-        let hasLower = core.contains { $0.isLowercase }
-        let hasDigit = core.contains { $0.isNumber }
+        var counts = [Int](repeating: 0, count: 256)
+        var hasUpper = false, hasLower = false, hasDigit = false, allHex = true
+        for byte in core {
+            counts[Int(byte)] += 1
+            hasUpper = hasUpper || (0x41...0x5A).contains(byte)
+            hasLower = hasLower || (0x61...0x7A).contains(byte)
+            hasDigit = hasDigit || (0x30...0x39).contains(byte)
+            allHex = allHex && ((0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) || byte == UInt8(ascii: "-"))
+        }
         guard hasDigit, hasUpper || hasLower, !strictly || (hasUpper && hasLower) else { return false }
         // SHAs, digests, UUIDs; under a secret name, hex is a key like any other (`DD-API-KEY`).
-        if strictly, core.allSatisfy({ $0.isHexDigit || $0 == "-" }) { return false }
-        var counts: [Character: Int] = [:]
-        for character in core { counts[character, default: 0] += 1 }
+        if strictly, allHex { return false }
         let size = Double(core.count)
-        let bits = counts.values.reduce(0.0) { total, count in
+        let bits = counts.reduce(0.0) { total, count in
+            guard count > 0 else { return total }
             let share = Double(count) / size
             return total - share * log2(share)
         }
@@ -243,24 +253,33 @@ enum SecretScan {
     }
 
     /// The first `prefixLength` characters, an ellipsis, and the length: never the whole value.
-    private static func shown(_ value: String, prefixLength: Int) -> String {
+    static func shown(_ value: String, prefixLength: Int) -> String {
         "\(value.prefix(min(prefixLength, value.count / 4)))… (\(value.count) characters)"
     }
 
-    /// How much of a known shape's match is its fixed prefix.
-    private static func prefixLength(of found: String) -> Int {
-        SecretShape.known.first { found.hasPrefix($0.prefix) }?.prefix.count ?? 4
-    }
-}
-
-extension ArraySlice where Element == UInt8 {
-    /// The index where `pattern` next starts, looking from `offset` bytes in.
-    fileprivate func firstRange(of pattern: [UInt8], after offset: Int) -> Int? {
-        var index = startIndex + offset
-        while index + pattern.count <= endIndex {
-            if self[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
-            index += 1
+    /// `line` with every credential of a known shape in it (and a URL's password) shown as a
+    /// report shows it: what a command prints never holds one whole.
+    static func masked(_ line: String) -> String {
+        let bytes = Array(line.utf8)
+        var found = CredentialShape.find(in: bytes).compactMap { found -> (Range<Int>, String)? in
+            let text = String(decoding: bytes[found.range], as: UTF8.self)
+            let prefix = found.prefixLength > 0 ? found.prefixLength : 4
+            return (found.range, shown(text, prefixLength: min(found.range.count, prefix)))
         }
-        return nil
+        if let password = urlPassword(in: line), !password.contains(Redaction.marker) {
+            let start = line.utf8.distance(from: line.utf8.startIndex, to: password.startIndex)
+            let range = start..<(start + password.utf8.count)
+            if !found.contains(where: { $0.0.overlaps(range) }) { found.append((range, shown(String(password), prefixLength: 0))) }
+        }
+        guard !found.isEmpty else { return line }
+        var output: [UInt8] = []
+        var rest = 0
+        for (range, shown) in found.sorted(by: { $0.0.lowerBound < $1.0.lowerBound }) where range.lowerBound >= rest {
+            output += bytes[rest..<range.lowerBound]
+            output += shown.utf8
+            rest = range.upperBound
+        }
+        output += bytes[rest...]
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Sculpt
 import SculptTesting
 
 /// `sculpt serve PATH...`: a fixture server on 127.0.0.1 until Ctrl-C.
@@ -40,9 +41,9 @@ struct ServeCommand: AsyncParsableCommand {
         for file in files {
             let (found, skipped) = try FixtureFiles.interactions(in: file)
             fixtures += found
-            for reason in skipped { Console.warn("\(file.path(percentEncoded: false)): skipped \(reason)") }
+            for reason in skipped { Console.warn("\(PrintableText.value(file.path(percentEncoded: false), limit: 1_024)): skipped \(reason)") }
         }
-        guard !fixtures.isEmpty else { throw ValidationError("no interactions found in \(paths.joined(separator: ", "))") }
+        guard !fixtures.isEmpty else { throw ValidationError("no interactions found in \(PrintableText.value(paths.joined(separator: ", "), limit: 4_096))") }
         let replay = FixtureReplay(fixtures, options: .init(matchesBody: matchBody, repeatsLastResponse: !once))
         let log: (@Sendable (ServedRequest) -> Void)? = quiet ? nil : Console.log
         let server = FixtureServer(replay: replay, onRequest: log)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Sculpt
 
 /// Reading and writing the JSON layout of fixture files.
 extension Fixture {
@@ -15,7 +16,7 @@ extension Fixture {
         }
         let methodText = request["method"]?.string ?? "GET"
         guard let method = HTTPRequest.Method(methodText) else {
-            throw FormatError(reason: "\(path)request.method \"\(methodText)\" is not a method", at: "\(path)request.method")
+            throw FormatError(reason: "\(path)request.method \(Secrets.quoted(methodText)) is not a method", at: "\(path)request.method")
         }
         // 0...999, what `HTTPResponse.Status` holds: the recorder and `ResponseContext` write 0 for
         // "no valid status" (a code out of range), so whatever they write reads back.

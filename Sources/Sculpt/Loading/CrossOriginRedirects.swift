@@ -1,12 +1,13 @@
 import Foundation
+internal import HTTPTypes
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// A delegate that follows redirects as a session would, except that credentials (the headers
-/// SculptTesting's `Redaction.defaultHeaders` lists: `Authorization`, `Proxy-Authorization`,
-/// `Cookie`, `X-Api-Key` and the like) set on the request are not carried to another origin (scheme, host and port), as
-/// browsers and `curl` behave.
+/// SculptTesting's `Redaction` always redacts: `Authorization`, `Proxy-Authorization`, `Cookie`,
+/// `X-Api-Key`, any `...-Token` and the like) set on the request are not carried to another origin
+/// (scheme, host and port), as browsers and `curl` behave.
 ///
 /// Sculpt's loads (``LoadSequence``, ``PageSequence``) pass one as the task delegate of every
 /// request they make. Apple platforms honour a task delegate's redirect callback;
@@ -17,9 +18,6 @@ import FoundationNetworking
 /// let session = URLSession(configuration: .default, delegate: CrossOriginRedirects(), delegateQueue: nil)
 /// ```
 public final class CrossOriginRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    /// The fields never sent to another origin than the request's: every credential header.
-    static let credentialFields = Secrets.headers.map(\.canonicalName)
-
     /// Creates the delegate.
     override public init() {}
 
@@ -36,7 +34,9 @@ public final class CrossOriginRedirects: NSObject, URLSessionTaskDelegate, Senda
     static func redirected(_ request: URLRequest, from origin: URL?) -> URLRequest {
         guard let url = request.url, !isSameOrigin(url, origin) else { return request }
         var stripped = request
-        for name in credentialFields { stripped.setValue(nil, forHTTPHeaderField: name) }
+        for name in (request.allHTTPHeaderFields ?? [:]).keys where HTTPField.Name(name).map(Secrets.isCredentialHeader) ?? false {
+            stripped.setValue(nil, forHTTPHeaderField: name)
+        }
         return stripped
     }
 

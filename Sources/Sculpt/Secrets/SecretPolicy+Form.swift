@@ -88,15 +88,52 @@ extension SecretPolicy {
     func redacting(form body: Data) -> Data {
         guard !body.isEmpty else { return body }
         let text = String(decoding: body, as: UTF8.self)
-        let redacted = redacting(embeddedMembers: formPolicy.redacting(parameters: text))
+        let redacted = redacting(text: text)
         return redacted == text ? body : Data(redacted.utf8)
+    }
+
+    /// Text (a form, a plain or HTML body) with its secrets replaced: secret parameters' values,
+    /// quoted secret members' values (JSON or JSONP written in it), and the user name and
+    /// password of every URL in it (`https://user:password@host/`).
+    func redacting(text: String) -> String {
+        redacting(embeddedMembers: formPolicy.redacting(parameters: redactingUserInfo(in: text)))
+    }
+
+    /// `text` with the user name and password of each URL written in it (after `://`, before an
+    /// `@` in the authority) replaced by ``Secrets/marker``.
+    private func redactingUserInfo(in text: String) -> String {
+        guard redactsURLs, text.contains("://") else { return text }
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        var rest = 0
+        var index = 0
+        let separator = Array("://".utf8)
+        while index + separator.count <= bytes.count {
+            guard bytes[index] == separator[0], bytes[index..<(index + separator.count)].elementsEqual(separator) else {
+                index += 1
+                continue
+            }
+            let start = index + separator.count
+            // The authority: up to a path, query, fragment, space or quote.
+            let end = bytes[start...].firstIndex { [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), 0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? bytes.count
+            if let at = bytes[start..<end].lastIndex(of: UInt8(ascii: "@")) {
+                let hasPassword = bytes[start..<at].contains(UInt8(ascii: ":"))
+                output += bytes[rest..<start]
+                output += Array((hasPassword ? "\(Secrets.marker):\(Secrets.marker)" : Secrets.marker).utf8)
+                rest = at
+            }
+            index = end
+        }
+        guard rest > 0 else { return text }
+        output += bytes[rest...]
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The start of a form body as text for a description, at most `bytes` bytes of it, secret
     /// values replaced, and how many bytes were left out. Reads at most `bytes` plus 64 KB.
     func excerpt(ofForm body: Data, bytes: Int) -> (text: String, remaining: Int) {
         let scanned = body.prefix(bytes + (64 << 10))
-        let redacted = redacting(embeddedMembers: formPolicy.redacting(parameters: String(decoding: scanned, as: UTF8.self)))
+        let redacted = redacting(text: String(decoding: scanned, as: UTF8.self))
         let (text, remaining) = ClippedText.prefix(ofBytes: Array(redacted.utf8), bytes: bytes)
         return (text, remaining + body.count - scanned.count)
     }

@@ -195,7 +195,7 @@ extension SecretPolicy {
 
     /// One header's value, redacted as its name says.
     package func redacting(value: String, of name: HTTPField.Name) -> String {
-        if headers.contains(name) { return Secrets.marker }
+        if isSecret(header: name) { return Secrets.marker }
         guard redactsURLs, Self.urlHeaderNames.contains(name) else { return value }
         return name.canonicalName == "link" ? redacting(links: value) : redacting(urlText: value)
     }

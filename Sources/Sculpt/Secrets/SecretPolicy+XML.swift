@@ -46,21 +46,35 @@ extension SecretPolicy {
         var inTag = false
         var quote: UInt8?
         var segmentStart = 0
-        func flush(upTo end: Int) {
+        func flush(upTo end: Int, isText: Bool = false) {
             let segment = bytes[segmentStart..<end]
-            if segment.contains(UInt8(ascii: "=")) {
-                let text = String(decoding: segment, as: UTF8.self)
-                let redacted = policy.redacting(parameters: text)
-                output.append(contentsOf: redacted == text ? Array(segment) : Array(redacted.utf8))
-            } else {
+            // Text may hold JSON (a payload in an element, in CDATA): its quoted members too.
+            let hasMembers = isText && (segment.contains(UInt8(ascii: "\"")) || segment.contains(UInt8(ascii: "'")))
+            guard segment.contains(UInt8(ascii: "=")) || hasMembers else {
                 output.append(contentsOf: segment)
+                return
             }
+            let text = String(decoding: segment, as: UTF8.self)
+            var redacted = policy.redacting(parameters: text)
+            if hasMembers { redacted = redacting(embeddedMembers: redacted) }
+            output.append(contentsOf: redacted == text ? Array(segment) : Array(redacted.utf8))
         }
         while index < bytes.count {
             let byte = bytes[index]
             switch (inTag, quote) {
+            case (false, _) where byte == UInt8(ascii: "<") && bytes[index...].starts(with: Self.cdataStart):
+                // A CDATA section is text, up to its end.
+                flush(upTo: index, isText: true)
+                let start = index + Self.cdataStart.count
+                let end = bytes[start...].firstRange(of: Self.cdataEnd)?.lowerBound ?? bytes.count
+                output.append(contentsOf: bytes[index..<start])
+                segmentStart = start
+                flush(upTo: end, isText: true)
+                segmentStart = end
+                index = end
+                continue
             case (false, _) where byte == UInt8(ascii: "<"):
-                flush(upTo: index)
+                flush(upTo: index, isText: true)
                 inTag = true
                 segmentStart = index
             case (true, nil) where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'"):
@@ -80,7 +94,7 @@ extension SecretPolicy {
             }
             index += 1
         }
-        if inTag && quote == nil { output.append(contentsOf: bytes[segmentStart...]) } else { flush(upTo: bytes.count) }
+        if inTag && quote == nil { output.append(contentsOf: bytes[segmentStart...]) } else { flush(upTo: bytes.count, isText: !inTag) }
         return output
     }
 

@@ -78,8 +78,14 @@ package struct SecretPolicy: Sendable {
         redactsURLs && names.contains { $0.utf8.count <= 64 && Self.pieces(of: Self.normalized($0)).contains(where: Self.oauthCompanions.contains) }
     }
 
+    /// Whether a header's whole value is secret: it is named in ``headers``, or (unless the policy
+    /// is ``disabled``) its name ends as a credential's does (``Secrets/isCredentialHeader(_:)``).
+    package func isSecret(header name: HTTPField.Name) -> Bool {
+        headers.contains(name) || (redactsURLs && Secrets.isCredentialHeader(name))
+    }
+
     /// A JSON member name, as decoded from the document, is secret.
-    func isSecret(bodyField name: some StringProtocol) -> Bool {
+    package func isSecret(bodyField name: some StringProtocol) -> Bool {
         canonicalBodyFields.contains(Self.canonical(name))
     }
 

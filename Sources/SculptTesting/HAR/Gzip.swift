@@ -2,22 +2,22 @@ import CZlib
 import Foundation
 
 /// Decompression of gzip (and zlib) bodies that a recorder kept compressed.
-enum Gzip {
+package enum Gzip {
     /// Why a body could not be decompressed.
-    struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What was wrong, e.g. `the stream is truncated`.
-        var reason: String
+        package var reason: String
         /// Whether the body expanded past the limit it was given (rather than being damaged).
-        var isOverLimit = false
+        package var isOverLimit = false
         /// E.g. `gzip: the stream is truncated`.
-        var description: String { "gzip: \(reason)" }
+        package var description: String { "gzip: \(reason)" }
     }
 
     /// The largest decompressed body accepted, so a small archive cannot expand without bound.
-    static let maximumSize = 64 << 20
+    package static let maximumSize = 64 << 20
 
     /// Whether `data` starts with the gzip magic bytes.
-    static func isCompressed(_ data: Data) -> Bool {
+    package static func isCompressed(_ data: Data) -> Bool {
         data.count >= 2 && data[data.startIndex] == 0x1F && data[data.startIndex + 1] == 0x8B
     }
 
@@ -27,7 +27,7 @@ enum Gzip {
     /// - Parameter limit: the most bytes the result may have; past it, decompression stops.
     /// - Throws: ``Failure`` for a corrupt or truncated member, bytes after the last member that
     ///   are not a gzip member, or a result larger than `limit` (``Failure/isOverLimit``).
-    static func decompress(_ data: Data, limit: Int = maximumSize) throws(Failure) -> Data {
+    package static func decompress(_ data: Data, limit: Int = maximumSize) throws(Failure) -> Data {
         var stream = z_stream()
         // 15 window bits, +32: detect gzip or zlib headers.
         guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
