@@ -174,4 +174,51 @@ struct CheckCommandTests {
         #expect(status != 0)
         #expect(errors.contains("no/such/folder: no such file or folder"), "\(errors)")
     }
+
+    /// A base64 text of `data`.
+    static func base64(_ data: Data) -> String { data.base64EncodedString() }
+
+    @Test("a token is found where a client would read it: a gzip body in base64, a form's key, a percent-encoded query or form", arguments: [
+        ("gzip.json", #"{"request":{"url":"https://x/"},"response":{"status":200,"headers":[["Content-Encoding","gzip"]],"bodyEncoding":"base64","body":"\#(base64(GzipData.member(#"{"token":"ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z"}"#)))"}}"#),
+        ("gzip.har", #"{"log":{"entries":[{"request":{"method":"GET","url":"https://x/","headers":[]},"response":{"status":200,"headers":[{"name":"Content-Encoding","value":"gzip"}],"content":{"encoding":"base64","text":"\#(base64(GzipData.member("see ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z")))"}}}]}}"#),
+        ("query.json", #"{"request":{"url":"https://x/cb?t=ghp%5FaB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z"},"response":{"status":200}}"#),
+        ("form.json", #"{"request":{"method":"POST","url":"https://x/","headers":[["Content-Type","application/x-www-form-urlencoded"]],"bodyEncoding":"text","body":"a=1&t=ghp%5FaB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z"},"response":{"status":200}}"#),
+    ])
+    func tokenWhereAClientReads(_ name: String, _ text: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(text.utf8).write(to: folder.appending(path: name))
+        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        #expect(status == 1)
+        #expect(output.contains("looks like a GitHub token: ghp_… (38 characters)"), "\(output)")
+        #expect(!output.contains("aB3dE5fG7hJ9"), "the token is printed: \(output)")
+    }
+
+    @Test("a private key in a form body is found")
+    func privateKeyInAForm() async throws {
+        let form = "grant=jwt&key=-----BEGIN+PRIVATE+KEY-----%0AMIIEvQIBADANBgkqhkiG9w0BAQEFAASC%0A-----END+PRIVATE+KEY-----"
+        let text = #"{"request":{"method":"POST","url":"https://x/token","headers":[["Content-Type","application/x-www-form-urlencoded"]],"bodyEncoding":"text","body":"\#(form)"},"response":{"status":200}}"#
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(text.utf8).write(to: folder.appending(path: "form.json"))
+        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        #expect(status == 1)
+        #expect(output.contains("looks like a private key"), "\(output)")
+        #expect(!output.contains("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"), "the key is printed: \(output)")
+    }
+
+    @Test("a megabyte built from repeated token prefixes is checked in one pass", arguments: [
+        "eyJ", "eyJhbGciOiJIUzI1NiJ9.", "SG.", "ghp_", "-----BEGIN ", "AKIA", "xoxb-", "https://a:", "%2F", "a=b&",
+    ])
+    func repeatedPrefixes(_ prefix: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = String(repeating: prefix, count: (1 << 20) / prefix.utf8.count)
+        try Data(#"{"request":{"url":"https://x/"},"response":{"status":200,"body":"\#(run)"}}"#.utf8).write(to: folder.appending(path: "long.json"))
+        let (_, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        #expect(output.contains("Checked 1 file: 0 format errors"), "\(output.suffix(300))")
+    }
 }
