@@ -11,7 +11,7 @@ import FoundationNetworking
 /// The cases of the suite, with the targets issue #5 sets.
 enum Cases {
     static func all() throws -> [Case] {
-        try decoding() + decoders() + negotiation() + routing() + replay() + serving() + loading() + storing() + descriptions()
+        try decoding() + decoders() + negotiation() + routing() + replay() + serving() + checking() + loading() + storing() + descriptions()
     }
 
     /// Serializers against `JSONDecoder` decoding the same type from the same bytes.

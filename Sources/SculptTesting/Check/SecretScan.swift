@@ -1,9 +1,17 @@
-import Foundation
+public import Foundation
 import HTTPTypes
 import Sculpt
-import SculptTesting
 
-/// Values in a fixture file that look like live secrets that redaction missed: a credential of a
+/// Values in a recorded file (a fixture, a cassette, a HAR archive) that look like live secrets
+/// that redaction missed: what `sculpt check` reports, for a test that guards a fixture folder.
+///
+/// ```swift
+/// for file in fixtureFiles {
+///     #expect(SecretScan.findings(inJSON: try Data(contentsOf: file)).isEmpty, "\(file.lastPathComponent)")
+/// }
+/// ```
+///
+/// What is found: a credential of a
 /// known shape anywhere (``CredentialShape``: a token, a JWT, a private key), a password in a
 /// URL; a value still present under a name `Redaction` always replaces (`Authorization`,
 /// `access_token`, `X-Vault-Token`); a random-looking value under a name that says it is secret
@@ -14,24 +22,33 @@ import SculptTesting
 ///
 /// Every step is linear in what it reads: a file of repeated token prefixes costs what a file of
 /// ordinary text of the same size does.
-enum SecretScan {
-    /// A value that looks like a secret.
-    struct Finding: Equatable {
+public enum SecretScan {
+    /// A value that looks like a secret, never holding it whole.
+    public struct Finding: Sendable, Equatable {
         /// Where it is: `interactions[0].response.headers[3]`.
-        var path: String
+        public var path: String
         /// What it looks like: `a GitHub token`.
-        var kind: String
+        public var kind: String
         /// Its start and length, never the whole value: `ghp_… (40 characters)`.
-        var shown: String
-        /// Text to find in the file for its line.
-        var needle: String
+        public var shown: String
+        /// Text to find in the file for its line (the value, or the start of the encoded body
+        /// that holds it): never shown.
+        package var needle: String
     }
 
-    /// The findings in a JSON document's string values, in document order, then any credential
-    /// of a known shape in the file's text that they missed: one in a member's name, in a
-    /// repeated member `JSONSerialization` drops, or in a file it cannot read at all (a number
-    /// out of `Double`'s range), where the loader may still read it.
-    static func findings(inJSON data: Data) -> [Finding] {
+    /// The findings in a JSON document (a fixture, a cassette or a HAR archive): its string
+    /// values in document order, then any credential of a known shape in the file's text that
+    /// they missed (one in a member's name, in a repeated member, or in a file that is not JSON
+    /// at all).
+    ///
+    /// ```swift
+    /// let findings = SecretScan.findings(inJSON: try Data(contentsOf: file))
+    /// findings.map { "\($0.path): \($0.kind): \($0.shown)" }   // ["response.body.token: a GitHub token: ghp_… (40 characters)"]
+    /// ```
+    ///
+    /// - Parameter data: the file's bytes.
+    /// - Returns: what looks like a live secret, each where it is found.
+    public static func findings(inJSON data: Data) -> [Finding] {
         var findings: [Finding] = []
         if let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) {
             walk(root, name: nil, path: "", into: &findings)
@@ -96,7 +113,7 @@ enum SecretScan {
 
     /// The findings in one string value that `name` (a member, header or parameter name) names:
     /// read as it is and, when it holds percent-encodings or `+`, as a form or query decodes it.
-    static func findings(in text: String, name: String?, path: String) -> [Finding] {
+    private static func findings(in text: String, name: String?, path: String) -> [Finding] {
         var findings = shapes(in: Array(text.utf8), path: path)
         let decoded = formDecoded(text)
         if let decoded {
@@ -176,7 +193,7 @@ enum SecretScan {
 
     /// Whether `value` is a stand-in rather than a credential: two different bytes or fewer
     /// (`0000000000000000000000000000000000000001`, `xxxxxxxx`), as test fixtures write them.
-    static func isPlaceholder(_ value: some Sequence<UInt8>) -> Bool {
+    private static func isPlaceholder(_ value: some Sequence<UInt8>) -> Bool {
         var first: UInt8?
         var second: UInt8?
         for byte in value where byte != first && byte != second {
@@ -223,7 +240,7 @@ enum SecretScan {
     /// and digits both, and close to as many bits a character as its length allows. `strictly` (no
     /// name says it is secret) also asks for both cases of letters, leaves hex and UUIDs alone and
     /// stops at 256 characters (longer are data, not keys).
-    static func looksRandom(_ run: Substring, atLeast minimum: Int, strictly: Bool = false) -> Bool {
+    private static func looksRandom(_ run: Substring, atLeast minimum: Int, strictly: Bool = false) -> Bool {
         let padding = UInt8(ascii: "=")
         let bytes = run.utf8
         guard let first = bytes.firstIndex(where: { $0 != padding }), let last = bytes.lastIndex(where: { $0 != padding }) else { return false }
@@ -253,13 +270,13 @@ enum SecretScan {
     }
 
     /// The first `prefixLength` characters, an ellipsis, and the length: never the whole value.
-    static func shown(_ value: String, prefixLength: Int) -> String {
+    private static func shown(_ value: String, prefixLength: Int) -> String {
         "\(value.prefix(min(prefixLength, value.count / 4)))… (\(value.count) characters)"
     }
 
     /// `line` with every credential of a known shape in it (and a URL's password) shown as a
     /// report shows it: what a command prints never holds one whole.
-    static func masked(_ line: String) -> String {
+    package static func masked(_ line: String) -> String {
         let bytes = Array(line.utf8)
         var found = CredentialShape.find(in: bytes).compactMap { found -> (Range<Int>, String)? in
             let text = String(decoding: bytes[found.range], as: UTF8.self)
