@@ -12,7 +12,7 @@ extension XMLDocumentText {
     ///   benchmark took twice as long). Comments are copied as they are.
     /// - Every `<?name?>` (a processing instruction with no data) outside CDATA sections gets a
     ///   space, `<?name ?>`, whose data is empty. FoundationXML on Linux (Swift 6.3.1) reads the
-    ///   missing data as a C string and crashes the process (found by FuzzXML). Every occurrence
+    ///   missing data as a C string and crashes the process. Every occurrence
     ///   is changed, not only those this pass would read as instructions: libxml2 resumes after an
     ///   error (a declaration that does not end) and reads an instruction wherever it resumes.
     ///

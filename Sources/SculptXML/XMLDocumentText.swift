@@ -5,7 +5,7 @@ import Sculpt
 ///
 /// FoundationXML's `XMLParser` on Linux traps (a crash, not an error) when libxml2 hands it an
 /// element name that is not valid UTF-8: `<r><titl\u{E5}>` in a document read as UTF-8 ends the
-/// process (found by FuzzXML; swift-corelibs-foundation, Swift 6.3.1). A response is the server's
+/// process (swift-corelibs-foundation, Swift 6.3.1). A response is the server's
 /// to write, so every document is checked first: UTF-8 as it is, when valid; UTF-16 and UTF-32
 /// (by byte order mark or by the XML declaration's first bytes) and the declared single-byte
 /// encodings Foundation can read (ISO-8859-1, US-ASCII, Windows-1252) transcoded to UTF-8 with the
@@ -33,7 +33,7 @@ enum XMLDocumentText {
             throw corrupted("The XML document nests elements deeper than \(maximumDepth) levels: level \(maximumDepth + 1) opens at byte \(offset).")
         case .internalSubset(let offset):
             throw corrupted("The XML document declares a DTD internal subset at byte \(offset): Sculpt reads no document that declares entities (their expansion is unbounded).")
-        case .outsideRootElement(let offset):
+        case .besideRootElement(let offset):
             throw corrupted("The XML document has text or a second element outside its root element at byte \(offset): XML allows one root element.")
         case .noRootElement:
             throw corrupted("The XML document has no root element.")

@@ -18,7 +18,7 @@ package enum XMLMarkup {
         case internalSubset(offset: Int)
         /// Text or an element outside the root element (a second root) starts at byte `offset`:
         /// XML allows one root, and FoundationXML's parser on Linux reports success beside it.
-        case outsideRootElement(offset: Int)
+        case besideRootElement(offset: Int)
         /// The document has no element at all.
         case noRootElement
     }
@@ -33,7 +33,7 @@ package enum XMLMarkup {
         var roots = 0
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while let open = bytes.firstIndex(of: ascii("<"), from: index) {
-            if depth == 0, let text = firstNonSpace(in: bytes, index..<open) { return .outsideRootElement(offset: text) }
+            if depth == 0, let text = firstNonSpace(in: bytes, index..<open) { return .besideRootElement(offset: text) }
             let start = open + 1
             guard start < bytes.count else { return nil }
             switch bytes[start] {
@@ -60,7 +60,7 @@ package enum XMLMarkup {
             default:
                 if depth == 0 {
                     roots += 1
-                    if roots > 1 { return .outsideRootElement(offset: open) }
+                    if roots > 1 { return .besideRootElement(offset: open) }
                 }
                 depth += 1
                 if depth > maximumDepth { return .tooDeep(offset: open) }
@@ -69,7 +69,7 @@ package enum XMLMarkup {
                 index = end + 1
             }
         }
-        if depth == 0, let text = firstNonSpace(in: bytes, index..<bytes.count) { return .outsideRootElement(offset: text) }
+        if depth == 0, let text = firstNonSpace(in: bytes, index..<bytes.count) { return .besideRootElement(offset: text) }
         return roots == 0 ? .noRootElement : nil
     }
 

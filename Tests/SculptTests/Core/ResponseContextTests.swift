@@ -95,12 +95,12 @@ struct ResponseContextTests {
         ("text/json", true), ("text/html; charset=utf-8", false), ("TEXT/HTML", false), ("application/xml", false),
         ("application/jsonp", false), ("", true), ("  ", true), (nil, true), ("application/json, text/html", false),
         (#"application/json; profile="a;b""#, true), ("multipart/form-data; boundary=json", false),
-        // Found by the outsider's pass on #14: FoundationNetworking's parsed type drops quotes the
+        // FoundationNetworking's parsed type drops quotes the
         // field's comparison kept (now both drop them); control characters
         // HTTPFields makes spaces; a Kelvin sign lowercases to an ASCII k.
         (#""application/json""#, true), (#""application/json"; charset=utf-8"#, true), (#""application/json"#, true),
         ("application/json\u{1}", true), ("application/json\u{7F}", true), ("APPLICATION/JSON", true), ("application/\u{212A}son", false),
-        // Found by the outsider's pass on #16: a value that is not type/subtype was read as one.
+        // a value that is not type/subtype was read as one.
         ("application /json", false), ("application/ json", false), ("application", false), ("/json", false), ("application/", false),
     ]
 

@@ -495,7 +495,7 @@ struct SculptJSONDecoderTests {
         #expect(sculptMarked == foundationMarked)
     }
 
-    @Test("short bodies with zero bytes and odd lengths are read, or refused, as JSONDecoder reads them (found by the fuzzer)", arguments: [
+    @Test("short bodies with zero bytes and odd lengths are read, or refused, as JSONDecoder reads them", arguments: [
         [0x00, 0x30, 0xCC], [0x00, 0x31, 0x20], [0x31, 0x00, 0x20], [0x00, 0x31, 0x00], [0x00, 0x31], [0x31, 0x00],
         [0x00, 0x31, 0x00, 0x32, 0xCC], [0x31, 0x00, 0x32, 0x00, 0xCC], [0xFE, 0xFF, 0x00, 0x31, 0xCC], [0x00, 0x00, 0x00, 0x31, 0x00],
         [0x00, 0x31, 0x00, 0x20, 0xD8, 0x00], [0x22, 0x00, 0x22], [0x30], [],
@@ -506,7 +506,7 @@ struct SculptJSONDecoderTests {
         }
     }
 
-    // MARK: - Found by the outsider's pass
+    // MARK: - Edge cases
 
     /// Reads `[null]` with `decodeIfPresent` of one type until past the end and reports the
     /// indexes it passes: JSONDecoder's `decodeIfPresent` moves on even at the end, for every type.
@@ -613,7 +613,7 @@ struct SculptJSONDecoderTests {
 
     @Test("a [String: T] is read as JSONDecoder reads it: under the default keys only a name's first value, under a strategy every value",
           arguments: [#"{"a":1,"a":"x"}"#, #"{"a":"x","a":1}"#, #"{"b":1,"a":2,"b":3}"#, #"{"caf\u00e9":1,"cafe\u0301":"x"}"#, #"{"1":"x"}"#, "null", "[]", #"{"a":null}"#,
-                     // Found by the outsider's pass: under a strategy a value's error comes before a later invalid name's.
+                     // under a strategy a value's error comes before a later invalid name's.
                      #"{"a":{},"\q":1}"#, #"{"a":"x","\ud800":1}"#, "{\"a\":[],\"\u{01}\":1}"])
     func stringKeyedDictionaries(_ json: String) {
         for strategy in ["default", "snake"] {

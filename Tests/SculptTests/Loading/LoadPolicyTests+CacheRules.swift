@@ -9,7 +9,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The cache rules the outsider's pass on #13 found broken, each against the loopback server.
+/// RFC 9111's finer cache rules, each against the loopback server.
 extension LoadPolicyTests {
     @Test("delta-seconds: leading zeros, values past 2^31 and invalid max-age (stale, not heuristic)", arguments: [
         ("max-age=0000000086400", nil, false),

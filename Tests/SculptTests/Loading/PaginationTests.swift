@@ -225,9 +225,9 @@ struct PaginationTests {
         (#"</items?cursor=abc>; rel=next"#, "https://api.example.com/items?cursor=abc"),
         (#"<mailto:a@example.com>; rel="next""#, nil),
         (#"<https://a.example/p?page=1>; rel="prev""#, nil),
-        // Found by the outsider's pass on #13: a `;` in a quoted parameter ended it.
+        // a `;` in a quoted parameter ended it.
         (#"<https://a.example/x>; title="a;rel=next"; rel="prev", <https://a.example/y>; rel="next""#, "https://a.example/y"),
-        // Found by the second outsider's pass on #13: quoted pairs, and a link about another resource.
+        // quoted pairs, and a link about another resource.
         (#"<https://a.example/x>; title="a\", <https://evil.example/>; rel=next""#, nil),
         (#"<https://a.example/x>; title="a\"; rel=next""#, nil),
         (#"<https://a.example/x>; anchor="https://other.example/"; rel=next"#, nil),
@@ -260,7 +260,7 @@ struct PaginationTests {
         }
     }
 
-    // MARK: - Found by the outsider's pass on #13
+    // MARK: - Edge cases
 
     @Test("request(setting:to:) takes names with brackets and values with delimiters, replacing the encoded name", arguments: [
         ("page[cursor]", "a&b=c", "page%5Bcursor%5D=a%26b%3Dc"),

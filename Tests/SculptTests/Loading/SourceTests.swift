@@ -144,8 +144,7 @@ struct SourceTests {
         for _ in 0..<3 { await source.loadNextPage().value }
         #expect(source.hasMore)
         await source.loadNextPage().value
-        // Known with the last page, not at a call that finds nothing (found by the outsider's
-        // pass on #13).
+        // Known with the last page, not at a call that finds nothing.
         #expect(source.items.count == 13)
         #expect(source.pageCount == 5)
         #expect(!source.hasMore)

@@ -101,7 +101,7 @@ struct URLModelMatcherExplainTests {
         #expect(routes.ambiguities().isEmpty)
     }
 
-    // MARK: Found by the outsider's pass on #14
+    // MARK: Edge cases
 
     @Test("an ambiguity's example path matches both routes as written, reserved characters encoded", arguments: [
         "/a%2Fb", "/%23", "/a%3Fb", "/%2541", "/%2E%2E%2F",
@@ -126,7 +126,7 @@ struct URLModelMatcherExplainTests {
         #expect(routes.ambiguities().map { "\($0.winner.pattern)" } == ["/a/b", "/a/b", "/a/*"])
     }
 
-    @Test("explain, nearest and ambiguities compare segments byte for byte, as the lookup does: é precomposed is not é decomposed (found by the outsider's pass)", arguments: [
+    @Test("explain, nearest and ambiguities compare segments byte for byte, as the lookup does: é precomposed is not é decomposed", arguments: [
         ("caf%C3%A9", true), ("cafe%CC%81", false),
     ])
     func bytesNotCanonicalEquivalence(segment: String, matches: Bool) throws {
@@ -143,7 +143,7 @@ struct URLModelMatcherExplainTests {
         #expect(prefixed.explain(URL(string: "https://h/\(segment)/x")!).prefix.isStripped == matches)
     }
 
-    @Test("a route that accepts more of the path is nearer, however long it is (found by the outsider's pass)")
+    @Test("a route that accepts more of the path is nearer, however long it is")
     func nearestByAcceptedStart() throws {
         var routes = URLModelMatcher()
         try routes.add("/orgs/x", ModelA.self)  // shares 'x' in second place, accepts none of the start
@@ -153,7 +153,7 @@ struct URLModelMatcherExplainTests {
         #expect(nearest.first?.hasPrefix("/users/") == true, "\(nearest)")
     }
 
-    @Test("a route describes itself in at most 2,048 bytes, escaped, however long its pattern (found by the outsider's pass)")
+    @Test("a route describes itself in at most 2,048 bytes, escaped, however long its pattern")
     func routeDescriptionBounded() throws {
         var routes = URLModelMatcher()
         try routes.add("/" + String(repeating: "a", count: 1 << 20) + "/%1B%0A", ModelA.self)

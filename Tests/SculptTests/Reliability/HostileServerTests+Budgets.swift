@@ -8,8 +8,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// What the fourth outsider pass on #12 did to the server: a flood of half-sent heads, and bodies
-/// held back until the server's memory ran out.
+/// The server's budgets under a flood: of half-sent heads, and of bodies held back to exhaust
+/// its memory.
 extension HostileServerTests {
     @Test("a client that keeps opening connections and leaving their heads half-sent keeps no one else from being served", .timeLimit(.minutes(10)))
     func halfHeadFlood() async throws {

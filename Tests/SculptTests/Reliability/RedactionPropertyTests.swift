@@ -67,7 +67,7 @@ struct RedactionPropertyTests {
             case .queryEncodedParameters: planted.url = try url("\(base)?state=token%3D\(secret)%26page%3D2")
             case .queryEncodedAbsoluteURL: planted.url = try url("\(base)?next=https%3A%2F%2Fa.example%2Fcb%3Faccess_token%3D\(secret)")
             case .queryLongArrayName: planted.url = try url("\(base)?\(String(repeating: "a", count: 300))%5Baccess%5Ftoken%5D=\(secret)")
-            // Found by the outsider's third pass on #12.
+            // 
             case .queryTriplyEncodedName: planted.url = try url("\(base)?access%25255Ftoken=\(secret)")
             case .queryNestedCredentials: planted.url = try url("\(base)?next=https://u:\(secret)@x.example/&a=1")
             case .queryEncodedNestedCredentials: planted.url = try url("\(base)?next=https%3A%2F%2Fu%3A\(secret)%40x.example%2F&a=1")
@@ -192,8 +192,7 @@ struct RedactionPropertyTests {
     }
 
     /// A name a user's `Redaction` added is redacted in every line of a miss, including the lines
-    /// of candidates recorded without it (found by the outsider's pass on #12: each candidate's
-    /// lines used only the names its own recording had redacted).
+    /// of candidates recorded without it.
     @Test("a name one recording redacted is redacted in every candidate's lines")
     func userNamesRedactedEverywhere() throws {
         let secret = Self.secret()

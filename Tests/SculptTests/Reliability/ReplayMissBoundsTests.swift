@@ -3,7 +3,7 @@ import HTTPTypes
 import SculptTesting
 import Testing
 
-/// A replay miss whatever the request holds (found by the outsider's pass on #12): bounded work
+/// A replay miss whatever the request holds: bounded work
 /// in a large cassette, a bounded description, and a description whose lines are only its own,
 /// the control characters of every quoted value escaped.
 @Suite("Replay misses: bounded and printable")
@@ -41,7 +41,7 @@ struct ReplayMissBoundsTests {
 
     @Test("a JSON body of 50,000 members matches its recording in another order, a redacted member matching any value; one that differs is a miss")
     func largeJSONBody() throws {
-        // Found by the outsider's pass on #12: members were looked up one by one through the
+        // members were looked up one by one through the
         // whole object, so a 16 MiB body took 9.7 s to compare.
         let url = try #require(URL(string: "https://api.example.com/search"))
         let recorded = Fixture(
@@ -58,7 +58,7 @@ struct ReplayMissBoundsTests {
 
     @Test("5,000 recorded redacted items match 5,000 asked values; one item more is a miss that names it")
     func manyMarkers() throws {
-        // Found by the outsider's pass on #12: each marker was tried against every item left,
+        // each marker was tried against every item left,
         // converting each again (1,000 markers among 8,000 items: 0.7 s; 1 MB of them: 10.5 s).
         let recordedQuery = Array(repeating: "sig=REDACTED", count: 5_000).joined(separator: "&")
         let askedQuery = (0..<5_000).map { "sig=v\($0)" }.joined(separator: "&")
@@ -132,7 +132,7 @@ struct ReplayMissBoundsTests {
             case .nextLine: "a\u{85}X-Injected: 1"
             case .lineSeparator: "a\u{2028}b\u{2029}c"
             case .bidiOverride: "txt.\u{202E}exe\u{2066}x\u{2069}"
-            // Found by the outsider's third pass on #12.
+            // 
             case .arabicLetterMark: "a\u{061C}b"
             case .invisible: "a\u{FEFF}b\u{200B}c\u{2060}d"
             }

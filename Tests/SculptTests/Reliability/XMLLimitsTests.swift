@@ -5,8 +5,7 @@ import SculptMatchers
 import SculptXML
 import Testing
 
-/// XML documents that would crash the parser or run without bound (found by the outsider's pass on
-/// #14) are refused with a decoding error that says why and keeps the body; levels are counted as
+/// XML documents that would crash the parser or run without bound are refused with a decoding error that says why and keeps the body; levels are counted as
 /// the body's format counts them.
 @Suite("XML limits")
 struct XMLLimitsTests {
@@ -98,7 +97,7 @@ struct XMLLimitsTests {
         ("not XML at all", "outside its root element at byte 0"),
         ("<?xml version=\"1.0\"?><!-- only a comment -->", "has no root element"),
     ])
-    func outsideRoot(body: String, expected: String) throws {
+    func textBesideRoot(body: String, expected: String) throws {
         let description = Self.decodingFailure(body)
         #expect(description?.contains(expected) == true, "\(description ?? "")")
     }

@@ -331,7 +331,7 @@ struct ModelResponseSerializerTests {
         #expect(try serializer.serialize(userJSON, for: response(contentType: "text/plain"), as: User.self).id == 1)
         let error = #expect(throws: SculptError.self) { try serializer.serialize(userJSON, for: response()) }
         #expect(error?.code == .unacceptableContentType)
-        // Found by the outsider's pass on #16: `text` is no media type, so in no range of text/*.
+        // `text` is no media type, so in no range of text/*.
         let bare = #expect(throws: SculptError.self) { try serializer.serialize(userJSON, for: response(contentType: "text")) }
         #expect(bare?.code == .unacceptableContentType)
         serializer.acceptableContentTypes = ["text"]

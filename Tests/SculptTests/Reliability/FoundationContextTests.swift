@@ -8,9 +8,10 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// What the outsider's pass on the lazy URLSession context (#14) broke, each as it was found.
-@Suite("Trust: the URLSession context's outsider pass")
-struct URLSessionContextFindingsTests {
+/// A context read lazily from a Foundation response: its fields, statuses at their extremes, and
+/// secret parameters in its description.
+@Suite("Contexts from Foundation responses")
+struct FoundationContextTests {
     static let url = URL(string: "https://api.example.com/x")
 
     /// A response with fields that differ only in case (FoundationNetworking keeps `x-` names as

@@ -11,7 +11,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// What the outsider's pass on #13 (2026-11-23) broke in the response store, each as it was found.
+/// What the store keeps of a response and its variants, offline and from two stores on one file.
 extension ResponseStoreTests {
     static func response(_ url: URL, fields: HTTPFields = [:]) -> ResponseContext {
         var all = fields

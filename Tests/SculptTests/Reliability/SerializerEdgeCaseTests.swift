@@ -5,10 +5,10 @@ import SculptMatchers
 import SculptTesting
 import Testing
 
-/// What the outsider's pass on #16 (the serializer read top to bottom, one JSON lexer, the
-/// Foundation bridge, a smaller surface) broke, each as it was found.
-@Suite("Trust: the outsider's pass on #16")
-struct SerializerFindingsTests {
+/// The serializer at its edges: a matcher's own errors, number and odd tags, nesting limits in
+/// every encoding, secrets wherever a body or URL holds them, and fixture files at their limits.
+@Suite("Serializer edge cases")
+struct SerializerEdgeCaseTests {
     static let url = URL(string: "https://api.example.com/v1/things")
 
     // MARK: - A matcher's own SculptError

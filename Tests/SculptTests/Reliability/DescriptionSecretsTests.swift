@@ -9,9 +9,10 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// What the fourth outsider pass on #12 broke (2026-11-23), each as it was found.
-@Suite("Trust: the fourth outsider pass")
-struct OutsiderFindingsTests {
+/// Descriptions and recordings hold what a server sent escaped, bounded, and without secrets,
+/// however the secret is spelled or wherever it is written.
+@Suite("Descriptions and recordings: escaped, bounded, no secret")
+struct DescriptionSecretsTests {
     static let secret = "xQzSECRET42"
 
     static func context(_ contentType: String = "application/json", status: HTTPResponse.Status = .ok) -> ResponseContext {

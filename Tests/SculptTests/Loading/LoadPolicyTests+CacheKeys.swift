@@ -9,7 +9,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// What the outsider's pass on #13 (2026-11-23) broke in the HTTP cache, each as it was found.
+/// What the HTTP cache keys a response by (its whole URL, the fields it varies on), and how it
+/// reads `Cache-Control`, each against the loopback server.
 extension LoadPolicyTests {
     /// `GET /users?id=N`, fresh for an hour, answering version `N`.
     static func user(_ id: Int, fields: HTTPFields = [:]) -> Fixture {
