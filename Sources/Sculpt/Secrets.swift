@@ -74,11 +74,22 @@ package enum Secrets {
         "signature", "session", "cookie", "authorization", "bearer", "jwt", "csrf", "xsrf",
     ]
 
-    /// Whether `name` says its value is secret (``secretNameParts``).
+    /// Whether `name` says its value is secret (``secretNameParts``), compared on its ASCII
+    /// letters (lowercased) and digits: `X-Api-Key`, `client_secret` and `refreshToken` do.
     package static func nameSuggestsSecret(_ name: String) -> Bool {
-        let folded = String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) })
-        return secretNameParts.contains { folded.contains($0) }
+        let folded: [UInt8] = name.utf8.compactMap { byte in
+            switch byte {
+            case 0x41...0x5A: byte | 0x20
+            case 0x61...0x7A, 0x30...0x39: byte
+            default: nil
+            }
+        }
+        return secretNamePartBytes.contains { part in
+            folded.count >= part.count && (0...(folded.count - part.count)).contains { folded[$0..<($0 + part.count)].elementsEqual(part) }
+        }
     }
+
+    private static let secretNamePartBytes = secretNameParts.map { Array($0.utf8) }
 
     /// How an error quotes a value it refuses, such as a fixture's method: the value, quoted and
     /// escaped, when it is as short as such a value is (16 bytes) and not a credential's shape;

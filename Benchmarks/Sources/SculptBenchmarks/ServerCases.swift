@@ -39,18 +39,27 @@ final class ServedFixture: Sendable {
         port = UInt16(baseURL.port ?? 0)
     }
 
-    /// One request answered: the bytes read (0 when the connection failed).
+    /// One request answered `200`, asked again on a new connection until it is: the bytes read.
+    /// A `503` or a connection closed unanswered is not a request served.
     func request() -> Int {
+        while true {
+            let answer = exchange()
+            if answer.starts(with: Array("HTTP/1.1 200 ".utf8)) { return answer.count }
+        }
+    }
+
+    /// One exchange on a new connection: every byte the server sent before it closed.
+    private func exchange() -> [UInt8] {
         let socket = RawSocket.open(port: port)
-        guard socket >= 0 else { return 0 }
+        guard socket >= 0 else { return [] }
         defer { close(socket) }
-        guard RawSocket.sendAll(socket, Array("GET /users/octocat HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)) else { return 0 }
-        var received = 0
+        guard RawSocket.sendAll(socket, Array("GET /users/octocat HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)) else { return [] }
+        var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 << 10)
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { return received }
-            received += count
+            received += chunk[..<count]
         }
     }
 }

@@ -44,8 +44,8 @@ package struct CredentialShape: Sendable {
         ]
     }()
 
-    /// The shapes by the first byte of their prefix.
-    private static let byFirstByte: [UInt8: [CredentialShape]] = Dictionary(grouping: known) { $0.prefixBytes[0] }
+    /// The shapes by the first byte of their prefix (256 lists, most of them empty).
+    private static let byFirstByte: [[CredentialShape]] = (0...255).map { byte in known.filter { $0.prefixBytes[0] == byte } }
 
     /// A credential found: its kind, where it is, and how much of its start is the fixed prefix
     /// (what a report may show of it).
@@ -61,12 +61,14 @@ package struct CredentialShape: Sendable {
     /// at most to its longest length, and the end of a private key's line is searched for once
     /// for the whole text.
     package static func find(in bytes: [UInt8]) -> [Found] {
+        // The shortest credential known: `AKIA` and 16 characters.
+        guard bytes.count >= 20 else { return [] }
         var found: [Found] = []
         var index = 0
         var keyEnds = PatternCursor(Array("-----".utf8))
         scan: while index < bytes.count {
             let byte = bytes[index]
-            for shape in byFirstByte[byte] ?? [] {
+            for shape in byFirstByte[Int(byte)] {
                 if let length = shape.match(in: bytes, at: index) {
                     found.append(Found(kind: shape.kind, range: index..<(index + length), prefixLength: shape.prefixBytes.count))
                     index += length

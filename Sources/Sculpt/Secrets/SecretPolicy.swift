@@ -67,6 +67,11 @@ package struct SecretPolicy: Sendable {
     /// at the cost of every comparison, and no one's usual parameter.
     package func isSecret(parameter raw: some StringProtocol, besideOAuth: Bool) -> Bool {
         guard raw.utf8.count <= Self.longestDecodedName else { return redactsURLs }
+        // Most names are plain: nothing to decode, trim or take apart.
+        if !raw.utf8.contains(where: Self.needsNormalizing) {
+            let name = Self.canonical(raw)
+            return canonicalParameters.contains(name) || (besideOAuth && redactsURLs && name == "code")
+        }
         return Self.pieces(of: Self.normalized(raw)).contains { piece in
             canonicalParameters.contains(piece) || (besideOAuth && redactsURLs && piece == "code")
         }
@@ -99,11 +104,22 @@ package struct SecretPolicy: Sendable {
     /// A name as compared with the secret names: ASCII-lowercased, without `_` and `-`, so that
     /// `access_token`, `accessToken`, `Access-Token` and `ACCESSTOKEN` are one name.
     static func canonical(_ name: some StringProtocol) -> String {
-        String(decoding: name.utf8.lazy.filter { $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: "-") }.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.utf8.count)
+        for byte in name.utf8 where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") {
+            bytes.append((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The longest parameter name decoded to be compared, in bytes.
     static let longestDecodedName = 4_096
+
+    /// Whether a byte of a name makes it more than its canonical form: an encoding, a space, a
+    /// bracket.
+    private static func needsNormalizing(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == 0
+    }
 
     /// A name as compared: `+` read as a space, percent-decoded (up to three times), trimmed of spaces, ASCII-lowercased; longer names
     /// than ``longestDecodedName`` are not decoded (empty). Bytes only: this runs for every

@@ -120,7 +120,7 @@ public enum SecretScan {
             let found = Set(findings.map(\.needle))
             findings += shapes(in: Array(decoded.utf8), path: path).filter { !found.contains($0.needle) }
         }
-        if let password = urlPassword(in: decoded ?? text), !password.contains(Redaction.marker), !isPlaceholder(password.utf8) {
+        if let password = urlPassword(in: decoded ?? text), !holdsMarker(password), !isPlaceholder(password.utf8) {
             findings.append(Finding(path: path, kind: "a password in a URL", shown: shown(String(password), prefixLength: 0), needle: String(password)))
         }
         guard findings.isEmpty else { return findings }
@@ -140,14 +140,16 @@ public enum SecretScan {
     private static func namedFindings(in text: String, name: String?, path: String) -> [Finding] {
         var findings: [Finding] = []
         var named: [(name: String?, value: Substring)] = []
-        for part in text.split(whereSeparator: { "&;?# \t\r\n".contains($0) }) {
+        let separators = Array("&;?# \t\r\n".utf8), nameBytes = Array("_-.[]%".utf8)
+        for part in text.utf8.split(whereSeparator: separators.contains).map(Substring.init) {
             // `name=value` with a name a parameter has: base64's `=` padding makes no pair.
-            guard let equals = part.firstIndex(of: "="), equals != part.startIndex, part.distance(from: part.startIndex, to: equals) <= 64,
-                part[..<equals].utf8.allSatisfy({ CredentialShape.isAlphanumeric($0) || Array("_-.[]%".utf8).contains($0) }),
-                part[part.index(after: equals)...].contains(where: { $0 != "=" })
+            guard let equals = part.utf8.firstIndex(of: UInt8(ascii: "=")), equals != part.startIndex,
+                part.utf8.distance(from: part.startIndex, to: equals) <= 64,
+                part.utf8[..<equals].allSatisfy({ CredentialShape.isAlphanumeric($0) || nameBytes.contains($0) }),
+                part.utf8[part.utf8.index(after: equals)...].contains(where: { $0 != UInt8(ascii: "=") })
             else { continue }
             let partName = String(part[..<equals])
-            named.append((partName.removingPercentEncoding ?? partName, part[part.index(after: equals)...]))
+            named.append((partName.removingPercentEncoding ?? partName, part[part.utf8.index(after: equals)...]))
         }
         // The whole text too: a pair in it does not hide a key elsewhere in it.
         named.append((name, Substring(text)))
@@ -155,14 +157,14 @@ public enum SecretScan {
         var seen: Set<Substring> = []
         for (partName, value) in named {
             // A name redaction always replaces, with its value still there: redaction was skipped.
-            if let partName, isAlwaysRedacted(partName), !value.isEmpty, !value.contains(Redaction.marker),
+            if let partName, isAlwaysRedacted(partName), !value.isEmpty, !holdsMarker(value),
                 !isPlaceholder((value.split(separator: " ").last ?? value).utf8), !hasTypePrefix(value)
             {
                 findings.append(Finding(path: path, kind: "an unredacted \"\(PrintableText.value(partName, limit: 64))\"", shown: shown(String(value), prefixLength: 4), needle: String(value)))
                 continue
             }
             let secretName = outerIsSecret || partName.map(Secrets.nameSuggestsSecret) ?? false
-            for run in runs(in: value) where !run.contains(Redaction.marker) && !seen.contains(run) {
+            for run in runs(in: value) where !holdsMarker(run) && !seen.contains(run) {
                 guard secretName ? looksRandom(run, atLeast: 16) : looksRandom(run, atLeast: 32, strictly: true) && !isIdentifier(run, named: partName ?? name)
                 else { continue }
                 seen.insert(run)
@@ -184,11 +186,33 @@ public enum SecretScan {
 
     /// The password of the first URL in `text` that has one (`https://user:password@host/`).
     private static func urlPassword(in text: String) -> Substring? {
-        guard let scheme = text.range(of: "://") else { return nil }
-        let authority = text[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" && $0 != " " && $0 != "\"" }
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
-        let password = authority[authority.index(after: colon)..<at]
+        let utf8 = text.utf8
+        guard let colon = utf8.indices.first(where: { utf8[$0] == UInt8(ascii: ":") && utf8[$0...].starts(with: schemeSeparator) }) else { return nil }
+        let ends = Array("/?# \"".utf8)
+        let authority = Substring(utf8[utf8.index(colon, offsetBy: 3)...].prefix { !ends.contains($0) })
+        guard let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")), let colon = authority.utf8[..<at].firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let password = authority[authority.utf8.index(after: colon)..<at]
         return password.isEmpty ? nil : password
+    }
+
+    private static let schemeSeparator = Array("://".utf8)
+    private static let markerBytes = Array(Redaction.marker.utf8)
+
+    /// Whether `text` holds the redaction marker.
+    private static func holdsMarker(_ text: Substring) -> Bool {
+        contains(markerBytes, in: text.utf8)
+    }
+
+    /// Whether `pattern` occurs in `bytes`.
+    private static func contains(_ pattern: [UInt8], in bytes: Substring.UTF8View) -> Bool {
+        guard let first = pattern.first, bytes.count >= pattern.count else { return false }
+        var index = bytes.startIndex
+        let last = bytes.index(bytes.endIndex, offsetBy: -pattern.count)
+        while index <= last {
+            if bytes[index] == first, bytes[index...].starts(with: pattern) { return true }
+            index = bytes.index(after: index)
+        }
+        return false
     }
 
     /// Whether `value` is a stand-in rather than a credential: two different bytes or fewer
@@ -227,13 +251,43 @@ public enum SecretScan {
             && bytes[..<underscore].allSatisfy { (0x61...0x7A).contains($0) }
     }
 
-    /// The runs of characters a key is written with (letters, digits, `_-+/.~`) in `text`,
-    /// without URLs and paths (a run with `://` or starting with `/`).
+    /// The runs of characters a key is written with (letters, digits, `_-+/.~`) in `text`, of 16
+    /// or more (the shortest a key is taken to be), without URLs and paths (a run with `://` or
+    /// starting with `/`).
     private static func runs(in text: Substring) -> [Substring] {
-        let keyBytes = Array("_-+/.~".utf8)
-        return text.utf8.split { !(CredentialShape.isAlphanumeric($0) || keyBytes.contains($0)) }
-            .map { Substring($0) }
-            .filter { !$0.contains("://") && !$0.hasPrefix("/") }
+        var runs: [Substring] = []
+        let utf8 = text.utf8
+        var start: Substring.UTF8View.Index?
+        var length = 0
+        func end(at index: Substring.UTF8View.Index) {
+            if let start, length >= 16, utf8[start] != UInt8(ascii: "/") {
+                let run = Substring(utf8[start..<index])
+                if !contains(schemeSeparator, in: run.utf8) { runs.append(run) }
+            }
+            start = nil
+            length = 0
+        }
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if CredentialShape.isAlphanumeric(byte) || isKeyPunctuation(byte) {
+                if start == nil { start = index }
+                length += 1
+            } else {
+                end(at: index)
+            }
+            index = utf8.index(after: index)
+        }
+        end(at: utf8.endIndex)
+        return runs
+    }
+
+    /// `_-+/.~`, the punctuation keys are written with.
+    private static func isKeyPunctuation(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "~"): true
+        default: false
+        }
     }
 
     /// Whether `run` (ASCII) is random enough to be a key: at least `atLeast` characters, letters
@@ -283,7 +337,7 @@ public enum SecretScan {
             let prefix = found.prefixLength > 0 ? found.prefixLength : 4
             return (found.range, shown(text, prefixLength: min(found.range.count, prefix)))
         }
-        if let password = urlPassword(in: line), !password.contains(Redaction.marker) {
+        if let password = urlPassword(in: line), !holdsMarker(password) {
             let start = line.utf8.distance(from: line.utf8.startIndex, to: password.startIndex)
             let range = start..<(start + password.utf8.count)
             if !found.contains(where: { $0.0.overlaps(range) }) { found.append((range, shown(String(password), prefixLength: 0))) }
