@@ -73,6 +73,16 @@ struct CheckCommandTests {
         #expect(output.contains("fixture.json:2: secret: request.headers[0][1] looks like an unredacted "), "\(output)")
     }
 
+    /// Runs `sculpt check` on a folder holding one file named `name` with `text`.
+    static func check(file name: String, _ text: String) async throws -> (status: Int32, output: String) {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(text.utf8).write(to: folder.appending(path: name))
+        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        return (status, output)
+    }
+
     @Test("a token is found wherever the loader would read it: a base64 HAR body, a number JSONSerialization refuses, a repeated member, a member's name", arguments: [
         ("b64.har", #"{"log":{"entries":[{"request":{"method":"GET","url":"https://x/","headers":[]},"response":{"status":200,"headers":[],"content":{"encoding":"base64","text":"eyJ0b2tlbiI6ImdocF9hQjNkRTVmRzdoSjlrTDFtTjNwUTVyUzd0VTl2VzF4WTN6In0="}}}]}}"#),
         ("exp.json", #"{"request":{"url":"https://x/"},"response":{"status":200,"headers":[["X-T","ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z"]],"body":{"n":1e999}}}"#),
@@ -80,11 +90,7 @@ struct CheckCommandTests {
         ("key.json", #"{"request":{"url":"https://x/"},"response":{"status":200,"body":{"ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z":{"v":1}}}}"#),
     ])
     func tokenWhereverTheLoaderReads(_ name: String, _ text: String) async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(text.utf8).write(to: folder.appending(path: name))
-        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        let (status, output) = try await Self.check(file: name, text)
         #expect(status == 1)
         #expect(output.contains("looks like a GitHub token: ghp_… (38 characters)"), "\(output)")
         #expect(!output.contains("aB3dE5fG7hJ9"), "the token is printed: \(output)")
@@ -185,11 +191,7 @@ struct CheckCommandTests {
         ("form.json", #"{"request":{"method":"POST","url":"https://x/","headers":[["Content-Type","application/x-www-form-urlencoded"]],"bodyEncoding":"text","body":"a=1&t=ghp%5FaB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z"},"response":{"status":200}}"#),
     ])
     func tokenWhereAClientReads(_ name: String, _ text: String) async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(text.utf8).write(to: folder.appending(path: name))
-        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        let (status, output) = try await Self.check(file: name, text)
         #expect(status == 1)
         #expect(output.contains("looks like a GitHub token: ghp_… (38 characters)"), "\(output)")
         #expect(!output.contains("aB3dE5fG7hJ9"), "the token is printed: \(output)")
@@ -199,11 +201,7 @@ struct CheckCommandTests {
     func privateKeyInAForm() async throws {
         let form = "grant=jwt&key=-----BEGIN+PRIVATE+KEY-----%0AMIIEvQIBADANBgkqhkiG9w0BAQEFAASC%0A-----END+PRIVATE+KEY-----"
         let text = #"{"request":{"method":"POST","url":"https://x/token","headers":[["Content-Type","application/x-www-form-urlencoded"]],"bodyEncoding":"text","body":"\#(form)"},"response":{"status":200}}"#
-        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(text.utf8).write(to: folder.appending(path: "form.json"))
-        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        let (status, output) = try await Self.check(file: "form.json", text)
         #expect(status == 1)
         #expect(output.contains("looks like a private key"), "\(output)")
         #expect(!output.contains("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"), "the key is printed: \(output)")
@@ -213,12 +211,8 @@ struct CheckCommandTests {
         "eyJ", "eyJhbGciOiJIUzI1NiJ9.", "SG.", "ghp_", "-----BEGIN ", "AKIA", "xoxb-", "https://a:", "%2F", "a=b&",
     ])
     func repeatedPrefixes(_ prefix: String) async throws {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let run = String(repeating: prefix, count: (1 << 20) / prefix.utf8.count)
-        try Data(#"{"request":{"url":"https://x/"},"response":{"status":200,"body":"\#(run)"}}"#.utf8).write(to: folder.appending(path: "long.json"))
-        let (_, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        let (_, output) = try await Self.check(file: "long.json", #"{"request":{"url":"https://x/"},"response":{"status":200,"body":"\#(run)"}}"#)
         #expect(output.contains("Checked 1 file: 0 format errors"), "\(output.suffix(300))")
     }
 }

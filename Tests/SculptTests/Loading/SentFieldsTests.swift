@@ -131,10 +131,14 @@ struct SentFieldsTests {
     }
 
     #if Persistence
-    func storePath() throws -> (folder: URL, path: String) {
+    /// Runs `body` with the URL of a server varying on `vary` and the path of a new store file.
+    func withStore(vary: String, _ body: (URL, String) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-sent-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return (folder, folder.appending(path: "responses.sqlite").path)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try Self.server(vary: vary)
+        defer { server.stop() }
+        try await body(server.url(path), folder.appending(path: "responses.sqlite").path)
     }
 
     /// A cache that keeps nothing: what a load gives first is the store's.
@@ -144,75 +148,64 @@ struct SentFieldsTests {
     func cookieStorageInTheStore() async throws {
         let cookies = Self.cookieStorage(for: #function)
         defer { Self.signOut(cookies) }
-        let (folder, path) = try storePath()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try Self.server(vary: "Cookie")
-        defer { server.stop() }
-        let session = self.session(cookies: cookies)
-        let url = server.url(self.path)
-        let store = try SQLiteResponseStore(path: path)
-        try Self.signIn("alice", cookies)
-        #expect(try await load(session, url, .storeThenFetch, cache: Self.noCache, store: store) == ["network alice"])
-        try Self.signIn("bob", cookies)
-        #expect(try await load(session, url, .storeThenFetch, cache: Self.noCache, store: store) == ["network bob"])
-        #expect(try await store.saveFailures().isEmpty)
-        let reopened = try SQLiteResponseStore(path: path)
-        for user in ["alice", "bob"] {
-            try Self.signIn(user, cookies)
-            #expect(try await load(session, url, .storeThenFetch, cache: Self.noCache, store: reopened) == ["store \(user)", "network \(user)"])
+        try await withStore(vary: "Cookie") { url, path in
+            let session = self.session(cookies: cookies)
+            let store = try SQLiteResponseStore(path: path)
+            try Self.signIn("alice", cookies)
+            #expect(try await load(session, url, .storeThenFetch, cache: Self.noCache, store: store) == ["network alice"])
+            try Self.signIn("bob", cookies)
+            #expect(try await load(session, url, .storeThenFetch, cache: Self.noCache, store: store) == ["network bob"])
+            #expect(try await store.saveFailures().isEmpty)
+            let reopened = try SQLiteResponseStore(path: path)
+            for user in ["alice", "bob"] {
+                try Self.signIn(user, cookies)
+                #expect(try await load(session, url, .storeThenFetch, cache: Self.noCache, store: reopened) == ["store \(user)", "network \(user)"])
+            }
         }
     }
 
     @Test("storeThenFetch: an Authorization on the configuration counts for Vary in the store")
     func configurationAuthorizationInTheStore() async throws {
-        let (folder, path) = try storePath()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try Self.server(vary: "Authorization")
-        defer { server.stop() }
-        let url = server.url(self.path)
-        let store = try SQLiteResponseStore(path: path)
-        #expect(try await load(session(adding: ["Authorization": "alice"]), url, .storeThenFetch, cache: Self.noCache, store: store) == ["network alice"])
-        #expect(try await load(session(adding: ["Authorization": "bob"]), url, .storeThenFetch, cache: Self.noCache, store: store) == ["network bob"])
-        #expect(try await load(session(adding: ["Authorization": "alice"]), url, .storeThenFetch, cache: Self.noCache, store: store) == ["store alice", "network alice"])
+        try await withStore(vary: "Authorization") { url, path in
+            let store = try SQLiteResponseStore(path: path)
+            #expect(try await load(session(adding: ["Authorization": "alice"]), url, .storeThenFetch, cache: Self.noCache, store: store) == ["network alice"])
+            #expect(try await load(session(adding: ["Authorization": "bob"]), url, .storeThenFetch, cache: Self.noCache, store: store) == ["network bob"])
+            #expect(try await load(session(adding: ["Authorization": "alice"]), url, .storeThenFetch, cache: Self.noCache, store: store) == ["store alice", "network alice"])
+        }
     }
 
     @Test("a saved response varying on Authorization is not shown to a session that may add one itself")
     func unknownAuthorizationInTheStore() async throws {
-        let (folder, path) = try storePath()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try Self.server(vary: "Authorization")
-        defer { server.stop() }
-        let url = server.url(self.path)
-        let store = try SQLiteResponseStore(path: path)
-        #expect(try await load(session(), url, .storeThenFetch, cache: Self.noCache, store: store) == ["network nobody"])
-        #expect(try await load(session(delegate: Authenticating()), url, .storeThenFetch, cache: Self.noCache, store: store) == ["network nobody"])
-        #expect(try await load(session(), url, .storeThenFetch, cache: Self.noCache, store: store) == ["store nobody", "network nobody"])
+        try await withStore(vary: "Authorization") { url, path in
+            let store = try SQLiteResponseStore(path: path)
+            #expect(try await load(session(), url, .storeThenFetch, cache: Self.noCache, store: store) == ["network nobody"])
+            #expect(try await load(session(delegate: Authenticating()), url, .storeThenFetch, cache: Self.noCache, store: store) == ["network nobody"])
+            #expect(try await load(session(), url, .storeThenFetch, cache: Self.noCache, store: store) == ["store nobody", "network nobody"])
+        }
     }
 
     @Test("a request that says Cache-Control: no-store has its response kept by neither the cache nor the store")
     func requestNoStore() async throws {
-        let (folder, path) = try storePath()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try Self.server(vary: "Accept")
-        defer { server.stop() }
-        let store = try SQLiteResponseStore(path: path)
-        let cache = Self.memoryCache()
-        var request = URLRequest(url: server.url(self.path))
-        request.setValue("no-store", forHTTPHeaderField: "Cache-Control")
-        for policy in [LoadPolicy.storeThenFetch, .cacheElseFetch, .storeThenFetch] {
-            var seen: [String] = []
-            for try await loaded in session().models(for: request, serializer: serializer, as: Whoami.self, policy: policy, cache: cache, store: store) {
-                seen.append("\(loaded.origin)")
+        try await withStore(vary: "Accept") { url, path in
+            let store = try SQLiteResponseStore(path: path)
+            let cache = Self.memoryCache()
+            var request = URLRequest(url: url)
+            request.setValue("no-store", forHTTPHeaderField: "Cache-Control")
+            for policy in [LoadPolicy.storeThenFetch, .cacheElseFetch, .storeThenFetch] {
+                var seen: [String] = []
+                for try await loaded in session().models(for: request, serializer: serializer, as: Whoami.self, policy: policy, cache: cache, store: store) {
+                    seen.append("\(loaded.origin)")
+                }
+                #expect(seen == ["network"])
             }
-            #expect(seen == ["network"])
+            #expect(try await store.saveFailures().isEmpty)
+            #expect(try await store.count() == 0)
+            // A configuration that says it for every request counts the same.
+            let saying = session(adding: ["Cache-Control": "no-store"])
+            #expect(try await load(saying, url, .storeThenFetch, cache: cache, store: store) == ["network nobody"])
+            #expect(try await store.saveFailures().isEmpty)
+            #expect(try await store.count() == 0)
         }
-        #expect(try await store.saveFailures().isEmpty)
-        #expect(try await store.count() == 0)
-        // A configuration that says it for every request counts the same.
-        let saying = session(adding: ["Cache-Control": "no-store"])
-        #expect(try await load(saying, server.url(self.path), .storeThenFetch, cache: cache, store: store) == ["network nobody"])
-        #expect(try await store.saveFailures().isEmpty)
-        #expect(try await store.count() == 0)
     }
     #endif
 }

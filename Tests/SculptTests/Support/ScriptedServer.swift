@@ -19,21 +19,7 @@ final class ScriptedServer: @unchecked Sendable {
     /// Starts listening; `answer` gets the request head (request line and fields) and returns the
     /// whole response to write (status line, fields, blank line, body).
     init(answer: @escaping @Sendable (String) -> String) throws {
-        let descriptor = socket(AF_INET, Self.streamType, 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound, listen(descriptor, 16) == 0 else {
-            _ = closeScripted(descriptor)
-            throw POSIXError(.EADDRINUSE)
-        }
-        self.descriptor = descriptor
-        self.port = UInt16(bigEndian: address.sin_port)
+        (descriptor, port) = try LoopbackListener.open(backlog: 16)
         Thread { [self] in serve(answer) }.start()
     }
 
@@ -91,11 +77,6 @@ final class ScriptedServer: @unchecked Sendable {
         stop()
     }
 
-    #if canImport(Glibc)
-    private static let streamType = Int32(SOCK_STREAM.rawValue)
-    #else
-    private static let streamType = SOCK_STREAM
-    #endif
 }
 
 private func closeScripted(_ descriptor: Int32) -> Int32 { close(descriptor) }

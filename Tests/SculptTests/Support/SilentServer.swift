@@ -20,21 +20,7 @@ final class SilentServer: @unchecked Sendable {
     private var closed = false
 
     init() throws {
-        let descriptor = socket(AF_INET, Self.streamType, 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound, listen(descriptor, 4) == 0 else {
-            _ = closeSilent(descriptor)
-            throw POSIXError(.EADDRINUSE)
-        }
-        self.descriptor = descriptor
-        self.port = UInt16(bigEndian: address.sin_port)
+        (descriptor, port) = try LoopbackListener.open(backlog: 4)
         Thread { [self] in serve() }.start()
     }
 
@@ -83,11 +69,6 @@ final class SilentServer: @unchecked Sendable {
         _ = closeSilent(descriptor)
     }
 
-    #if canImport(Glibc)
-    private static let streamType = Int32(SOCK_STREAM.rawValue)
-    #else
-    private static let streamType = SOCK_STREAM
-    #endif
 }
 
 private func closeSilent(_ descriptor: Int32) -> Int32 { close(descriptor) }
