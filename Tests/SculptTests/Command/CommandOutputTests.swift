@@ -59,6 +59,10 @@ struct CommandOutputTests {
         try FileManager.default.createDirectory(at: good, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: true)
         try Data(#"{"request":{"url":"https://x/items"},"response":{"status":200,"body":{}}}"#.utf8).write(to: good.appending(path: "good\(hostile).json"))
+        // An archive whose second entry never completed: serve names the file as it skips it.
+        let entry = #"{"request":{"method":"GET","url":"https://x/items","headers":[]},"response":{"status":%d,"headers":[],"content":{"text":"{}"}}}"#
+        let archive = #"{"log":{"entries":[\#(String(format: entry, 200)),\#(String(format: entry, 0))]}}"#
+        try Data(archive.utf8).write(to: good.appending(path: "partial\(hostile).har"))
         let broken = bad.appending(path: "bad\(hostile).har")
         try Data("{".utf8).write(to: broken)
 
@@ -72,7 +76,8 @@ struct CommandOutputTests {
         let logged = try await serving.line(containing: "GET /items")
         serving.send(SIGTERM)
         _ = await serving.exit()
-        #expect(logged.contains(#"matched good\u{1B}]0;owned\u{7}\u{1B}[2J.json"#), "\(logged)")
+        #expect(logged.contains(#"matched good\u{1B}]0;owned\u{7}\u{1B}[2J.json"#) || logged.contains(#"matched partial\u{1B}]0;owned\u{7}\u{1B}[2J.har"#), "\(logged)")
+        #expect(serving.standardError.contains(#"partial\u{1B}]0;owned\u{7}\u{1B}[2J.har: skipped"#), "\(serving.standardError)")
         for output in [check.output, check.errors, importing.output, importing.errors, refused.output, refused.errors, serving.standardOutput, serving.standardError] {
             #expect(!output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "a raw control character is printed: \(output.debugDescription)")
         }
