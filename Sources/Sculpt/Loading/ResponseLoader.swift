@@ -126,7 +126,7 @@ struct ResponseLoader<Output: Sendable>: Sendable {
                 return try await fetch(request, revalidating: nil)
             }
             let updated = stored.revalidated(by: response, requestTime: requestTime, responseTime: responseTime)
-            if StoredResponse.isStorable(updated.response, request: sent.request), sent.mayVary(on: StoredResponse.varyNames(updated.response)) {
+            if StoredResponse.isStorable(updated.response, request: sent.request), Self.mayKeep(updated.response, for: sent, redirected: false) {
                 cache.store(updated, for: sent.request)
             } else {
                 cache.remove(for: sent.request)  // the 304 said no-store, or Vary: *

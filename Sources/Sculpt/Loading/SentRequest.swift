@@ -4,10 +4,16 @@ import FoundationNetworking
 #endif
 
 /// A request as its session will send it, for the fields a response's `Vary` names (RFC 9111,
-/// section 4.1): the request's own fields, then the session configuration's additional fields it
-/// does not set itself, then the cookies the session's cookie storage adds for its URL. What the
-/// HTTP cache and a ``ResponseStore`` compare is what the server saw, so a response stored for one
-/// user's cookie or configured `Authorization` never answers another's.
+/// section 4.1): what the HTTP cache and a ``ResponseStore`` compare is what the server saw, so a
+/// response stored for one user's cookie or configured `Authorization` never answers another's.
+///
+/// A field's value here holds every value the session could send for it, from each of its
+/// sources: the request's own fields, the session configuration's `httpAdditionalHeaders`, and,
+/// for `Cookie`, the cookies the session's cookie storage holds for the URL. Which source wins
+/// differs between platforms (FoundationNetworking sends the storage's cookies even where the
+/// request or the configuration sets a `Cookie` of its own, or the request asks for none), so
+/// none is assumed to: two requests that differ in any source never share a stored response.
+/// The values are only ever compared as fingerprints, never sent.
 ///
 /// The session can also add a credential that Sculpt cannot see before it is sent: an
 /// `Authorization` answering an authentication challenge (from its delegate, its credential
@@ -15,7 +21,7 @@ import FoundationNetworking
 /// could add one, the field is ``unknown``: a response that varies on it is neither stored nor
 /// given out for this request.
 struct SentRequest {
-    /// The request with the fields the session adds that Sculpt can know of.
+    /// The request with each field's values from every source, for comparing.
     let request: URLRequest
     /// The credential fields (lowercased) the session may add on its own.
     let unknown: Set<String>
@@ -26,24 +32,20 @@ struct SentRequest {
         let configuration = session.configuration
         var sent = request
         for (name, value) in configuration.httpAdditionalHeaders ?? [:] {
-            guard let name = name as? String, let value = value as? String, sent.value(forHTTPHeaderField: name) == nil else { continue }
-            sent.setValue(value, forHTTPHeaderField: name)
+            guard let name = name as? String, let value = value as? String else { continue }
+            sent.setValue(Self.joined([request.value(forHTTPHeaderField: name), value]), forHTTPHeaderField: name)
         }
-        if let cookie = Self.cookieField(for: sent, configuration: configuration) {
-            sent.setValue(cookie, forHTTPHeaderField: "Cookie")
+        if let url = request.url, let cookies = configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty {
+            // Sorted: the same cookies read the same, whatever order the storage lists them in.
+            let stored = cookies.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "; ")
+            sent.setValue(Self.joined([sent.value(forHTTPHeaderField: "Cookie"), stored]), forHTTPHeaderField: "Cookie")
         }
         self.request = sent
         var unknown: Set<String> = []
-        if Self.mayAuthenticate(sent, session: session) {
+        if Self.mayAuthenticate(request, session: session) {
             for name in Self.challengeFields where sent.value(forHTTPHeaderField: name) == nil { unknown.insert(name) }
         }
         self.unknown = unknown
-    }
-
-    /// A request whose fields are all its own (a store read outside a session).
-    init(exactly request: URLRequest) {
-        self.request = request
-        unknown = []
     }
 
     /// `request` with its URL replaced: a response reached through a redirect is stored under
@@ -68,15 +70,12 @@ struct SentRequest {
     /// The fields a session sets answering an authentication challenge.
     private static let challengeFields = ["authorization", "proxy-authorization"]
 
-    /// The `Cookie` field the session adds from its cookie storage (when its configuration and the
-    /// request both let it, and the request sets none itself): the storage's cookies for the URL,
-    /// sorted by name and value so that the same cookies always read the same, whatever order the
-    /// storage lists them in. `nil` when there are none.
-    private static func cookieField(for request: URLRequest, configuration: URLSessionConfiguration) -> String? {
-        guard configuration.httpShouldSetCookies, request.httpShouldHandleCookies, request.value(forHTTPHeaderField: "Cookie") == nil,
-            let url = request.url, let cookies = configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty
-        else { return nil }
-        return cookies.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "; ")
+    /// The values present: one as it is, several as their fingerprints one after another (a
+    /// field's value cannot hold a character that would set them apart, and only a fingerprint
+    /// of this is ever kept).
+    private static func joined(_ values: [String?]) -> String {
+        let present = values.compactMap { $0 }
+        return present.count == 1 ? present[0] : present.map(StoredResponse.fingerprint).joined(separator: " ")
     }
 
     /// Whether the session could answer an authentication challenge for `request` by itself: it
