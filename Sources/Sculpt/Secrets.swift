@@ -49,22 +49,25 @@ package enum Secrets {
     /// `access_token`, `refresh_token`, `id_token`, `client_secret`, `client_assertion`,
     /// `assertion`, `code_verifier`; `session_token`, `auth_token`, `private_token`, `token`,
     /// `jwt`; `api_key`, `key` (Google's `?key=`), `auth`, `secret`, `api_secret`,
-    /// `private_key`, `session`, `session_id`, `password`, `passwd`; and the signatures of
-    /// presigned URLs (`signature`, `sig`, `X-Amz-Signature`, `X-Amz-Credential`,
-    /// `X-Amz-Security-Token`). `code` beside an OAuth parameter too (see `Redaction`); `code`
-    /// alone is an ordinary name (a country, an error), and a `Redaction` adds it.
+    /// `private_key`, `session`, `session_id`, `password`, `passwd`; CSRF tokens (`csrf`,
+    /// `csrf_token`, `xsrf_token`, Rails' `authenticity_token`, Django's `csrfmiddlewaretoken`);
+    /// the signatures of presigned URLs (`signature`, `sig`, `X-Amz-Signature`,
+    /// `X-Amz-Credential`, `X-Amz-Security-Token`); and the credential headers' names
+    /// (``headers``), as a query sometimes carries them (`?x-api-key=`). `code` beside an OAuth
+    /// parameter too (see `Redaction`); `code` alone is an ordinary name (a country, an error), and
+    /// a `Redaction` adds it.
     package static let queryParameters = [
         "access_token", "refresh_token", "id_token", "session_token", "auth_token", "private_token", "api_key", "client_secret",
         "client_assertion", "assertion", "code_verifier", "token", "jwt", "key", "auth", "secret", "api_secret", "private_key",
-        "session", "session_id", "password", "passwd", "signature", "sig", "x-amz-signature", "x-amz-credential", "x-amz-security-token",
-    ]
+        "session", "session_id", "password", "passwd", "csrf", "csrf_token", "xsrf_token", "authenticity_token", "csrfmiddlewaretoken",
+        "signature", "sig", "x-amz-signature", "x-amz-credential", "x-amz-security-token",
+    ] + headers.map { $0.canonicalName }
 
     /// JSON, form and XML members whose values are credentials (compared as ``queryParameters``
-    /// are): the parameters' names but the ones that name ordinary data as often in a body
-    /// (`key`, `auth`, `session`, `signature`), and the credential headers' names, so that an echo
-    /// service's `{"headers": {"Authorization": ...}}` is not kept either.
+    /// are): the parameters' names, the credential headers' among them (so that an echo
+    /// service's `{"headers": {"Authorization": ...}}` is not kept either), but the ones that
+    /// name ordinary data as often in a body (`key`, `auth`, `session`, `signature`).
     package static let bodyFields = queryParameters.filter { !["key", "auth", "session", "signature"].contains($0) }
-        + headers.map { $0.canonicalName }
 
     /// Parts of a name (lowercased, letters and digits only) that say its value is secret, where
     /// the value is not a listed name's: `sculpt check` flags a random-looking value under such a

@@ -51,14 +51,17 @@ struct CheckCommand: ParsableCommand {
             // A file that is not a fixture is still looked through: it may be on its way to one.
             // Each value once, where it first appears, with how many other places hold it.
             let findings = SecretScan.findings(inJSON: data)
+            // A value is known by what it looks like and where it is written (a body's findings
+            // share the body as where).
+            func identity(_ finding: SecretScan.Finding) -> String { "\(finding.kind)\u{0}\(finding.shown)\u{0}\(finding.needle)" }
             var places: [String: Int] = [:]
-            for finding in findings { places[finding.needle, default: 0] += 1 }
+            for finding in findings { places[identity(finding), default: 0] += 1 }
             var lines = LineFinder(data)
             var reported: Set<String> = []
-            for finding in findings where reported.insert(finding.needle).inserted {
+            for finding in findings where reported.insert(identity(finding)).inserted {
                 secrets += 1
                 let line = lines.line(of: finding.needle).map { "\($0):" } ?? ""
-                let others = (places[finding.needle] ?? 1) - 1
+                let others = (places[identity(finding)] ?? 1) - 1
                 let elsewhere = others > 0 ? " (and \(others) more place\(others == 1 ? "" : "s"))" : ""
                 Console.say("\(name):\(line) secret: \(finding.path) looks like \(finding.kind): \(finding.shown)\(elsewhere)")
             }

@@ -53,7 +53,7 @@ struct RecordCommand: AsyncParsableCommand {
             ["", "/"].contains(url.path(percentEncoded: true)), url.query() == nil, url.fragment() == nil, url.user() == nil
         else {
             throw ValidationError(
-                "--target must be an http or https origin such as https://api.github.com (scheme in lowercase, port 1-65535, no path, query or user): \(PrintableText.value(SecretPolicy.default.redacting(urlText: target), limit: 1_024))")
+                "--target must be an http or https origin such as https://api.github.com (scheme in lowercase, port 1-65535, no path, query or user): \(Self.shown(target: target))")
         }
         let folder = URL(filePath: out).deletingLastPathComponent()
         var isFolder: ObjCBool = false
@@ -67,6 +67,16 @@ struct RecordCommand: AsyncParsableCommand {
         for name in redactHeader where HTTPField.Name(name) == nil {
             throw ValidationError("--redact-header \(PrintableText.value(name, limit: 256)) is not a header name")
         }
+    }
+
+    /// A refused `--target` as an error shows it: an http or https URL with its user, password and
+    /// secret parameters redacted; anything else (`user:password@host` reads as a URL of scheme
+    /// `user`) only by its length.
+    static func shown(target: String) -> String {
+        guard let scheme = URL(string: target)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return "(\(target.utf8.count) bytes)"
+        }
+        return PrintableText.value(SecretPolicy.default.redacting(urlText: target), limit: 1_024)
     }
 
     func run() async throws {

@@ -192,12 +192,19 @@ public final class SQLiteResponseStore: ResponseStore {
     private static func entry(_ row: Row) throws -> Entry {
         let finalURL = try column(row, "finalURL", String?.self, [.text, .null], written: "a URL")
         let response = ResponseContext(
-            url: finalURL.flatMap(URL.init(string:)), method: .get, status: .standard(try column(row, "status", Int.self, [.integer], written: "an integer status")),
-            headerFields: decode(fields: try column(row, "fields", Data.self, [.blob], written: "header fields")))
+            url: finalURL.flatMap(URL.init(string:)), method: .get, status: .standard(try status(row)),
+            headerFields: try decode(fields: try column(row, "fields", Data.self, [.blob], written: "header fields")))
         let saved = SavedResponse(
             response: response, body: try column(row, "body", Data.self, [.blob], written: "a body"),
             savedAt: Date(timeIntervalSince1970: try column(row, "savedAt", Double.self, [.real, .integer], written: "a time")))
         return Entry(varying: decode(varying: try column(row, "varying", Data.self, [.blob], written: "varying fields")), saved: saved)
+    }
+
+    /// The row's status: a code from 0 to 999, as written.
+    private static func status(_ row: Row) throws -> Int {
+        let code = try column(row, "status", Int.self, [.integer], written: "an integer status")
+        guard (0...999).contains(code) else { throw damaged("status", holding: "a number no status has") }
+        return code
     }
 
     /// SQLite's storage classes.
@@ -223,7 +230,7 @@ public final class SQLiteResponseStore: ResponseStore {
     ) throws -> Value {
         let found = StorageClass(row[name] as DatabaseValue)
         guard accepted.contains(found), let value = try? row.decode(Value.self, forColumn: name) else {
-            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "a saved response is damaged: its \(name) column holds \(found.rawValue) where \(written) was written")
+            throw damaged(name, holding: "\(found.rawValue) where \(written) was written")
         }
         return value
     }
@@ -240,24 +247,31 @@ public final class SQLiteResponseStore: ResponseStore {
         return Data(bytes)
     }
 
-    private static func decode(fields data: Data) -> HTTPFields {
+    ///
+    /// - Throws: `DatabaseError` (`SQLITE_CORRUPT`) for a name or value no field can have (a
+    ///   line break in a value), or a name without its value: what was written never holds one.
+    private static func decode(fields data: Data) throws -> HTTPFields {
         var fields = HTTPFields()
         var name: HTTPField.Name?
-        var expectsName = true
-        data.withUnsafeBytes { bytes in
-            var start = 0
-            for index in bytes.indices where bytes[index] == 0 {
-                let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                if expectsName {
-                    name = HTTPField.Name(text)
-                } else if let name {
-                    fields.append(HTTPField(name: name, value: text))
-                }
-                expectsName.toggle()
-                start = index + 1
+        let parts = data.split(separator: 0, omittingEmptySubsequences: false).dropLast()  // the last NUL ends the list
+        for part in parts {
+            let text = String(decoding: part, as: UTF8.self)
+            if let pending = name {
+                guard HTTPField.isValidValue(text) else { throw damaged("fields", holding: "a value no header field can have") }
+                fields.append(HTTPField(name: pending, value: text))
+                name = nil
+            } else {
+                guard let valid = HTTPField.Name(text) else { throw damaged("fields", holding: "a name no header field can have") }
+                name = valid
             }
         }
+        guard name == nil, data.isEmpty || data.last == 0 else { throw damaged("fields", holding: "a name without its value") }
         return fields
+    }
+
+    /// The error for a row whose `column` holds what was never written there.
+    private static func damaged(_ column: String, holding what: String) -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_CORRUPT, message: "a saved response is damaged: its \(column) column holds \(what)")
     }
 
     /// The varying values as `name NUL value NUL ...`, sorted by name, so equal sets write equal

@@ -52,7 +52,12 @@ public final class PagedSource<Element: Sendable> {
     /// wait for it.
     @discardableResult
     public func loadNextPage() -> Task<Void, Never> {
-        if let task, case .loading = state { return task }
+        if let task, case .loading = state {
+            guard task.isCancelled else { return task }
+            // The page in flight was cancelled: its end is no longer this source's to record, and
+            // the page is asked for again from where the source stands.
+            generation += 1
+        }
         guard hasMore else { return Task {} }
         var iterator = self.iterator ?? pages().makeAsyncIterator()
         let current = generation

@@ -57,28 +57,40 @@ package struct CredentialShape: Sendable {
 
     /// Every credential of a known shape in `bytes` (a shape above, a JWT, a private key's
     /// `BEGIN` line), in order, none inside another. Linear in the length of `bytes` whatever
-    /// they hold: a prefix inside a longer word is passed over at once, each shape's run is read
-    /// at most to its longest length, and the end of a private key's line is searched for once
-    /// for the whole text.
-    package static func find(in bytes: [UInt8]) -> [Found] {
+    /// they hold: each shape's run is read at most to its longest length, and the end of a private
+    /// key's line is searched for once for the whole text.
+    ///
+    /// - Parameters:
+    ///   - bytes: the text.
+    ///   - insideWords: whether a credential may start inside a longer word (`x=ghp_...` encoded
+    ///     as `x%3Dghp_...`): what is masked before it is shown looks there too; a report of what
+    ///     a file holds does not, so that `xghp_...` in prose is no finding.
+    package static func find(in bytes: [UInt8], insideWords: Bool = false) -> [Found] {
         // The shortest credential known: `AKIA` and 16 characters.
         guard bytes.count >= 20 else { return [] }
         var found: [Found] = []
         var index = 0
         var keyEnds = PatternCursor(Array("-----".utf8))
+        // No JWT starts before this: a JWT tried at an earlier start failed after its first part,
+        // and one starting inside that part would fail the same way.
+        var jwtFrom = 0
         scan: while index < bytes.count {
             let byte = bytes[index]
             for shape in byFirstByte[Int(byte)] {
-                if let length = shape.match(in: bytes, at: index) {
+                if let length = shape.match(in: bytes, at: index, insideWords: insideWords) {
                     found.append(Found(kind: shape.kind, range: index..<(index + length), prefixLength: shape.prefixBytes.count))
                     index += length
                     continue scan
                 }
             }
-            if byte == UInt8(ascii: "e"), let length = jwt(in: bytes, at: index) {
-                found.append(Found(kind: "a JWT", range: index..<(index + length), prefixLength: 3))
-                index += length
-                continue
+            if byte == UInt8(ascii: "e"), index >= jwtFrom {
+                let attempt = jwt(in: bytes, at: index, insideWords: insideWords)
+                if let length = attempt.length {
+                    found.append(Found(kind: "a JWT", range: index..<(index + length), prefixLength: 3))
+                    index += length
+                    continue
+                }
+                jwtFrom = attempt.firstPartEnd
             }
             if byte == UInt8(ascii: "-"), let length = privateKey(in: bytes, at: index, ends: &keyEnds) {
                 found.append(Found(kind: "a private key", range: index..<(index + length), prefixLength: 0))
@@ -91,12 +103,12 @@ package struct CredentialShape: Sendable {
     }
 
     /// The length of this shape's match at `start` of `bytes` (the prefix included), or `nil`.
-    private func match(in bytes: [UInt8], at start: Int) -> Int? {
+    private func match(in bytes: [UInt8], at start: Int, insideWords: Bool) -> Int? {
         guard bytes.count - start >= prefixBytes.count + lengths.lowerBound, bytes[start..<(start + prefixBytes.count)].elementsEqual(prefixBytes) else {
             return nil
         }
-        // A prefix inside a longer word (`xghp_`) is not one.
-        if start > 0, Self.isTokenByte(bytes[start - 1]) { return nil }
+        // A prefix inside a longer word (`xghp_`) is not one, unless asked.
+        if !insideWords, start > 0, Self.isTokenByte(bytes[start - 1]) { return nil }
         let runStart = start + prefixBytes.count
         var end = runStart
         // One past the longest: a longer run is some other text.
@@ -109,22 +121,25 @@ package struct CredentialShape: Sendable {
     }
 
     /// A JWT at `start`: `eyJ` base64url, a dot, `eyJ` base64url, a dot, base64url (the
-    /// signature), each part at least 10 characters, not inside a longer word or token.
-    private static func jwt(in bytes: [UInt8], at start: Int) -> Int? {
-        if start > 0, isTokenByte(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: ".") { return nil }
+    /// signature), each part at least 10 characters, not inside a longer word or token unless
+    /// asked: its length, or `nil` and where its first part ended.
+    private static func jwt(in bytes: [UInt8], at start: Int, insideWords: Bool) -> (length: Int?, firstPartEnd: Int) {
+        if !insideWords, start > 0, isTokenByte(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: ".") { return (nil, start + 1) }
         let header = Array("eyJ".utf8)
         var index = start
+        var firstPartEnd = start + 1
         for part in 0..<3 {
             let partStart = index
-            if part < 2, !bytes[index...].starts(with: header) { return nil }
+            if part < 2, !bytes[index...].starts(with: header) { return (nil, firstPartEnd) }
             while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
-            guard index - partStart >= 10 else { return nil }
+            if part == 0 { firstPartEnd = index }
+            guard index - partStart >= 10 else { return (nil, firstPartEnd) }
             if part < 2 {
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ".") else { return nil }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ".") else { return (nil, firstPartEnd) }
                 index += 1
             }
         }
-        return index - start
+        return (index - start, firstPartEnd)
     }
 
     /// A private key's `-----BEGIN ... PRIVATE KEY-----` line at `start`; `ends` finds the

@@ -58,20 +58,41 @@ public enum SecretScan {
         return findings
     }
 
-    private static func walk(_ value: Any, name: String?, path: String, into findings: inout [Finding]) {
+    /// What a name that names a value is, for the rules that decide whether redaction replaces
+    /// the value: those of a JSON member, a header, a URL or form parameter, or any (a HAR
+    /// cookie, a pair in no known list).
+    private enum Name {
+        case member(String), header(String), parameter(String), any(String)
+
+        var text: String {
+            switch self {
+            case .member(let name), .header(let name), .parameter(let name), .any(let name): name
+            }
+        }
+    }
+
+    private static func walk(_ value: Any, name: Name?, path: String, into findings: inout [Finding]) {
         switch value {
         case let text as String:
             findings += self.findings(in: text, name: name, path: path.isEmpty ? "(top level)" : path)
         case let array as [Any]:
-            // A header as fixtures and HAR write it: `["X-Api-Key", "value"]` names its value.
+            // A header as fixtures write it: `["X-Api-Key", "value"]` names its value.
             if array.count == 2, let field = array[0] as? String, let text = array[1] as? String {
-                findings += self.findings(in: text, name: field, path: "\(path)[1]")
+                findings += self.findings(in: text, name: .header(field), path: "\(path)[1]")
                 return
             }
             for (index, element) in array.enumerated() { walk(element, name: name, path: "\(path)[\(index)]", into: &findings) }
         case let object as [String: Any]:
-            // HAR headers, cookies and parameters: `{"name": "Cookie", "value": "..."}`.
-            let pairName = object["name"] as? String
+            // HAR headers, cookies and parameters: `{"name": "Cookie", "value": "..."}`, named by
+            // the list they are in.
+            let pairName = (object["name"] as? String).map { pair -> Name in
+                let list = path.split(separator: ".").last.map { $0.prefix { $0 != "[" } } ?? ""
+                switch list {
+                case "headers": return .header(pair)
+                case "queryString", "params": return .parameter(pair)
+                default: return .any(pair)
+                }
+            }
             // A base64 body: a fixture's (`bodyEncoding`) or a HAR entry's (`content.encoding`).
             let base64Member = object["bodyEncoding"] as? String == "base64" ? "body" : object["encoding"] as? String == "base64" ? "text" : nil
             for key in object.keys.sorted() {
@@ -81,11 +102,16 @@ public enum SecretScan {
                 let memberPath = path.isEmpty ? shownKey : "\(path).\(shownKey)"
                 if key == base64Member, let text = member as? String, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) {
                     // Found in the decoded body; the line is the encoded body's.
-                    findings += self.findings(in: decodedBody(bytes), name: nil, path: memberPath).map {
+                    let (body, failure) = decodedBody(bytes)
+                    findings += self.findings(in: body, name: nil, path: memberPath).map {
                         Finding(path: $0.path, kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64)))
                     }
+                    // What could not be read may hold a secret: the file is not called clean.
+                    if let failure {
+                        findings.append(Finding(path: memberPath, kind: "a compressed body that cannot be read whole (\(failure))", shown: "not checked past \(body.utf8.count) bytes", needle: String(text.prefix(64))))
+                    }
                 } else {
-                    walk(member, name: key == "value" ? pairName ?? key : key, path: memberPath, into: &findings)
+                    walk(member, name: key == "value" ? pairName ?? .member(key) : .member(key), path: memberPath, into: &findings)
                 }
             }
         default:
@@ -94,10 +120,15 @@ public enum SecretScan {
     }
 
     /// A base64 body's text as a client reads it: decompressed when it is gzip (up to
-    /// `Gzip.maximumSize`; a damaged stream is read as it is).
-    private static func decodedBody(_ bytes: Data) -> String {
-        guard Gzip.isCompressed(bytes), let inflated = try? Gzip.decompress(bytes) else { return String(decoding: bytes, as: UTF8.self) }
-        return String(decoding: inflated, as: UTF8.self)
+    /// `Gzip.maximumSize`), with why a compressed one could not be read whole (what was read of
+    /// it is checked still).
+    private static func decodedBody(_ bytes: Data) -> (text: String, failure: String?) {
+        guard Gzip.isCompressed(bytes) else { return (String(decoding: bytes, as: UTF8.self), nil) }
+        do {
+            return (String(decoding: try Gzip.decompress(bytes), as: UTF8.self), nil)
+        } catch {
+            return (String(decoding: error.partial, as: UTF8.self), error.description)
+        }
     }
 
     /// The credentials of a known shape in `bytes`, each once, placeholders left out.
@@ -113,7 +144,7 @@ public enum SecretScan {
 
     /// The findings in one string value that `name` (a member, header or parameter name) names:
     /// read as it is and, when it holds percent-encodings or `+`, as a form or query decodes it.
-    private static func findings(in text: String, name: String?, path: String) -> [Finding] {
+    private static func findings(in text: String, name: Name?, path: String) -> [Finding] {
         var findings = shapes(in: Array(text.utf8), path: path)
         let decoded = formDecoded(text)
         if let decoded {
@@ -137,9 +168,9 @@ public enum SecretScan {
 
     /// A value under a secret name, or each `name=value` parameter in the text (a URL's query, a
     /// form, a cookie list), under its own name or the value's.
-    private static func namedFindings(in text: String, name: String?, path: String) -> [Finding] {
+    private static func namedFindings(in text: String, name: Name?, path: String) -> [Finding] {
         var findings: [Finding] = []
-        var named: [(name: String?, value: Substring)] = []
+        var named: [(name: Name?, value: Substring)] = []
         let separators = Array("&;?# \t\r\n".utf8), nameBytes = Array("_-.[]%".utf8)
         for part in text.utf8.split(whereSeparator: separators.contains).map(Substring.init) {
             // `name=value` with a name a parameter has: base64's `=` padding makes no pair.
@@ -149,26 +180,26 @@ public enum SecretScan {
                 part.utf8[part.utf8.index(after: equals)...].contains(where: { $0 != UInt8(ascii: "=") })
             else { continue }
             let partName = String(part[..<equals])
-            named.append((partName.removingPercentEncoding ?? partName, part[part.utf8.index(after: equals)...]))
+            named.append((.parameter(partName.removingPercentEncoding ?? partName), part[part.utf8.index(after: equals)...]))
         }
         // The whole text too: a pair in it does not hide a key elsewhere in it.
         named.append((name, Substring(text)))
-        let outerIsSecret = name.map(Secrets.nameSuggestsSecret) ?? false
+        let outerIsSecret = name.map { Secrets.nameSuggestsSecret($0.text) } ?? false
         var seen: Set<Substring> = []
         for (partName, value) in named {
             // A name redaction always replaces, with its value still there: redaction was skipped.
             if let partName, isAlwaysRedacted(partName), !value.isEmpty, !holdsMarker(value),
                 !isPlaceholder((value.split(separator: " ").last ?? value).utf8), !hasTypePrefix(value)
             {
-                findings.append(Finding(path: path, kind: "an unredacted \"\(PrintableText.value(partName, limit: 64))\"", shown: shown(String(value), prefixLength: 4), needle: String(value)))
+                findings.append(Finding(path: path, kind: "an unredacted \"\(PrintableText.value(partName.text, limit: 64))\"", shown: shown(String(value), prefixLength: 4), needle: String(value)))
                 continue
             }
-            let secretName = outerIsSecret || partName.map(Secrets.nameSuggestsSecret) ?? false
+            let secretName = outerIsSecret || partName.map { Secrets.nameSuggestsSecret($0.text) } ?? false
             for run in runs(in: value) where !holdsMarker(run) && !seen.contains(run) {
-                guard secretName ? looksRandom(run, atLeast: 16) : looksRandom(run, atLeast: 32, strictly: true) && !isIdentifier(run, named: partName ?? name)
+                guard secretName ? looksRandom(run, atLeast: 16) : looksRandom(run, atLeast: 32, strictly: true) && !isIdentifier(run, named: (partName ?? name)?.text)
                 else { continue }
                 seen.insert(run)
-                let called = (outerIsSecret ? name : partName).map { "\"\(PrintableText.value($0, limit: 64))\"" } ?? ""
+                let called = (outerIsSecret ? name : partName).map { "\"\(PrintableText.value($0.text, limit: 64))\"" } ?? ""
                 let kind = secretName ? "a random value named \(called)" : "a long random value"
                 findings.append(Finding(path: path, kind: kind, shown: shown(String(run), prefixLength: 4), needle: String(run)))
             }
@@ -176,12 +207,17 @@ public enum SecretScan {
         return findings
     }
 
-    /// Whether `Redaction` always replaces what is under `name`: a header, parameter or member of
-    /// Sculpt's vocabulary (``Secrets``).
-    private static func isAlwaysRedacted(_ name: String) -> Bool {
+    /// Whether `Redaction` always replaces what is under `name`, by the rules for where the name
+    /// is (``Secrets``): the same rules the recorder and HAR import apply there.
+    private static func isAlwaysRedacted(_ name: Name) -> Bool {
         let policy = SecretPolicy.default
-        return policy.isSecret(parameter: name, besideOAuth: false) || policy.isSecret(bodyField: name)
-            || HTTPField.Name(name).map(policy.isSecret(header:)) == true
+        switch name {
+        case .member(let name): return policy.isSecret(bodyField: name)
+        case .header(let name): return HTTPField.Name(name).map(policy.isSecret(header:)) == true
+        case .parameter(let name): return policy.isSecret(parameter: name, besideOAuth: false)
+        case .any(let name):
+            return policy.isSecret(parameter: name, besideOAuth: false) || HTTPField.Name(name).map(policy.isSecret(header:)) == true
+        }
     }
 
     /// The password of the first URL in `text` that has one (`https://user:password@host/`).
@@ -332,7 +368,7 @@ public enum SecretScan {
     /// report shows it: what a command prints never holds one whole.
     package static func masked(_ line: String) -> String {
         let bytes = Array(line.utf8)
-        var found = CredentialShape.find(in: bytes).compactMap { found -> (Range<Int>, String)? in
+        var found = CredentialShape.find(in: bytes, insideWords: true).compactMap { found -> (Range<Int>, String)? in
             let text = String(decoding: bytes[found.range], as: UTF8.self)
             let prefix = found.prefixLength > 0 ? found.prefixLength : 4
             return (found.range, shown(text, prefixLength: min(found.range.count, prefix)))

@@ -9,6 +9,8 @@ package enum Gzip {
         package var reason: String
         /// Whether the body expanded past the limit it was given (rather than being damaged).
         package var isOverLimit = false
+        /// What was decompressed before the failure.
+        package var partial = Data()
         /// E.g. `gzip: the stream is truncated`.
         package var description: String { "gzip: \(reason)" }
     }
@@ -69,10 +71,10 @@ package enum Gzip {
         }
         switch outcome {
         case .complete: return output
-        case .overLimit: throw Failure(reason: "the body expands past \(limit) bytes", isOverLimit: true)
-        case .truncated: throw Failure(reason: "the stream is truncated")
-        case .trailing(let count): throw Failure(reason: "\(count) bytes after the compressed data are not a gzip member")
-        case .corrupt(let status): throw Failure(reason: "the stream is corrupt (zlib status \(status))")
+        case .overLimit: throw Failure(reason: "the body expands past \(limit) bytes", isOverLimit: true, partial: output)
+        case .truncated: throw Failure(reason: "the stream is truncated", partial: output)
+        case .trailing(let count): throw Failure(reason: "\(count) bytes after the compressed data are not a gzip member", partial: output)
+        case .corrupt(let status): throw Failure(reason: "the stream is corrupt (zlib status \(status))", partial: output)
         }
     }
 

@@ -16,7 +16,8 @@ import Sculpt
 ///
 /// The rules, the same everywhere:
 /// - **Headers** in ``headers`` (``defaultHeaders`` and those named), compared case-insensitively,
-///   have their whole value replaced. URLs in the values of `Location`, `Content-Location`,
+///   and any whose name ends in `Token`, `Secret`, `Password`, `Api-Key` or `Session-Id`, have
+///   their whole value replaced. URLs in the values of `Location`, `Content-Location`,
 ///   `Referer`, `Refresh` (after `url=`) and each `<...>` of `Link` are redacted as URLs.
 /// - **URLs**: the user name and the password; parameters in the query and in the fragment
 ///   (`#access_token=...&state=1`, the OAuth implicit flow) named in ``queryParameters``. Names
@@ -38,32 +39,42 @@ import Sculpt
 ///   URL, and one holding a JSON document (`"{\"token\": ...}"`, as webhooks carry payloads) has
 ///   the document redacted as a body, four strings deep. A body that does not start (after white
 ///   space) with `{` or `[` is not JSON text.
-/// - **Form bodies** (`application/x-www-form-urlencoded`, as an OAuth token request sends): the
-///   value of any parameter named in ``queryParameters`` or ``bodyFields`` becomes `REDACTED`.
+/// - **Form and text bodies** (`application/x-www-form-urlencoded`, as an OAuth token request
+///   sends; `text/*`): the value of any parameter named in ``queryParameters`` or ``bodyFields``
+///   becomes `REDACTED`, as do quoted secret members written in the text and the user name and
+///   password of every URL in it (`https://user:password@host/`).
 /// - **XML bodies**: the content of an element, and the value of an attribute, named in
-///   ``bodyFields``.
+///   ``queryParameters`` or ``bodyFields``; parameters in its text as in a form; and JSON written
+///   in its text or CDATA (`<payload>{"access_token": ...}</payload>`) as a JSON body.
 ///
-/// Other bodies (HTML, binary, JSON in UTF-16) are kept as they are.
+/// Other bodies (binary, JSON in UTF-16) are kept as they are.
 ///
 /// A replay treats a recorded ``marker`` as matching any value in each of these places.
 public struct Redaction: Sendable {
     /// What a redacted value becomes: `REDACTED`.
     public static let marker = Secrets.marker
 
-    /// The headers always redacted: `Authorization`, `Proxy-Authorization`, `Cookie`,
+    /// The headers always redacted by name: `Authorization`, `Proxy-Authorization`, `Cookie`,
     /// `Set-Cookie`, `X-Api-Key`, `X-Auth-Token`, `X-Access-Token`, `Api-Key`, `X-Goog-Api-Key`,
-    /// `Private-Token` (GitLab), `Ocp-Apim-Subscription-Key` (Azure), `X-Amz-Security-Token`.
+    /// `Private-Token` (GitLab), `Ocp-Apim-Subscription-Key` (Azure), `X-Amz-Security-Token`,
+    /// `X-CSRF-Token`, `X-GitHub-OTP`, `DPoP`. Any other header whose name ends in `Token`,
+    /// `Secret`, `Password`, `Api-Key` or `Session-Id` (`X-Vault-Token`, `X-CSRFToken`,
+    /// `X-Shopify-Access-Token`) is redacted too.
     public static let defaultHeaders = Secrets.headers
-    /// The query and fragment parameters always redacted: `access_token`, `refresh_token`,
-    /// `id_token`, `session_token`, `auth_token`, `private_token`, `api_key`, `client_secret`,
-    /// `client_assertion`, `code_verifier`, `token`, `password`, and the signatures of presigned
-    /// URLs (`signature`, `sig`, `X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`);
-    /// `code` beside an OAuth parameter. Names that are often something else (`key`, `code`) are
-    /// not: name them to redact them.
+    /// The query, fragment and form parameters always redacted: OAuth's `access_token`,
+    /// `refresh_token`, `id_token`, `client_secret`, `client_assertion`, `assertion`,
+    /// `code_verifier`; `session_token`, `auth_token`, `private_token`, `token`, `jwt`; `api_key`,
+    /// `key` (Google's `?key=`), `auth`, `secret`, `api_secret`, `private_key`, `session`,
+    /// `session_id`, `password`, `passwd`; CSRF tokens (`csrf`, `csrf_token`, `xsrf_token`,
+    /// `authenticity_token`, `csrfmiddlewaretoken`); the signatures of presigned URLs
+    /// (`signature`, `sig`, `X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`); the
+    /// ``defaultHeaders``' names; and `code` beside an OAuth parameter. `code` alone is not: name
+    /// it to redact it.
     public static let defaultQueryParameters = Secrets.queryParameters
-    /// The JSON, form and XML members always redacted: ``defaultQueryParameters`` and the
-    /// ``defaultHeaders``' names, so a token endpoint's `{"access_token": ...}` and an echo
-    /// service's `{"headers": {"Authorization": ...}}` are never recorded.
+    /// The JSON and XML members always redacted: ``defaultQueryParameters`` but the names that
+    /// are as often ordinary data in a body (`key`, `auth`, `session`, `signature`), so a token
+    /// endpoint's `{"access_token": ...}` and an echo service's `{"headers": {"Authorization":
+    /// ...}}` are never recorded.
     public static let defaultBodyFields = Secrets.bodyFields
 
     /// Nothing redacted: for importing an archive you mean to keep whole. Never share what it

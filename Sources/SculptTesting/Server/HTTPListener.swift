@@ -6,10 +6,13 @@ import Foundation
 /// When ``FixtureServer/Limits/maximumConnections`` are open, a new client takes the place of
 /// another, the first found in this order:
 /// 1. one answered for the last time, reading what its client still sends before the close;
-/// 2. the one connected longest without sending a whole head (a real client sends its head at
-///    once, so under a flood of connections the oldest are the flood's);
+/// 2. the one connected longest without sending a whole head, connected a second or more ago (a
+///    real client sends its head at once, so under a flood of connections the oldest are the
+///    flood's);
 /// 3. the one whose body has been arriving longest;
-/// 4. the keep-alive connection idle longest since its last answer.
+/// 4. the keep-alive connection idle longest since its last answer;
+/// 5. the one connected longest without sending a whole head, however new: a client that has
+///    just connected is about to send its request.
 ///
 /// A connection whose whole request head has arrived, and waits for its thread (which a loaded
 /// machine runs late), is a client about to be answered: it is never taken.
@@ -154,9 +157,14 @@ final class HTTPListener: @unchecked Sendable {
     /// when every connection is busy. Its thread sees the close and ends. Called with the lock
     /// held.
     private func makeRoom() -> Bool {
-        let order: [Set<HTTPConnection.Activity>] = [[.closing], [.awaitingFirstRequest, .readingHead], [.readingBody], [.awaitingRequest]]
-        for activities in order {
-            let candidates = waiting.filter { activities.contains($0.value.activity) }.sorted { $0.value.since < $1.value.since }
+        let headless: Set<HTTPConnection.Activity> = [.awaitingFirstRequest, .readingHead]
+        let settled = ContinuousClock.now - Self.newcomerGrace
+        let order: [(activities: Set<HTTPConnection.Activity>, connectedBefore: ContinuousClock.Instant?)] = [
+            ([.closing], nil), (headless, settled), ([.readingBody], nil), ([.awaitingRequest], nil), (headless, nil),
+        ]
+        for (activities, connectedBefore) in order {
+            let candidates = waiting.filter { activities.contains($0.value.activity) && $0.value.since <= connectedBefore ?? .now }
+                .sorted { $0.value.since < $1.value.since }
             guard let victim = candidates.first(where: { Self.mayBeTaken($0.key, $0.value.activity) })?.key else { continue }
             waiting[victim] = nil
             Socket(descriptor: victim).shutdown()
@@ -164,6 +172,10 @@ final class HTTPListener: @unchecked Sendable {
         }
         return false
     }
+
+    /// How long a new connection is left to send its head before it may give up its place ahead
+    /// of a body arriving slowly.
+    static let newcomerGrace = Duration.seconds(1)
 
     /// Whether a connection may give up its place: not one waiting for a request whose whole head
     /// has arrived, which is about to be answered.

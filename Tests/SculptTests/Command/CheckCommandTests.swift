@@ -46,7 +46,7 @@ struct CheckCommandTests {
         (#""https://h.example/a?page=2&access_token=Zx81Kq2Lp9""#, #"an unredacted "access_token""#, "Zx81Kq2Lp9"),
         (#""https://h.example/a?page=2&access%5Ftoken=Zx81Kq2Lp9""#, #"an unredacted "access_token""#, "Zx81Kq2Lp9"),
         (#""page=2 the key is q8W3eR5tY7uI9oP1aS3dF5gH7jK9lZ2xC4vB6nM8""#, "a long random value", "q8W3eR5tY7uI9oP1aS3dF5gH7jK9lZ2xC4vB6nM8"),
-        (#"{"DD-API-KEY": "4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"}"#, #"an unredacted "DD-API-KEY""#, "4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"),
+        (#"{"DD-API-KEY": "4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"}"#, #"a random value named "DD-API-KEY""#, "4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"),
         (#""https://alice:Sup3rS3cretPassw0rd@db.example.com/""#, "a password in a URL", "Sup3rS3cretPassw0rd"),
         (#"{"key": "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF0\n-----END PGP PRIVATE KEY BLOCK-----"}"#, "a private key", "lQOYBF0"),
         (#"{"blob": "Qm9vbGVhbjEyMzQ1Njc4OTAhQCMkJV4mKigpXysrJ8aZ3kP7wL"}"#, "a long random value", "Qm9vbGVhbjEyMzQ1Njc4OTAhQCMk"),
@@ -214,5 +214,30 @@ struct CheckCommandTests {
         let run = String(repeating: prefix, count: (1 << 20) / prefix.utf8.count)
         let (_, output) = try await Self.check(file: "long.json", #"{"request":{"url":"https://x/"},"response":{"status":200,"body":"\#(run)"}}"#)
         #expect(output.contains("Checked 1 file: 0 format errors"), "\(output.suffix(300))")
+    }
+
+    @Test("a gzip body check cannot read whole is reported, and what it could read is checked", arguments: [
+        ("truncated", GzipData.member("see ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z " + String(repeating: "x", count: 100_000)).dropLast(8)),
+        ("garbage between members", GzipData.member("ok") + Data("garbage".utf8) + GzipData.member("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z")),
+    ])
+    func unreadableGzip(_ name: String, _ body: Data) async throws {
+        let archive = #"{"log":{"entries":[{"request":{"method":"GET","url":"https://x/","headers":[]},"response":{"status":200,"headers":[{"name":"Content-Encoding","value":"gzip"}],"content":{"encoding":"base64","text":"\#(Self.base64(Data(body)))"}}}]}}"#
+        let (status, output) = try await Self.check(file: "body.har", archive)
+        #expect(status == 1)
+        #expect(output.contains("looks like a compressed body that cannot be read whole (gzip: "), "\(name): \(output)")
+        #expect(!output.contains("aB3dE5fG7hJ9"), "the token is printed: \(output)")
+    }
+
+    @Test("what the recorder keeps, check calls clean: the names redaction replaces are the names check looks for")
+    func recorderAndCheckAgree() async throws {
+        let url = try #require(URL(string: "https://api.example.com/x?csrf_token=c5rf-v4lue&session=s3ssion&key=k3y&auth=4uth&q=plain"))
+        let body = #"{"nested":{"Session":"s3ssion"},"auth":"4uth","key":"k3y","secret":"s3cret","private_key":"pr1vate","jwt":"jw7","X-Vault-Token":"v4ult"}"#
+        let fixture = Fixture(
+            request: .init(method: .post, url: url, headerFields: [.contentType: "application/json", .init("X-Csrf-Token")!: "c5rf", .init("X-Vault-Token")!: "v4ult"], body: Data(body.utf8)),
+            response: .init(status: .ok, headerFields: [.contentType: "application/json"], body: Data(body.utf8)))
+        let recorded = Redaction().redacting(fixture).encoded()
+        let (status, output) = try await Self.check(file: "recorded.json", String(decoding: recorded, as: UTF8.self))
+        #expect(status == 0, "\(output)")
+        #expect(!output.contains("unredacted"), "\(output)")
     }
 }

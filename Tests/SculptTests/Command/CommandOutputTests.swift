@@ -39,7 +39,7 @@ struct CommandOutputTests {
 
     @Test("a refused --target is printed without its credentials", arguments: [
         "https://alice:\(token)@api.example.com", "https://api.example.com/?access_token=\(randomToken)", "https://api.example.com/?key=\(randomToken)",
-        "\(token)",
+        "\(token)", "user:\(randomToken)@api.example.com", "localhost:\(randomToken)@h", "HTTPS://alice:\(randomToken)@h",
     ])
     func refusedTarget(_ target: String) async throws {
         let (status, output, errors) = try await CommandProcess.run(["record", "--target", target, "--out", "/tmp/never.json"])
@@ -47,6 +47,16 @@ struct CommandOutputTests {
         #expect(errors.contains("--target must be an http or https origin"), "\(errors)")
         #expect(!errors.contains(Self.token) && !errors.contains(Self.randomToken), "\(errors)")
         #expect(!output.contains(Self.token) && !output.contains(Self.randomToken))
+    }
+
+    @Test("a token inside a longer word or percent-encoded is masked in what the command prints", arguments: [
+        "a%3D\(token)", "Bearer%20\(token)", "x\(token)", "9\(token)", "_\(token)",
+    ])
+    func maskedInsideWords(_ path: String) async throws {
+        let (status, _, errors) = try await CommandProcess.run(["check", "/no/such/\(path)"])
+        #expect(status != 0)
+        #expect(errors.contains("no such file or folder"), "\(errors)")
+        #expect(!errors.contains(Self.token), "\(errors)")
     }
 
     @Test("control characters in a file's name are printed escaped by serve, check and import-har")

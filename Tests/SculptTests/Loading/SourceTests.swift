@@ -248,4 +248,34 @@ struct SourceTests {
         #expect(source.pageCount == 2)
         #expect(!source.hasMore)
     }
+
+    @Test("a page asked for again as soon as its load is cancelled, before that load has ended, is loaded")
+    func pageAskedAgainAtOnce() async throws {
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+        let gate = DispatchSemaphore(value: 0)
+        let held = Mutex(true)
+        let server = try ScriptedServer { head in
+            if held.withLock({ first in defer { first = false }; return first }) {
+                arrived.yield()
+                gate.wait()
+            }
+            let body = #"[{"number":1}]"#
+            return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        }
+        defer { server.stop() }
+        let session = URLSession(configuration: .ephemeral)
+        let request = URLRequest(url: server.url("/items"))
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([PaginationTests.Issue].self))
+        let source = PagedSource { session.pages(for: request, serializer: serializer, as: [PaginationTests.Issue].self) }
+        let loading = source.loadNextPage()
+        for await _ in arrivals { break }
+        loading.cancel()
+        let again = source.loadNextPage()
+        #expect(again != loading)
+        gate.signal()
+        await loading.value
+        await again.value
+        #expect(source.items.map(\.number) == [1])
+        #expect(source.pageCount == 1)
+    }
 }

@@ -15,11 +15,16 @@ import FoundationNetworking
 struct StoreDamageTests {
     static let request = URLRequest(url: URL(string: "https://api.example.com/items/1")!)
 
-    @Test("a row whose column holds another type than was written throws, naming the column", arguments: [
-        ("status", "'ghp_notanumber'", "text where an integer status"),
-        ("status", "x'00ff'", "a blob where an integer status"),
-        ("savedAt", "'yesterday'", "text where a time"),
-        ("status", "2.5", "a real number where an integer status"),
+    @Test("a row whose column holds what was never written there throws, naming the column", arguments: [
+        ("status", "'ghp_notanumber'", "text where an integer status was written"),
+        ("status", "x'00ff'", "a blob where an integer status was written"),
+        ("savedAt", "'yesterday'", "text where a time was written"),
+        ("status", "2.5", "a real number where an integer status was written"),
+        ("status", "-1", "a number no status has"),
+        ("status", "99999999999", "a number no status has"),
+        ("fields", "CAST('Content-Type' || char(0) || 'a' || char(13, 10) || 'X: y' || char(0) AS BLOB)", "a value no header field can have"),
+        ("fields", "CAST('Content Type' || char(0) || 'a' || char(0) AS BLOB)", "a name no header field can have"),
+        ("fields", "CAST('Content-Type' || char(0) AS BLOB)", "a name without its value"),
     ])
     func damagedColumn(column: String, value: String, says: String) async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-damage-\(UUID().uuidString)")
@@ -33,7 +38,7 @@ struct StoreDamageTests {
         try await DatabaseQueue(path: path).write { db in try db.execute(sql: "UPDATE sculptResponse SET \(column) = \(value)") }
         let error = try await #require(throws: DatabaseError.self) { try await SQLiteResponseStore(path: path).lastResponse(for: Self.request) }
         #expect(error.resultCode == .SQLITE_CORRUPT)
-        #expect(error.message == "a saved response is damaged: its \(column) column holds \(says) was written")
+        #expect(error.message == "a saved response is damaged: its \(column) column holds \(says)")
         #expect(!"\(error)".contains("ghp_"))
     }
 }
