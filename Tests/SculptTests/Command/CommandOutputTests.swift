@@ -82,7 +82,7 @@ struct CommandOutputTests {
         // The good fixture is named in a request's log line.
         let serving = try CommandProcess(["serve", good.path(percentEncoded: false)])
         let base = try await ServeCommandTests.baseURL(of: serving, after: "Serving").appending(path: "items")
-        _ = try? await URLSession.shared.data(from: base)
+        _ = try? await URLSession(configuration: .unhurried).data(from: base)
         let logged = try await serving.line(containing: "GET /items")
         serving.send(SIGTERM)
         _ = await serving.exit()

@@ -37,7 +37,7 @@ struct RecordCommandTests {
 
         let command = try CommandProcess(["record", "--target", targetURL.absoluteString, "--out", file.path(percentEncoded: false)])
         let proxy = try await ServeCommandTests.baseURL(of: command, after: "Recording \(targetURL.absoluteString) through")
-        let session = URLSession(configuration: .ephemeral)
+        let session = URLSession(configuration: .unhurried)
         defer { session.invalidateAndCancel() }
 
         var request = URLRequest(url: proxy.appending(path: "repos/old"))

@@ -19,7 +19,7 @@ struct ServeCommandTests {
     func serve(_ signal: Int32) async throws {
         let command = try CommandProcess(["serve", "Tests/Fixtures/github", "Tests/Fixtures/cassettes"])
         let base = try await Self.baseURL(of: command, after: "Serving 14 interactions from 10 files at")
-        let session = URLSession(configuration: .ephemeral)
+        let session = URLSession(configuration: .unhurried)
         defer { session.invalidateAndCancel() }
 
         let (body, found) = try await session.data(from: base.appending(path: "orgs/octokit-fixture-org"))
@@ -48,7 +48,7 @@ struct ServeCommandTests {
         let command = try CommandProcess(["serve", "--port", "\(port)", "--quiet", "Tests/Fixtures/corpus/har/pollyjs_github-getUser_gzip-hex-chunks.har"])
         let base = try await Self.baseURL(of: command, after: "Serving")
         #expect(base.port == Int(port))
-        let (body, response) = try await URLSession.shared.data(from: base.appending(path: "users/netflix"))
+        let (body, response) = try await URLSession(configuration: .unhurried).data(from: base.appending(path: "users/netflix"))
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self).contains(#""login":"Netflix""#))
         command.send(SIGINT)

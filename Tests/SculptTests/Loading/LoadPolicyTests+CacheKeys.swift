@@ -45,7 +45,7 @@ extension LoadPolicyTests {
 
     @Test("after a load stores into the session's own cache, the session still asks the network for its own requests")
     func sessionNotPoisoned() async throws {
-        let own = URLSessionConfiguration.ephemeral
+        let own = URLSessionConfiguration.unhurried
         own.urlCache = URLCache(memoryCapacity: 8 << 20, diskCapacity: 0, diskPath: nil)
         let session = URLSession(configuration: own)
         try await FixtureServer.running(FixtureReplay([Self.user(1), Self.user(1), Self.user(2)])) { _, baseURL in
@@ -66,7 +66,7 @@ extension LoadPolicyTests {
     func varyWithSessionHeaders() async throws {
         let cache = HTTPResponseCache(URLCache(memoryCapacity: 8 << 20, diskCapacity: 0, diskPath: nil))
         func session(_ token: String) -> URLSession {
-            let configuration = URLSessionConfiguration.ephemeral
+            let configuration = URLSessionConfiguration.unhurried
             configuration.httpAdditionalHeaders = ["Authorization": "Bearer \(token)"]
             return URLSession(configuration: configuration)
         }

@@ -134,9 +134,9 @@ extension LoadPolicyTests {
         // delegate is never called), so on Linux the session carries the guard; Apple platforms
         // use the task delegate every load passes.
         #if canImport(FoundationNetworking)
-        let session = URLSession(configuration: .ephemeral, delegate: CrossOriginRedirects(), delegateQueue: nil)
+        let session = URLSession(configuration: .unhurried, delegate: CrossOriginRedirects(), delegateQueue: nil)
         #else
-        let session = URLSession(configuration: .ephemeral)
+        let session = URLSession(configuration: .unhurried)
         #endif
         for path in ["/away", "/same"] {
             var request = URLRequest(url: source.url(path))

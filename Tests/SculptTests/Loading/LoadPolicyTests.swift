@@ -45,7 +45,7 @@ struct LoadPolicyTests {
     }
 
     let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Item.self), errorMatcher: StaticModelMatcher(Problem.self))
-    let session = URLSession(configuration: .ephemeral)
+    let session = URLSession(configuration: .unhurried)
     let cache = HTTPResponseCache(URLCache(memoryCapacity: 8 << 20, diskCapacity: 0, diskPath: nil))
 
     /// Runs `body` against a server answering `fixtures` in order; the If-None-Match field is

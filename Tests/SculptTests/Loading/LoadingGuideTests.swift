@@ -69,7 +69,7 @@ struct LoadingGuideTests {
             Self.fixture("/questions?page=2", #"{"items":[{"number":4,"title":"d"}],"has_more":false}"#),
         ]
         try await FixtureServer.running(FixtureReplay(fixtures)) { server, _ in
-            let session = URLSession(configuration: .ephemeral)
+            let session = URLSession(configuration: .unhurried)
             var request = URLRequest(url: try await server.url(for: "/issues"))
             var serializer = ModelResponseSerializer(matcher: StaticModelMatcher([Issue].self))
 

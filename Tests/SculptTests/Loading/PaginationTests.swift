@@ -57,7 +57,7 @@ struct PaginationTests {
     func githubOverHTTP() async throws {
         try await withServer(try Self.githubPages()) { server in
             let request = URLRequest(url: try await server.url(for: Self.firstPage))
-            let result = await collect(URLSession(configuration: .ephemeral).pages(for: request, serializer: issues, as: [Issue].self))
+            let result = await collect(URLSession(configuration: .unhurried).pages(for: request, serializer: issues, as: [Issue].self))
             #expect(result.error == nil)
             #expect(result.pages.map(\.number) == [1, 2, 3, 4, 5])
             #expect(result.pages.map(\.value.count) == [3, 3, 3, 3, 1])
@@ -120,7 +120,7 @@ struct PaginationTests {
         try await withServer(fixtures) { server in
             let request = URLRequest(url: try await server.url(for: "/2.3/questions?site=stackoverflow&page=1"))
             let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Questions.self))
-            let pages = URLSession(configuration: .ephemeral).pages(for: request, serializer: serializer, as: Questions.self) { page in
+            let pages = URLSession(configuration: .unhurried).pages(for: request, serializer: serializer, as: Questions.self) { page in
                 page.value.hasMore ? page.request(setting: "page", to: String(page.number + 1)) : nil
             }
             let result = await collect(pages)
@@ -162,7 +162,7 @@ struct PaginationTests {
         try await withServer(fixtures) { server in
             let request = URLRequest(url: try await server.url(for: "/v1/customers?limit=2"))
             let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(StripeList.self))
-            let pages = URLSession(configuration: .ephemeral).pages(for: request, serializer: serializer, as: StripeList.self) { page in
+            let pages = URLSession(configuration: .unhurried).pages(for: request, serializer: serializer, as: StripeList.self) { page in
                 guard page.value.has_more, let last = page.value.data.last else { return nil }
                 return page.request(setting: "starting_after", to: last.id)
             }
@@ -183,7 +183,7 @@ struct PaginationTests {
         try await withServer(fixtures) { server in
             let request = URLRequest(url: try await server.url(for: "/api/conversations.list?limit=2"))
             let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(SlackChannels.self))
-            let pages = URLSession(configuration: .ephemeral).pages(for: request, serializer: serializer, as: SlackChannels.self) { page in
+            let pages = URLSession(configuration: .unhurried).pages(for: request, serializer: serializer, as: SlackChannels.self) { page in
                 let cursor = page.value.response_metadata.next_cursor
                 return cursor.isEmpty ? nil : page.request(setting: "cursor", to: cursor)
             }
@@ -305,7 +305,7 @@ struct PaginationTests {
         let secret = "zz" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
         // Port 1 on loopback refuses: the URLError carries the failing URL in its user info.
         let request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:1/items?access_token=\(secret)")))
-        let result = await collect(URLSession(configuration: .ephemeral).pages(for: request, serializer: issues, as: [Issue].self))
+        let result = await collect(URLSession(configuration: .unhurried).pages(for: request, serializer: issues, as: [Issue].self))
         let failure = try #require(result.error as? PageFailure)
         let underlying = try #require(failure.underlying as? URLError)
         #expect(underlying.code == .cannotConnectToHost)  // the error itself, its URL redacted
@@ -318,7 +318,7 @@ struct PaginationTests {
     func cancelledBeforeAsking() async throws {
         let server = try ScriptedServer { _ in "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]" }
         defer { server.stop() }
-        let session = URLSession(configuration: .ephemeral)
+        let session = URLSession(configuration: .unhurried)
         let serializer = issues
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }

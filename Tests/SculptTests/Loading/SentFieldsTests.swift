@@ -60,7 +60,7 @@ struct SentFieldsTests {
     /// A session sending the cookies of `cookies` (none by default), with `fields` added by its
     /// configuration.
     func session(adding fields: [String: String] = [:], delegate: (any URLSessionDelegate)? = nil, cookies: HTTPCookieStorage? = nil) -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
+        let configuration = URLSessionConfiguration.unhurried
         configuration.httpCookieStorage = cookies
         configuration.httpShouldSetCookies = true
         configuration.httpAdditionalHeaders = fields

@@ -108,7 +108,7 @@ struct SourceTests {
                 response: .init(status: .ok, headerFields: fresh, body: Data(#"{"version":\#(version)}"#.utf8)))
         }
         try await FixtureServer.running(FixtureReplay(fixtures)) { _, baseURL in
-            let session = URLSession(configuration: .ephemeral)
+            let session = URLSession(configuration: .unhurried)
             let cache = HTTPResponseCache(URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil))
             let request = URLRequest(url: baseURL.appending(path: "items/1"))
             let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Item.self))
@@ -226,7 +226,7 @@ struct SourceTests {
             return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\(link)Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         }
         defer { server.stop() }
-        let session = URLSession(configuration: .ephemeral)
+        let session = URLSession(configuration: .unhurried)
         let request = URLRequest(url: server.url("/items"))
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([PaginationTests.Issue].self))
         let source = PagedSource { session.pages(for: request, serializer: serializer, as: [PaginationTests.Issue].self) }
@@ -263,7 +263,7 @@ struct SourceTests {
             return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         }
         defer { server.stop() }
-        let session = URLSession(configuration: .ephemeral)
+        let session = URLSession(configuration: .unhurried)
         let request = URLRequest(url: server.url("/items"))
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([PaginationTests.Issue].self))
         let source = PagedSource { session.pages(for: request, serializer: serializer, as: [PaginationTests.Issue].self) }

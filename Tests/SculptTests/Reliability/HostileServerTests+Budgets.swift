@@ -13,7 +13,7 @@ import FoundationNetworking
 extension HostileServerTests {
     @Test("a client that keeps opening connections and leaving their heads half-sent keeps no one else from being served", .timeLimit(.minutes(10)))
     func halfHeadFlood() async throws {
-        try await withServer(limits: .init(headTimeout: .seconds(60), idleTimeout: .seconds(60), maximumConnections: 16)) { server, baseURL in
+        try await withServer(limits: .unhurried { $0.maximumConnections = 16 }) { server, baseURL in
             // The flood runs on a thread of its own (its connects and sends block), until the
             // test ends.
             let opened = Mutex(0)
@@ -35,7 +35,7 @@ extension HostileServerTests {
             // Twice the server's places have been taken before the first request.
             #expect(try await Self.poll(until: { opened.withLock { $0 } >= 32 }))
             let url = try await server.url(for: Self.user)
-            let session = URLSession(configuration: .ephemeral)
+            let session = URLSession(configuration: .unhurried)
             var statuses: [Int] = []
             for _ in 0..<30 {
                 let (_, response) = try await session.data(from: url)
@@ -51,7 +51,7 @@ extension HostileServerTests {
             request: .init(method: .post, url: URL(string: "https://api.example.com/upload")!, body: Data(repeating: UInt8(ascii: "a"), count: 600 << 10)),
             response: .init(status: .created, headerFields: [.contentType: "application/json"], body: Data("{}".utf8)))
         // Generous timeouts: under ThreadSanitizer on a loaded machine, reading 600 KB can take seconds.
-        let limits = FixtureServer.Limits(bodyTimeout: .seconds(150), idleTimeout: .seconds(150), maximumBufferedBodies: 1 << 20)
+        let limits = FixtureServer.Limits.unhurried { $0.maximumBufferedBodies = 1 << 20 }
         try await withServer([post], options: .init(matchesBody: true, repeatsLastResponse: true), limits: limits) { server, baseURL in
             let head = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(600 << 10)\r\n\r\n"
             let closing = head.replacingOccurrences(of: "Host: x\r\n", with: "Host: x\r\nConnection: close\r\n")

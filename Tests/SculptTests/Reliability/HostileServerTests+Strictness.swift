@@ -121,7 +121,7 @@ extension HostileServerTests {
 
     @Test("a body that trickles in steadily is still cut off at the body deadline", .timeLimit(.minutes(10)))
     func tricklingBody() async throws {
-        try await withServer(limits: .init(bodyTimeout: .milliseconds(300), idleTimeout: .seconds(60))) { _, baseURL in
+        try await withServer(limits: .unhurried { $0.bodyTimeout = .milliseconds(300) }) { _, baseURL in
             let connection = try RawHTTP(baseURL)
             defer { connection.close() }
             connection.send("POST /v3/users HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n")
@@ -143,7 +143,7 @@ extension HostileServerTests {
     @Test("a client that reads a response too slowly is cut off at the response deadline", .timeLimit(.minutes(10)))
     func slowReader() async throws {
         let large = Self.fixture("/large", 200, body: String(repeating: "x", count: 64 << 20))
-        try await withServer([large], limits: .init(responseTimeout: .milliseconds(300), idleTimeout: .seconds(60))) { _, baseURL in
+        try await withServer([large], limits: .unhurried { $0.responseTimeout = .milliseconds(300) }) { _, baseURL in
             let connection = try RawHTTP(baseURL)
             defer { connection.close() }
             connection.send("GET /large HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -173,7 +173,7 @@ extension HostileServerTests {
         try await withServer([fixture]) { server, baseURL in
             let url = try await server.url(for: fixture)
             #expect(url.absoluteString == baseURL.absoluteString + "//x/y?z=1")
-            let (data, _) = try await URLSession(configuration: .ephemeral).data(from: url)
+            let (data, _) = try await URLSession(configuration: .unhurried).data(from: url)
             #expect(String(decoding: data, as: UTF8.self) == "ok")
         }
     }

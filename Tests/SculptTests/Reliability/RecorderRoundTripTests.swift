@@ -19,7 +19,7 @@ struct RecorderRoundTripTests {
     func status(_ sent: Int, _ read: Int) async throws {
         let path = "/status-\(UUID().uuidString)"
         StatusProtocol.answers.set(sent, for: path)
-        let configuration = URLSessionConfiguration.ephemeral
+        let configuration = URLSessionConfiguration.unhurried
         configuration.protocolClasses = [StatusProtocol.self]
         let recorder = FixtureRecorder(configuration: configuration)
         _ = try await recorder.data(for: URLRequest(url: try #require(URL(string: "https://recorded.example\(path)"))))

@@ -245,7 +245,7 @@ struct RedactionPropertyTests {
 
     /// The cassette a real recorder writes, its session answered by a registered `URLProtocol`.
     private func recorded(_ planted: Planted) async throws -> String {
-        let configuration = URLSessionConfiguration.ephemeral
+        let configuration = URLSessionConfiguration.unhurried
         configuration.protocolClasses = [PlantedProtocol.self]
         let recorder = FixtureRecorder(configuration: configuration)
         let url = try #require(planted.url)

@@ -107,7 +107,7 @@ struct ReplayMarkerTests {
         let server = FixtureServer(replay: FixtureReplay([try fixture(row)], options: row.options))
         try await server.start()
         let url = try await server.url(for: row.asked)
-        let result = await Self.outcome { try await URLSession(configuration: .ephemeral).data(for: request(url, row)) }
+        let result = await Self.outcome { try await URLSession(configuration: .unhurried).data(for: request(url, row)) }
         await server.stop()
         let (data, response) = try result.get()
         let status = (response as? HTTPURLResponse)?.statusCode

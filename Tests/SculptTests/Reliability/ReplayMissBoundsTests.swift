@@ -259,7 +259,7 @@ struct ReplayMissBoundsTests {
 
     /// Runs `body` against a started server answering from `fixtures`, and stops it whatever happens.
     func withServer(_ fixtures: [Fixture], _ body: (URL) async throws -> Void) async throws {
-        let server = FixtureServer(replay: FixtureReplay(fixtures), limits: .init(idleTimeout: .seconds(60)))
+        let server = FixtureServer(replay: FixtureReplay(fixtures), limits: .unhurried)
         let baseURL = try await server.start()
         do {
             try await body(baseURL)

@@ -304,7 +304,7 @@ struct ContentNegotiationTests {
         let fault = try Self.fixture("soap11-fault")
         let serializer = try Self.serializer()
         try await FixtureServer.running(FixtureReplay([feed, fault])) { server, _ in
-            let session = URLSession(configuration: .ephemeral)
+            let session = URLSession(configuration: .unhurried)
             let items = try await session.model(from: try await server.url(for: feed), serializer: serializer, as: [FeedItem].self)
             #expect(items.count == 3)
             var request = URLRequest(url: try await server.url(for: fault))

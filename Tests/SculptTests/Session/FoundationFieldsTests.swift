@@ -32,7 +32,7 @@ struct FoundationFieldsTests {
     func fromServer() async throws {
         try await FixtureServer.running(FixtureReplay([try Self.fixture("https://api.example.com/files/1")])) { _, baseURL in
             let request = URLRequest(url: baseURL.appending(path: "files/1"))
-            let (_, response) = try await URLSession.shared.data(for: request)
+            let (_, response) = try await URLSession(configuration: .unhurried).data(for: request)
             Self.expectSameValues(ResponseContext(response, request: request))
         }
     }

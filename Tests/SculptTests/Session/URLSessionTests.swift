@@ -16,7 +16,7 @@ private struct MovedPermanently: Decodable, Sendable { let message: String }
 /// plus an HTML page with status 200.
 @Suite("URLSession drop-in")
 struct URLSessionTests {
-    let session = URLSession(configuration: .ephemeral)
+    let session = URLSession(configuration: .unhurried)
 
     private func serializer() throws -> ModelResponseSerializer<URLModelMatcher> {
         var routes = URLModelMatcher()

@@ -30,7 +30,7 @@ struct PersistenceGuideTests {
             LoadingGuideTests.fixture("/issues", #"[{"number":1,"title":"Crash"}]"#),
         ]
         try await FixtureServer.running(FixtureReplay(fixtures, options: .init(repeatsLastResponse: true))) { _, baseURL in
-            let session = URLSession(configuration: .ephemeral)
+            let session = URLSession(configuration: .unhurried)
             var request = URLRequest(url: baseURL.appending(path: "user"))
             let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self))
 

@@ -67,7 +67,7 @@ struct RecordStoreTests {
 
     func load(_ request: URLRequest, _ records: RecordStore) async -> (values: [String], error: (any Error)?) {
         var values: [String] = []
-        let loads = URLSession(configuration: .ephemeral).models(for: request, serializer: serializer, as: [Issue].self, records: records) { db in
+        let loads = URLSession(configuration: .unhurried).models(for: request, serializer: serializer, as: [Issue].self, records: records) { db in
             try Issue.order(Column("id")).fetchAll(db)
         }
         do {
@@ -168,7 +168,7 @@ struct RecordStoreTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let records = RecordStore(try database())
         try await withServer([Self.issues(["a", "b"])]) { request in
-            let loads = URLSession(configuration: .ephemeral).models(for: request, serializer: serializer, as: [Issue].self, records: records) { db in
+            let loads = URLSession(configuration: .unhurried).models(for: request, serializer: serializer, as: [Issue].self, records: records) { db in
                 try Issue.order(Column("id")).fetchAll(db)
             }
             let outcome = await Task {

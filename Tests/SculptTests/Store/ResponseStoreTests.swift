@@ -19,7 +19,7 @@ struct ResponseStoreTests {
     typealias Item = LoadPolicyTests.Item
 
     let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Item.self), errorMatcher: StaticModelMatcher(LoadPolicyTests.Problem.self))
-    let session = URLSession(configuration: .ephemeral)
+    let session = URLSession(configuration: .unhurried)
     /// A cache that keeps nothing: what the store gives is the store's.
     let cache = HTTPResponseCache(URLCache(memoryCapacity: 0, diskCapacity: 0, diskPath: nil))
     let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-store-\(UUID().uuidString)")

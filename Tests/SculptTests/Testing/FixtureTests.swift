@@ -110,7 +110,7 @@ struct FixtureServerTests {
             response: .init(status: .ok, headerFields: [.contentType: "application/json"], body: Data("[]".utf8)))
         let server = FixtureServer(fixtures: [fixture])
         try await server.start()
-        let session = URLSession(configuration: .ephemeral)
+        let session = URLSession(configuration: .unhurried)
         let reordered = try await server.url(for: "/search?page=2&q=b&q=a")
         let (body, found) = try await session.data(from: reordered)
         #expect((found as? HTTPURLResponse)?.statusCode == 200)

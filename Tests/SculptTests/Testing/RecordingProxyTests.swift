@@ -28,7 +28,7 @@ struct RecordingProxyTests {
         let log = Log()
         let proxy = try RecordingProxy(target: try #require(URL(string: "http://127.0.0.1:\(port)")), onRequest: log.append)
         let base = try await proxy.start()
-        let (body, response) = try await URLSession.shared.data(from: base.appending(path: "users/octocat"))
+        let (body, response) = try await URLSession(configuration: .unhurried).data(from: base.appending(path: "users/octocat"))
         let http = try #require(response as? HTTPURLResponse)
         #expect(http.statusCode == 502)
         #expect(http.value(forHTTPHeaderField: "X-Sculpt-Record") == "failed")
@@ -50,7 +50,7 @@ struct RecordingProxyTests {
         let proxy = try RecordingProxy(target: targetURL)
         let base = try await proxy.start()
         let url = try #require(URL(string: base.absoluteString + "//evil.example/steal"))
-        let (_, response) = try await URLSession.shared.data(from: url)
+        let (_, response) = try await URLSession(configuration: .unhurried).data(from: url)
         #expect((response as? HTTPURLResponse)?.statusCode == 404, "the target's own miss")
         #expect(seen.all.map(\.target) == ["//evil.example/steal"])
         #expect(await proxy.cassette.interactions.first?.request.url.host() == "127.0.0.1")
@@ -75,7 +75,7 @@ struct RecordingProxyTests {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(#"{"name":"ci","password":"hunter2"}"#.utf8)
-        let (body, response) = try await URLSession.shared.data(for: request)
+        let (body, response) = try await URLSession(configuration: .unhurried).data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 201)
         #expect(String(decoding: body, as: UTF8.self) == #"{"token":"t0k3n"}"#, "the client gets the token")
 
