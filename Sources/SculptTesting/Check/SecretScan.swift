@@ -11,9 +11,8 @@ import Sculpt
 /// }
 /// ```
 ///
-/// What is found: a credential of a
-/// known shape anywhere (``CredentialShape``: a token, a JWT, a private key), a password in a
-/// URL; a value still present under a name `Redaction` always replaces (`Authorization`,
+/// What is found: a credential of a known shape anywhere (a provider's token, a JWT, a private
+/// key), a password in a URL; a value still present under a name `Redaction` always replaces (`Authorization`,
 /// `access_token`, `X-Vault-Token`); a random-looking value under a name that says it is secret
 /// (`api_secret`, `X-Session`), as a JSON member, a header or a URL or form parameter; and any long
 /// run of letters and digits random enough to be a key. Hex, UUIDs, identifiers, placeholders and
@@ -50,8 +49,11 @@ public enum SecretScan {
     /// - Returns: what looks like a live secret, each where it is found.
     public static func findings(inJSON data: Data) -> [Finding] {
         var findings: [Finding] = []
-        if let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) {
-            walk(root, name: nil, path: "", into: &findings)
+        // Sculpt's own reader: members in document order, repeats kept, any number read, and
+        // a few bytes of memory per byte of text.
+        if let root = try? JSONValue(parsing: data) {
+            var path = Path()
+            walk(root, name: nil, path: &path, into: &findings)
         }
         let found = Set(findings.map(\.needle))
         findings += shapes(in: Array(data), path: "(the file's text)").filter { !found.contains($0.needle) }
@@ -71,52 +73,79 @@ public enum SecretScan {
         }
     }
 
-    private static func walk(_ value: Any, name: Name?, path: String, into findings: inout [Finding]) {
+    /// Where a value is in the document, written out only for a finding:
+    /// `interactions[0].response.headers[3]`.
+    private struct Path {
+        private var parts: [String] = []
+
+        /// The last member name on the path (`headers` in `log.entries[0].request.headers[2]`).
+        var lastMember: Substring {
+            parts.last { !$0.hasPrefix("[") }.map { $0.drop { $0 == "." } } ?? ""
+        }
+
+        mutating func push(member: String) { parts.append(parts.isEmpty ? member : "." + member) }
+        mutating func push(index: Int) { parts.append("[\(index)]") }
+        mutating func pop() { parts.removeLast() }
+
+        var text: String { parts.isEmpty ? "(top level)" : parts.joined() }
+    }
+
+    private static func walk(_ value: JSONValue, name: Name?, path: inout Path, into findings: inout [Finding]) {
         switch value {
-        case let text as String:
-            findings += self.findings(in: text, name: name, path: path.isEmpty ? "(top level)" : path)
-        case let array as [Any]:
+        case .string(let text):
+            add(self.findings(in: text, name: name), at: path, to: &findings)
+        case .array(let elements):
             // A header as fixtures write it: `["X-Api-Key", "value"]` names its value.
-            if array.count == 2, let field = array[0] as? String, let text = array[1] as? String {
-                findings += self.findings(in: text, name: .header(field), path: "\(path)[1]")
+            if elements.count == 2, case .string(let field) = elements[0], case .string(let text) = elements[1] {
+                path.push(index: 1)
+                add(self.findings(in: text, name: .header(field)), at: path, to: &findings)
+                path.pop()
                 return
             }
-            for (index, element) in array.enumerated() { walk(element, name: name, path: "\(path)[\(index)]", into: &findings) }
-        case let object as [String: Any]:
+            for (index, element) in elements.enumerated() {
+                path.push(index: index)
+                walk(element, name: name, path: &path, into: &findings)
+                path.pop()
+            }
+        case .object(let members):
             // HAR headers, cookies and parameters: `{"name": "Cookie", "value": "..."}`, named by
             // the list they are in.
-            let pairName = (object["name"] as? String).map { pair -> Name in
-                let list = path.split(separator: ".").last.map { $0.prefix { $0 != "[" } } ?? ""
-                switch list {
+            let pairName = value["name"]?.string.map { pair -> Name in
+                switch path.lastMember {
                 case "headers": return .header(pair)
                 case "queryString", "params": return .parameter(pair)
                 default: return .any(pair)
                 }
             }
             // A base64 body: a fixture's (`bodyEncoding`) or a HAR entry's (`content.encoding`).
-            let base64Member = object["bodyEncoding"] as? String == "base64" ? "body" : object["encoding"] as? String == "base64" ? "text" : nil
-            for key in object.keys.sorted() {
-                guard let member = object[key] else { continue }
+            let base64Member = value["bodyEncoding"]?.string == "base64" ? "body" : value["encoding"]?.string == "base64" ? "text" : nil
+            for member in members {
+                let key = member.key
                 // A member's name is shown in reports: a credential there is shown by its shape.
-                let shownKey = shapes(in: Array(key.utf8), path: "").isEmpty ? PrintableText.value(key, limit: 128) : "(a name that looks like a credential)"
-                let memberPath = path.isEmpty ? shownKey : "\(path).\(shownKey)"
-                if key == base64Member, let text = member as? String, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) {
+                path.push(member: shapes(in: Array(key.utf8), path: "").isEmpty ? PrintableText.value(key, limit: 128) : "(a name that looks like a credential)")
+                defer { path.pop() }
+                if key == base64Member, let text = member.value.string, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) {
                     // Found in the decoded body; the line is the encoded body's.
                     let (body, failure) = decodedBody(bytes)
-                    findings += self.findings(in: body, name: nil, path: memberPath).map {
-                        Finding(path: $0.path, kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64)))
-                    }
+                    add(self.findings(in: body, name: nil).map { Finding(path: "", kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64))) }, at: path, to: &findings)
                     // What could not be read may hold a secret: the file is not called clean.
                     if let failure {
-                        findings.append(Finding(path: memberPath, kind: "a compressed body that cannot be read whole (\(failure))", shown: "not checked past \(body.utf8.count) bytes", needle: String(text.prefix(64))))
+                        findings.append(Finding(path: path.text, kind: "a compressed body that cannot be read whole (\(failure))", shown: "not checked past \(body.utf8.count) bytes", needle: String(text.prefix(64))))
                     }
                 } else {
-                    walk(member, name: key == "value" ? pairName ?? .member(key) : .member(key), path: memberPath, into: &findings)
+                    walk(member.value, name: key == "value" ? pairName ?? .member(key) : .member(key), path: &path, into: &findings)
                 }
             }
-        default:
+        case .null, .bool, .number:
             return
         }
+    }
+
+    /// `found` placed at `path`: a path is written out only for a value that has findings.
+    private static func add(_ found: [Finding], at path: Path, to findings: inout [Finding]) {
+        guard !found.isEmpty else { return }
+        let text = path.text
+        findings += found.map { Finding(path: text, kind: $0.kind, shown: $0.shown, needle: $0.needle) }
     }
 
     /// A base64 body's text as a client reads it: decompressed when it is gzip (up to
@@ -144,7 +173,11 @@ public enum SecretScan {
 
     /// The findings in one string value that `name` (a member, header or parameter name) names:
     /// read as it is and, when it holds percent-encodings or `+`, as a form or query decodes it.
-    private static func findings(in text: String, name: Name?, path: String) -> [Finding] {
+    private static func findings(in text: String, name: Name?) -> [Finding] {
+        // Too short to hold a credential's shape (20 bytes or more) or a random key (16): looked at
+        // only when its name says redaction replaces it, or it holds `name=value` pairs.
+        if text.utf8.count < 16, !text.utf8.contains(UInt8(ascii: "=")), !(name.map(isAlwaysRedacted) ?? false) { return [] }
+        let path = ""
         var findings = shapes(in: Array(text.utf8), path: path)
         let decoded = formDecoded(text)
         if let decoded {
