@@ -27,6 +27,17 @@ extension Cases {
                     sculpt: { for request in requests { consume(try large.response(for: request)) } },
                     baseline: { for request in requests { consume(try small.response(for: request)) } })
             },
+            Case(name: "replay miss, 4,000 recorded interactions on one path", baselineName: "miss among 64 on one path", target: 1.5) {
+                // A query no recording has: the miss compares it with at most 64 recordings and
+                // describes the closest, so 4,000 cost what 64 do.
+                let small = pages(64), large = pages(4_000)
+                let miss = try URL(string: "https://api.example.com/repos/o/r/issues?state=closed&page=3&per_page=100").map { Fixture.Request(url: $0) }
+                    .orThrow()
+                func describe(_ replay: FixtureReplay) {
+                    do { _ = try replay.response(for: miss) } catch { consume(error.description) }
+                }
+                return Sides(sculpt: { describe(large) }, baseline: { describe(small) })
+            },
         ]
     }
 
@@ -50,5 +61,13 @@ extension Cases {
             }
         }
         return FixtureReplay(fixtures, options: .init(repeatsLastResponse: true))
+    }
+}
+
+extension Optional {
+    /// The value, or an error for a benchmark whose input could not be made.
+    fileprivate func orThrow() throws -> Wrapped {
+        guard let self else { throw URLError(.badURL) }
+        return self
     }
 }
