@@ -210,31 +210,20 @@ struct SourceTests {
 
     @Test("a page load cancelled in flight leaves the list able to load that page again, and the pages after it")
     func cancelledPage() async throws {
-        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
-        let gate = DispatchSemaphore(value: 0)
-        let held = Mutex(true)
-        // The first request is held until the test has cancelled its load; every later one is
-        // answered at once: page 1 links to page 2, which ends the list.
-        let server = try ScriptedServer { head in
-            if held.withLock({ first in defer { first = false }; return first }) {
-                arrived.yield()
-                gate.wait()
-            }
+        // Page 1 links to page 2, which ends the list.
+        let server = try HeldFirstRequest { head in
             let second = head.hasPrefix("GET /items?page=2 ")
             let body = second ? #"[{"number":3}]"# : #"[{"number":1},{"number":2}]"#
             let link = second ? "" : "Link: </items?page=2>; rel=\"next\"\r\n"
             return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\(link)Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         }
         defer { server.stop() }
-        let session = URLSession(configuration: .unhurried)
-        let request = URLRequest(url: server.url("/items"))
-        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([PaginationTests.Issue].self))
-        let source = PagedSource { session.pages(for: request, serializer: serializer, as: [PaginationTests.Issue].self) }
+        let source = server.source()
         let loading = source.loadNextPage()
-        for await _ in arrivals { break }
+        await server.firstArrived()
         loading.cancel()
         await loading.value
-        gate.signal()
+        server.release()
         #expect(source.items.isEmpty)
         #expect(source.hasMore)
         #expect(source.pageCount == 0)
@@ -251,31 +240,61 @@ struct SourceTests {
 
     @Test("a page asked for again as soon as its load is cancelled, before that load has ended, is loaded")
     func pageAskedAgainAtOnce() async throws {
-        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
-        let gate = DispatchSemaphore(value: 0)
-        let held = Mutex(true)
-        let server = try ScriptedServer { head in
-            if held.withLock({ first in defer { first = false }; return first }) {
-                arrived.yield()
-                gate.wait()
-            }
+        let server = try HeldFirstRequest { _ in
             let body = #"[{"number":1}]"#
             return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         }
         defer { server.stop() }
-        let session = URLSession(configuration: .unhurried)
-        let request = URLRequest(url: server.url("/items"))
-        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([PaginationTests.Issue].self))
-        let source = PagedSource { session.pages(for: request, serializer: serializer, as: [PaginationTests.Issue].self) }
+        let source = server.source()
         let loading = source.loadNextPage()
-        for await _ in arrivals { break }
+        await server.firstArrived()
         loading.cancel()
         let again = source.loadNextPage()
         #expect(again != loading)
-        gate.signal()
+        server.release()
         await loading.value
         await again.value
         #expect(source.items.map(\.number) == [1])
         #expect(source.pageCount == 1)
     }
+}
+
+/// A server that holds the first request it receives until the test releases it, and answers
+/// every request with `answer(head)`: for a test that acts while a page load is in flight.
+private final class HeldFirstRequest: Sendable {
+    private let server: ScriptedServer
+    private let arrivals: AsyncStream<Void>
+    private let gate = DispatchSemaphore(value: 0)
+
+    init(answer: @escaping @Sendable (String) -> String) throws {
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+        let held = Mutex(true)
+        let gate = gate
+        self.arrivals = arrivals
+        server = try ScriptedServer { head in
+            if held.withLock({ first in defer { first = false }; return first }) {
+                arrived.yield()
+                gate.wait()
+            }
+            return answer(head)
+        }
+    }
+
+    /// A list of issues paged from `/items` through a session that waits as long as a test may.
+    @MainActor func source() -> PagedSource<PaginationTests.Issue> {
+        let session = URLSession(configuration: .unhurried)
+        let request = URLRequest(url: server.url("/items"))
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([PaginationTests.Issue].self))
+        return PagedSource { session.pages(for: request, serializer: serializer, as: [PaginationTests.Issue].self) }
+    }
+
+    /// Returns once the first request has arrived and is being held.
+    func firstArrived() async {
+        for await _ in arrivals { return }
+    }
+
+    /// Lets the held request be answered.
+    func release() { gate.signal() }
+
+    func stop() { server.stop() }
 }
