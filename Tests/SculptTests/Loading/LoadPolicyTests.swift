@@ -235,7 +235,7 @@ struct LoadPolicyTests {
         let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var request: URLRequest?
-        try await withServer([Self.fixture(1, fields: [.cacheControl: "max-age=600"])]) { _, served in
+        try await withServer([Self.fixture(1, fields: [.cacheControl: "max-age=86400"])]) { _, served in
             request = served
             let disk = HTTPResponseCache(URLCache(memoryCapacity: 0, diskCapacity: 16 << 20, diskPath: folder.path))
             for try await _ in session.models(for: served, serializer: serializer, as: Item.self, policy: .networkOnly, cache: disk) {}

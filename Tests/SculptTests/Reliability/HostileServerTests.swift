@@ -273,15 +273,16 @@ struct HostileServerTests {
 
     @Test("past the connection limit, with every connection busy, a newcomer reads a whole 503; the others are still served")
     func connectionLimit() async throws {
-        // Busy: each holder asked for a body larger than the socket buffers hold and reads none of
-        // it, so the server is answering it for as long as the test lasts (ten minutes at most).
+        // Busy: each holder asked for a body larger than the socket buffers hold (its own receive
+        // buffer is fixed small) and reads none of it, so the server is answering it for as long
+        // as the test lasts (ten minutes at most).
         let large = Self.fixture("/large", 200, body: String(repeating: "x", count: 32 << 20))
         let limits = FixtureServer.Limits.unhurried { $0.maximumConnections = 2 }
         try await withServer([large, Self.user], limits: limits) { server, baseURL in
             var holders: [RawHTTP] = []
             defer { holders.forEach { $0.close() } }
             for _ in 0..<2 {
-                let holder = try RawHTTP(baseURL)
+                let holder = try RawHTTP(baseURL, receiveBuffer: 64 << 10)
                 holders.append(holder)
                 holder.send("GET /large HTTP/1.1\r\nHost: x\r\n\r\n")
                 // The answer has begun: the server read the request and is sending.

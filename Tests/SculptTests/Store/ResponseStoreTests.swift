@@ -67,7 +67,7 @@ struct ResponseStoreTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try SQLiteResponseStore(path: try path())
         var served: URLRequest?
-        try await withServer([LoadPolicyTests.fixture(1, fields: [.cacheControl: "max-age=60"])]) { request in
+        try await withServer([LoadPolicyTests.fixture(1, fields: [.cacheControl: "max-age=86400"])]) { request in
             served = request
             #expect(await load(request, .fetchElseCache, store).values == ["network v1"])
         }

@@ -33,9 +33,20 @@ final class RawHTTP: Sendable {
     private let closedOnce = Mutex(false)
 
     /// Connects to 127.0.0.1 at the port of `baseURL`.
-    init(_ baseURL: URL) throws {
+    ///
+    /// - Parameter receiveBuffer: a fixed size for the socket's receive buffer, for a client that
+    ///   must not be able to take a whole large response while it reads none of it: left to
+    ///   itself, the kernel grows the buffer while the response waits (up to `tcp_rmem`'s maximum,
+    ///   32 MB on some machines), and a slow test gives it the time.
+    init(_ baseURL: URL, receiveBuffer: Int32? = nil) throws {
         let descriptor = socket(AF_INET, Self.streamType, 0)
         guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        if var size = receiveBuffer {
+            guard setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+                _ = closeDescriptor(descriptor)
+                throw POSIXError(.EINVAL)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(baseURL.port ?? 80).bigEndian
