@@ -126,48 +126,53 @@ struct ResponseLoader<Output: Sendable>: Sendable {
                 return try await fetch(request, revalidating: nil)
             }
             let updated = stored.revalidated(by: response, requestTime: requestTime, responseTime: responseTime)
-            if StoredResponse.isStorable(updated.response, request: sent.request), Self.mayKeep(updated.response, for: sent, redirected: false) {
+            let vouched = sent.sentStoredCookies(in: session, answeredBy: response)
+            if StoredResponse.isStorable(updated.response, request: sent.request), Self.mayKeep(updated.response, for: sent, cookiesVouched: vouched) {
                 cache.store(updated, for: sent.request)
             } else {
                 cache.remove(for: sent.request)  // the 304 said no-store, or Vary: *
             }
             let value = try serialize(updated.body, updated.response)
-            save(updated.response, updated.body, at: responseTime, for: sent, redirected: false)
+            save(updated.response, updated.body, at: responseTime, for: sent, cookiesVouched: vouched)
             return Loaded(value: value, origin: .network, response: updated.response, isStale: false)
         }
         // A response reached through a redirect is stored under its own URL, never under the
         // requested one: the redirect itself may lead elsewhere next time.
         let answered = sent.answered(at: response.url)
         let redirected = NormalizedURL.text(answered.request.url) != NormalizedURL.text(request.url)
-        if StoredResponse.isStorable(response, request: answered.request), Self.mayKeep(response, for: answered, redirected: redirected) {
+        // After a redirect the cookies sent to the URL that answered are not the ones read for
+        // the URL asked.
+        let vouched = !redirected && sent.sentStoredCookies(in: session, answeredBy: response)
+        if StoredResponse.isStorable(response, request: answered.request), Self.mayKeep(response, for: answered, cookiesVouched: vouched) {
             let varying = StoredResponse.varying(response, request: answered.request)
             cache.store(StoredResponse(response: response, body: data, requestTime: requestTime, responseTime: responseTime, varying: varying), for: answered.request)
         } else if StoredResponse.isUnsafe(request), (200..<400).contains(response.status.code) {
             cache.invalidate(after: request, response: response)
         }
         let value = try serialize(data, response)
-        save(response, data, at: responseTime, for: sent, redirected: redirected)
+        save(response, data, at: responseTime, for: sent, cookiesVouched: vouched)
         return Loaded(value: value, origin: .network, response: response, isStale: false)
     }
 
-    /// Whether a response may be kept for the request as sent, by the fields it varies on: none the
-    /// session may add unseen (``SentRequest/unknown``), and not `Cookie` after a redirect (the
-    /// cookies sent to the URL that answered are not the ones read for the URL asked).
-    private static func mayKeep(_ response: ResponseContext, for sent: SentRequest, redirected: Bool) -> Bool {
+    /// Whether a response may be kept for the request as sent: neither URL (asked, answered)
+    /// carries a user or a password, and it varies on no field the session may set unseen (``SentRequest/unknown``),
+    /// nor on `Cookie` unless the cookies sent are vouched for
+    /// (``SentRequest/sentStoredCookies(in:answeredBy:)``).
+    private static func mayKeep(_ response: ResponseContext, for sent: SentRequest, cookiesVouched: Bool) -> Bool {
         let names = StoredResponse.varyNames(response)
-        return sent.mayVary(on: names) && !(redirected && names.contains("cookie"))
+        return !SentRequest.hasUser(sent.request.url) && !SentRequest.hasUser(response.url) && sent.mayVary(on: names) && (cookiesVouched || !names.contains("cookie"))
     }
 
     /// Hands a good answer (a `GET`'s `2xx` that serialized) to the store, which writes it off
     /// this path.
-    private func save(_ response: ResponseContext, _ body: Data, at time: Date, for sent: SentRequest, redirected: Bool) {
+    private func save(_ response: ResponseContext, _ body: Data, at time: Date, for sent: SentRequest, cookiesVouched: Bool) {
         guard let store, (sent.request.httpMethod ?? "GET").uppercased() == "GET", (200..<300).contains(response.status.code) else { return }
         // `no-store`, on the response or on the request, is a MUST NOT for any cache (RFC 9111,
         // sections 5.2.1.5 and 5.2.2.5), the store included; cookies are the session's, never
         // handed out again.
         let requestControl = CacheControl(sent.request.value(forHTTPHeaderField: "Cache-Control").map { [$0] } ?? [])
         guard !CacheControl(response.headerFields[values: .cacheControl]).contains("no-store"), !requestControl.contains("no-store"),
-            Self.mayKeep(response, for: sent, redirected: redirected)
+            Self.mayKeep(response, for: sent, cookiesVouched: cookiesVouched)
         else { return }
         var kept = response
         kept.headerFields[values: .setCookie] = []

@@ -16,15 +16,19 @@ import FoundationNetworking
 /// The values are only ever compared as fingerprints, never sent.
 ///
 /// The session can also add a credential that Sculpt cannot see before it is sent: an
-/// `Authorization` answering an authentication challenge (from its delegate, its credential
-/// storage, or the URL's user and password). Where the request lacks such a field and the session
-/// could add one, the field is ``unknown``: a response that varies on it is neither stored nor
-/// given out for this request.
+/// `Authorization` answering an authentication challenge (from its credential storage, or the
+/// URL's user and password). Where the request lacks such a field and the session could add one,
+/// the field is ``unknown``: a response that varies on it is neither stored nor given out for this
+/// request. A delegate of the caller's can set any field (answering a challenge, or rewriting a
+/// redirected request), so with one every field is unknown but `Accept-Encoding`.
 struct SentRequest {
     /// The request with each field's values from every source, for comparing.
     let request: URLRequest
-    /// The credential fields (lowercased) the session may add on its own.
-    let unknown: Set<String>
+    /// The fields (lowercased) the session may set without Sculpt seeing them; `nil` when it may
+    /// set any.
+    let unknown: Set<String>?
+    /// The cookies the storage held for the URL when this was made, as they are compared.
+    private let storedCookies: String?
 
     /// `request` as `session` sends it now: the session's cookie storage is read at this moment,
     /// so make one just before the request is sent.
@@ -35,17 +39,36 @@ struct SentRequest {
             guard let name = name as? String, let value = value as? String else { continue }
             sent.setValue(Self.joined([request.value(forHTTPHeaderField: name), value]), forHTTPHeaderField: name)
         }
-        if let url = request.url, let cookies = configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty {
-            // Sorted: the same cookies read the same, whatever order the storage lists them in.
-            let stored = cookies.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "; ")
+        let stored = Self.storedCookies(for: request.url, in: session)
+        if let stored {
             sent.setValue(Self.joined([sent.value(forHTTPHeaderField: "Cookie"), stored]), forHTTPHeaderField: "Cookie")
         }
         self.request = sent
-        var unknown: Set<String> = []
-        if Self.mayAuthenticate(request, session: session) {
-            for name in Self.challengeFields where sent.value(forHTTPHeaderField: name) == nil { unknown.insert(name) }
+        storedCookies = stored
+        if let delegate = session.delegate, !(delegate is CrossOriginRedirects) {
+            unknown = nil
+        } else if Self.mayAuthenticate(request, session: session) {
+            unknown = Set(Self.challengeFields.filter { sent.value(forHTTPHeaderField: $0) == nil })
+        } else {
+            unknown = []
         }
-        self.unknown = unknown
+    }
+
+    /// The cookies `session`'s storage holds for `url`, sorted (the same cookies read the same,
+    /// whatever order the storage lists them in); `nil` for none.
+    private static func storedCookies(for url: URL?, in session: URLSession) -> String? {
+        guard let url, let cookies = session.configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty else { return nil }
+        return cookies.map { "\($0.name)=\($0.value)" }.sorted().joined(separator: "; ")
+    }
+
+    /// Whether the cookies sent for the final request were surely the ones read when this was
+    /// made, once `response` has arrived for it without a redirect: the storage holds the same
+    /// cookies for the URL now, and the response sets none. A redirect's `Set-Cookie` changes the
+    /// storage before the next request is sent (even one back to the same URL, which the final
+    /// URL cannot show); a cookie a redirect set and the final response removed would leave it as
+    /// it was, hence the second condition.
+    func sentStoredCookies(in session: URLSession, answeredBy response: ResponseContext) -> Bool {
+        response.headerFields[.setCookie] == nil && Self.storedCookies(for: request.url, in: session) == storedCookies
     }
 
     /// `request` with its URL replaced: a response reached through a redirect is stored under
@@ -53,18 +76,30 @@ struct SentRequest {
     func answered(at url: URL?) -> SentRequest {
         var moved = request
         moved.url = url ?? request.url
-        return SentRequest(request: moved, unknown: unknown)
+        return SentRequest(request: moved, unknown: unknown, storedCookies: storedCookies)
     }
 
-    private init(request: URLRequest, unknown: Set<String>) {
+    private init(request: URLRequest, unknown: Set<String>?, storedCookies: String?) {
         self.request = request
         self.unknown = unknown
+        self.storedCookies = storedCookies
     }
 
     /// Whether a response varying on `names` (lowercased) may be stored for this request or
     /// given out for it: it varies on no field whose value Sculpt cannot know.
     func mayVary(on names: some Sequence<String>) -> Bool {
-        unknown.isEmpty || !names.contains(where: unknown.contains)
+        guard let unknown else { return names.allSatisfy { $0 == Self.decodedAway } }
+        return unknown.isEmpty || !names.contains(where: unknown.contains)
+    }
+
+    /// The one field whose value never changes the body Sculpt keeps: the session undoes the
+    /// content coding it asks for, so the decoded body is the same whatever it sent.
+    private static let decodedAway = "accept-encoding"
+
+    /// Whether `url` carries a user name or a password: a response asked for or answered there is
+    /// never kept, so that the password is written nowhere.
+    static func hasUser(_ url: URL?) -> Bool {
+        url.map { $0.user(percentEncoded: true) != nil || $0.password(percentEncoded: true) != nil } ?? false
     }
 
     /// The fields a session sets answering an authentication challenge.
@@ -78,11 +113,9 @@ struct SentRequest {
         return present.count == 1 ? present[0] : present.map(StoredResponse.fingerprint).joined(separator: " ")
     }
 
-    /// Whether the session could answer an authentication challenge for `request` by itself: it
-    /// has a delegate of the caller's (``CrossOriginRedirects`` answers none), the URL carries a
-    /// user, or its credential storage holds a credential for the URL's host.
+    /// Whether the session could answer an authentication challenge for `request` by itself: the
+    /// URL carries a user, or its credential storage holds a credential for the URL's host.
     private static func mayAuthenticate(_ request: URLRequest, session: URLSession) -> Bool {
-        if let delegate = session.delegate, !(delegate is CrossOriginRedirects) { return true }
         guard let url = request.url else { return false }
         if url.user(percentEncoded: true) != nil { return true }
         guard let host = url.host(percentEncoded: false)?.lowercased(), let storage = session.configuration.urlCredentialStorage else { return false }

@@ -33,18 +33,35 @@ struct SentFieldsTests {
     /// A server answering `{"user": ...}` with the `session` cookie it received, else the
     /// `Authorization` it received, else `nobody`; fresh for an hour and varying on `vary`.
     static func server(vary: String) throws -> ScriptedServer {
-        try ScriptedServer { head in
-            let fields = head.split(separator: "\r\n").dropFirst().map { line -> (String, String) in
-                let parts = line.split(separator: ":", maxSplits: 1)
-                return (parts[0].lowercased(), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
-            }
-            let cookie = fields.first { $0.0 == "cookie" }?.1.split(separator: ";").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
-                .first { $0.hasPrefix("session=") }?.dropFirst("session=".count)
-            let user = cookie.map(String.init) ?? fields.first { $0.0 == "authorization" }?.1 ?? "nobody"
-            let body = #"{"user":"\#(user)"}"#
-            return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: max-age=3600\r\nVary: \(vary)\r\n"
-                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-        }
+        try ScriptedServer { head in Self.whoami(head, vary: vary) }
+    }
+
+    /// The answer to `/whoami` (see ``server(vary:)``).
+    static func whoami(_ head: String, vary: String) -> String {
+        let user = sessionCookie(head) ?? field("authorization", head) ?? "nobody"
+        let body = #"{"user":"\#(user)"}"#
+        return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: max-age=3600\r\nVary: \(vary)\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+    }
+
+    /// The value of the field `name` (lowercased) in a request head.
+    static func field(_ name: String, _ head: String) -> String? {
+        head.split(separator: "\r\n").dropFirst().lazy.compactMap { line -> String? in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == name else { return nil }
+            return parts[1].trimmingCharacters(in: .whitespaces)
+        }.first
+    }
+
+    /// The value of the `session` cookie a request head sends.
+    static func sessionCookie(_ head: String) -> String? {
+        field("cookie", head)?.split(separator: ";").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("session=") }.map { String($0.dropFirst("session=".count)) }
+    }
+
+    /// A redirect to `location`, setting `cookie` when given.
+    static func redirect(to location: String, setting cookie: String? = nil) -> String {
+        "HTTP/1.1 302 Found\r\nLocation: \(location)\r\n\(cookie.map { "Set-Cookie: \($0); Path=/\r\n" } ?? "")Content-Length: 0\r\nConnection: close\r\n\r\n"
     }
 
     /// A cookie `session=value` for 127.0.0.1, kept for this process only, replacing the last.
@@ -142,15 +159,107 @@ struct SentFieldsTests {
         #expect(server.heads.count == 4)
     }
 
+    @Test("a cookie set by a redirect back to the URL asked counts for Vary: the response it brought is given to no other user, from the cache or the store")
+    func cookieSetByARedirect() async throws {
+        // Without a session cookie, /whoami sends the client to /login, which sets one and sends
+        // it back: the final URL is the one asked, with a cookie the request did not start with.
+        let server = try ScriptedServer { head in
+            if head.hasPrefix("GET /login ") { return Self.redirect(to: "/whoami", setting: "session=alice") }
+            return Self.sessionCookie(head) == nil ? Self.redirect(to: "/login") : Self.whoami(head, vary: "Cookie")
+        }
+        defer { server.stop() }
+        let alice = Self.cookieStorage(for: "\(#function)-alice"), bob = Self.cookieStorage(for: "\(#function)-bob")
+        defer { Self.signOut(alice) }
+        let url = server.url(path)
+        let cache = Self.memoryCache()
+        #expect(try await load(session(cookies: alice), url, .networkOnly, cache: cache) == ["network alice"])
+        let unseen = await #expect(throws: URLError.self) { try await load(session(cookies: bob), url, .cacheOnly, cache: cache) }
+        #expect(unseen?.code == .resourceUnavailable)
+        #if Persistence
+        Self.signOut(alice)
+        try await withStoreFile { path in
+            let store = try SQLiteResponseStore(path: path)
+            #expect(try await load(session(cookies: alice), url, .networkOnly, cache: Self.noCache, store: store) == ["network alice"])
+            #expect(try await store.saveFailures().isEmpty)
+            #expect(try await store.count() == 0)
+        }
+        #endif
+    }
+
+    /// A delegate of the caller's that sends an API key with every redirected request.
+    final class AddingKeyOnRedirect: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+            completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            var keyed = request
+            keyed.setValue("alice", forHTTPHeaderField: "Authorization")
+            keyed.setValue("alice-key", forHTTPHeaderField: "X-Api-Key")
+            completionHandler(keyed)
+        }
+    }
+
+    @Test("a field a session's delegate sets on a redirected request counts for Vary: the response it brought is given to no request that lacks it")
+    func fieldSetByADelegate() async throws {
+        let server = try ScriptedServer { head in
+            guard head.hasPrefix("GET /start ") else {
+                let key = Self.field("x-api-key", head) ?? "nobody"
+                let body = #"{"user":"\#(key)"}"#
+                return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: max-age=3600\r\nVary: X-Api-Key\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+            }
+            return Self.redirect(to: "/whoami")
+        }
+        defer { server.stop() }
+        let cache = Self.memoryCache()
+        let keyed = session(delegate: AddingKeyOnRedirect())
+        #expect(try await load(keyed, server.url("/start"), .networkOnly, cache: cache) == ["network alice-key"])
+        for asking in [session(), keyed] {
+            let unseen = await #expect(throws: URLError.self) { try await load(asking, server.url(path), .cacheOnly, cache: cache) }
+            #expect(unseen?.code == .resourceUnavailable)
+        }
+        // Without the delegate, what the session sends is known: a response varying on a field
+        // it does not send is kept, and given to a request that does not send it either.
+        #expect(try await load(session(), server.url(path), .networkOnly, cache: cache) == ["network nobody"])
+        #expect(try await load(session(), server.url(path), .cacheOnly, cache: cache) == ["cache nobody"])
+    }
+
+    @Test("a response asked for or answered at a URL with a user name and password is kept nowhere, so the password is written nowhere")
+    func passwordInTheURL() async throws {
+        let server = try ScriptedServer { head in
+            head.hasPrefix("GET /start ") ? Self.redirect(to: "http://alice:pw@127.0.0.1:\(Self.port(head))/whoami") : Self.whoami(head, vary: "Accept")
+        }
+        defer { server.stop() }
+        let cache = Self.memoryCache()
+        let withUser = try #require(URL(string: "http://alice:pw@127.0.0.1:\(server.port)\(path)"))
+        for url in [withUser, server.url("/start")] {
+            #expect(try await load(session(), url, .networkOnly, cache: cache).count == 1)
+        }
+        for url in [withUser, server.url(path)] {
+            let unseen = await #expect(throws: URLError.self) { try await load(session(), url, .cacheOnly, cache: cache) }
+            #expect(unseen?.code == .resourceUnavailable)
+        }
+    }
+
+    /// The port a request head's `Host` names.
+    static func port(_ head: String) -> String {
+        field("host", head)?.split(separator: ":").last.map(String.init) ?? "80"
+    }
+
     #if Persistence
     /// Runs `body` with the URL of a server varying on `vary` and the path of a new store file.
     func withStore(vary: String, _ body: (URL, String) async throws -> Void) async throws {
+        let server = try Self.server(vary: vary)
+        defer { server.stop() }
+        try await withStoreFile { try await body(server.url(path), $0) }
+    }
+
+    /// Runs `body` with the path of a new store file.
+    func withStoreFile(_ body: (String) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-sent-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try Self.server(vary: vary)
-        defer { server.stop() }
-        try await body(server.url(path), folder.appending(path: "responses.sqlite").path)
+        try await body(folder.appending(path: "responses.sqlite").path)
     }
 
     /// A cache that keeps nothing: what a load gives first is the store's.
