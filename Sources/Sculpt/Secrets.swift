@@ -33,9 +33,12 @@ package enum Secrets {
     /// Whether a header's value is a credential: its name is in ``headers`` or ends as a
     /// credential's does (`X-Vault-Token`, `X-CSRFToken`, `X-Client-Secret`).
     package static func isCredentialHeader(_ name: HTTPField.Name) -> Bool {
-        if headerSet.contains(name) { return true }
-        let folded = SecretPolicy.canonical(name.canonicalName)
-        return credentialHeaderEndings.contains { folded.hasSuffix($0) }
+        headerSet.contains(name) || endsAsCredential(SecretPolicy.canonical(name.canonicalName))
+    }
+
+    /// Whether a name, lowercased without `-` and `_`, ends as a credential header's does.
+    package static func endsAsCredential(_ canonical: String) -> Bool {
+        credentialHeaderEndings.contains { canonical.hasSuffix($0) }
     }
 
     private static let headerSet = Set(headers)
@@ -53,7 +56,9 @@ package enum Secrets {
     /// `csrf_token`, `xsrf_token`, Rails' `authenticity_token`, Django's `csrfmiddlewaretoken`);
     /// the signatures of presigned URLs (`signature`, `sig`, `X-Amz-Signature`,
     /// `X-Amz-Credential`, `X-Amz-Security-Token`); and the credential headers' names
-    /// (``headers``), as a query sometimes carries them (`?x-api-key=`). `code` beside an OAuth
+    /// (``headers``) and any name written as a credential header's is (with `-`, ending as
+    /// ``isCredentialHeader(_:)`` says: `?X-Vault-Token=`), as a query sometimes carries them.
+    /// (`pageToken`, `next_token` and the like are pagination cursors, not credentials.) `code` beside an OAuth
     /// parameter too (see `Redaction`); `code` alone is an ordinary name (a country, an error), and
     /// a `Redaction` adds it.
     package static let queryParameters = [

@@ -71,10 +71,19 @@ package struct SecretPolicy: Sendable {
         if !raw.utf8.contains(where: Self.needsNormalizing) {
             let name = Self.canonical(raw)
             return canonicalParameters.contains(name) || (besideOAuth && redactsURLs && name == "code")
+                || (redactsURLs && Self.isHeaderLike(raw) && Secrets.endsAsCredential(name))
         }
-        return Self.pieces(of: Self.normalized(raw)).contains { piece in
+        let normalized = Self.normalized(raw)
+        return Self.pieces(of: normalized).contains { piece in
             canonicalParameters.contains(piece) || (besideOAuth && redactsURLs && piece == "code")
-        }
+        } || (redactsURLs && Self.isHeaderLike(normalized) && Secrets.endsAsCredential(Self.canonical(normalized)))
+    }
+
+    /// Whether a parameter's name is written as a header's is, its words joined by `-`
+    /// (`X-Vault-Token`): a credential header carried in a query. A cursor is written otherwise
+    /// (`pageToken`, `next_token`).
+    private static func isHeaderLike(_ name: some StringProtocol) -> Bool {
+        name.utf8.contains(UInt8(ascii: "-"))
     }
 
     /// Whether any of the names (as written, perhaps `state[]`) is an OAuth companion of `code`.

@@ -68,8 +68,10 @@ public struct Redaction: Sendable {
     /// `session_id`, `password`, `passwd`; CSRF tokens (`csrf`, `csrf_token`, `xsrf_token`,
     /// `authenticity_token`, `csrfmiddlewaretoken`); the signatures of presigned URLs
     /// (`signature`, `sig`, `X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`); the
-    /// ``defaultHeaders``' names; and `code` beside an OAuth parameter. `code` alone is not: name
-    /// it to redact it.
+    /// ``defaultHeaders``' names, and any name written as a credential header's is (`-` between
+    /// its words, ending in `Token`, `Secret`, `Password`, `Api-Key` or `Session-Id`:
+    /// `?X-Vault-Token=`; a cursor such as `pageToken` is not); and `code` beside an OAuth
+    /// parameter. `code` alone is not: name it to redact it.
     public static let defaultQueryParameters = Secrets.queryParameters
     /// The JSON and XML members always redacted: ``defaultQueryParameters`` but the names that
     /// are as often ordinary data in a body (`key`, `auth`, `session`, `signature`), so a token

@@ -27,6 +27,25 @@ struct RedactionVocabularyTests {
         #expect(fixture.request.url.absoluteString == "https://api.example.com/a?\(name)=REDACTED&page=2")
     }
 
+    @Test("a query parameter named as a credential header is, as a header carried in the query", arguments: [
+        "X-Vault-Token", "x-shopify-access-token", "X-Client-Secret", "X-DD-Api-Key", "X%2DVault%2DToken",
+    ])
+    func headerNamesInTheQuery(_ name: String) throws {
+        let fixture = try Self.redacted(url: "https://api.example.com/a?\(name)=s3cretValue1&page=2")
+        #expect(fixture.request.url.absoluteString == "https://api.example.com/a?\(name)=REDACTED&page=2")
+        let url = try #require(URL(string: "https://api.example.com/a?\(name)=s3cretValue1&page=2"))
+        let description = ResponseContext(url: url, method: .get, status: .notFound, headerFields: [:]).description
+        #expect(!description.contains("s3cretValue1"), "\(description)")
+    }
+
+    @Test("pagination cursors named ...Token stay: a replay tells one page from the next by them", arguments: [
+        "pageToken", "next_token", "NextToken", "continuationToken", "syncToken",
+    ])
+    func cursorsStay(_ name: String) throws {
+        let fixture = try Self.redacted(url: "https://api.example.com/a?\(name)=c2&page=2")
+        #expect(fixture.request.url.absoluteString == "https://api.example.com/a?\(name)=c2&page=2")
+    }
+
     @Test("headers named as credentials are: CSRF tokens and any vendor's ...-Token, -Secret or -Api-Key", arguments: [
         "X-CSRF-Token", "X-XSRF-TOKEN", "X-CSRFToken", "X-Vault-Token", "X-Shopify-Access-Token", "X-Figma-Token", "X-Client-Secret",
         "X-DD-Api-Key", "X-GitHub-OTP", "DPoP", "X-Session-Id",
