@@ -27,7 +27,10 @@ enum FixtureFiles {
     }
 
     /// A folder's fixture files at any depth, sorted by path: hidden files and links to files
-    /// included; hidden folders (`.git`, `.build`) and links to folders not entered.
+    /// included; hidden folders (`.git`, `.build`) and links to folders not entered. A name that
+    /// leads nowhere (a link to nothing, or a name that is not valid UTF-8, which Foundation
+    /// cannot open by its name) is listed too, so that reading it reports it rather than a check
+    /// passing over it.
     private static func contents(of folder: URL) -> [URL] {
         let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey])
         var files: [URL] = []
@@ -39,10 +42,19 @@ enum FixtureFiles {
             }
             guard extensions.contains(file.pathExtension.lowercased()),
                 (try? file.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+                    || !FileManager.default.fileExists(atPath: file.path(percentEncoded: false))
             else { continue }
             files.append(file)
         }
         return files.sorted { $0.path(percentEncoded: false) < $1.path(percentEncoded: false) }
+    }
+
+    /// Why a listed file could not be read: for a name that leads nowhere, what may be the cause.
+    static func unreadable(_ file: URL, _ error: any Error) -> String {
+        guard FileManager.default.fileExists(atPath: file.path(percentEncoded: false)) else {
+            return "cannot be opened by this name: a link to nothing, or a name that is not valid UTF-8 (rename it)"
+        }
+        return error.localizedDescription
     }
 
     /// A path given on the command line that does not exist.

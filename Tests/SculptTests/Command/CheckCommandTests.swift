@@ -103,6 +103,25 @@ struct CheckCommandTests {
         #expect(!output.contains("aB3dE5fG7hJ9"), "the token is printed: \(output)")
     }
 
+    @Test("a file in a folder whose name is not valid UTF-8, or a link to nothing, is reported and fails the check, never passed over")
+    func unreadableNames() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The name's bytes as the file system keeps them: "x", 0xFF, ".json".
+        let name = Array(folder.path(percentEncoded: false).utf8) + [UInt8(ascii: "/"), UInt8(ascii: "x"), 0xFF] + Array(".json".utf8)
+        let text = Array(#"{"request":{"url":"https://x/"},"response":{"status":200,"body":{"token":"ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z"}}}"#.utf8)
+        let descriptor = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        try #require(descriptor >= 0)
+        #expect(text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == text.count)
+        close(descriptor)
+        try FileManager.default.createSymbolicLink(atPath: folder.appending(path: "dangling.json").path(percentEncoded: false), withDestinationPath: "/nonexistent/x.json")
+        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        #expect(status == 1)
+        #expect(output.contains("dangling.json: error: cannot be opened by this name"), "\(output)")
+        #expect(output.contains("Checked 2 files: 2 format errors"), "\(output)")
+    }
+
     @Test("a folder's hidden files and links to files are checked; names and reasons are printed escaped and bounded")
     func filesAndPrinting() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-check-\(UUID())")
