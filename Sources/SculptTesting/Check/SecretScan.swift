@@ -60,16 +60,35 @@ public enum SecretScan {
         return findings
     }
 
-    /// What a name that names a value is, for the rules that decide whether redaction replaces
-    /// the value: those of a JSON member, a header, a URL or form parameter, or any (a HAR
-    /// cookie, a pair in no known list).
-    private enum Name {
-        case member(String), header(String), parameter(String), any(String)
+    /// A name that names a value, judged once where it is read (a member's name, however many
+    /// values an array under it holds, costs one reading): by the rules for where it stands (a
+    /// JSON member, a header, a URL or form parameter, or any: a HAR cookie, a pair in no known
+    /// list).
+    private struct Name {
+        enum Place { case member, header, parameter, any }
 
-        var text: String {
-            switch self {
-            case .member(let name), .header(let name), .parameter(let name), .any(let name): name
+        let text: String
+        /// `Redaction` always replaces what is under it (``Secrets``): the rules the recorder
+        /// and HAR import apply there.
+        let isAlwaysRedacted: Bool
+        /// It says its value is secret (`api_secret`, `X-Session`).
+        let suggestsSecret: Bool
+        /// It names an identifier (`id`, `node_id`, `requestIds`).
+        let namesIdentifier: Bool
+
+        init(_ place: Place, _ text: String) {
+            self.text = text
+            let policy = SecretPolicy.default
+            func isSecretHeader() -> Bool { HTTPField.Name(text).map(policy.isSecret(header:)) == true }
+            switch place {
+            case .member: isAlwaysRedacted = policy.isSecret(bodyField: text)
+            case .header: isAlwaysRedacted = isSecretHeader()
+            case .parameter: isAlwaysRedacted = policy.isSecret(parameter: text, besideOAuth: false)
+            case .any: isAlwaysRedacted = policy.isSecret(parameter: text, besideOAuth: false) || isSecretHeader()
             }
+            suggestsSecret = Secrets.nameSuggestsSecret(text)
+            let folded = text.lowercased().filter { $0.isLetter || $0.isNumber }
+            namesIdentifier = folded.hasSuffix("id") || folded.hasSuffix("ids")
         }
     }
 
@@ -98,7 +117,7 @@ public enum SecretScan {
             // A header as fixtures write it: `["X-Api-Key", "value"]` names its value.
             if elements.count == 2, case .string(let field) = elements[0], case .string(let text) = elements[1] {
                 path.push(index: 1)
-                add(self.findings(in: text, name: .header(field)), at: path, to: &findings)
+                add(self.findings(in: text, name: Name(.header, field)), at: path, to: &findings)
                 path.pop()
                 return
             }
@@ -112,15 +131,16 @@ public enum SecretScan {
             // the list they are in.
             let pairName = value["name"]?.string.map { pair -> Name in
                 switch path.lastMember {
-                case "headers": return .header(pair)
-                case "queryString", "params": return .parameter(pair)
-                default: return .any(pair)
+                case "headers": return Name(.header, pair)
+                case "queryString", "params": return Name(.parameter, pair)
+                default: return Name(.any, pair)
                 }
             }
             // A base64 body: a fixture's (`bodyEncoding`) or a HAR entry's (`content.encoding`).
             let base64Member = value["bodyEncoding"]?.string == "base64" ? "body" : value["encoding"]?.string == "base64" ? "text" : nil
             for member in members {
                 let key = member.key
+                lazy var memberName = Name(.member, key)
                 // A member's name is shown in reports: a credential there is shown by its shape.
                 path.push(member: shapes(in: Array(key.utf8), path: "").isEmpty ? PrintableText.value(key, limit: 128) : "(a name that looks like a credential)")
                 defer { path.pop() }
@@ -133,7 +153,7 @@ public enum SecretScan {
                         findings.append(Finding(path: path.text, kind: "a compressed body that cannot be read whole (\(failure))", shown: "not checked past \(body.utf8.count) bytes", needle: String(text.prefix(64))))
                     }
                 } else {
-                    walk(member.value, name: key == "value" ? pairName ?? .member(key) : .member(key), path: &path, into: &findings)
+                    walk(member.value, name: key == "value" ? pairName ?? memberName : memberName, path: &path, into: &findings)
                 }
             }
         case .null, .bool, .number:
@@ -176,7 +196,7 @@ public enum SecretScan {
     private static func findings(in text: String, name: Name?) -> [Finding] {
         // Too short to hold a credential's shape (20 bytes or more) or a random key (16): looked at
         // only when its name says redaction replaces it, or it holds `name=value` pairs.
-        if text.utf8.count < 16, !text.utf8.contains(UInt8(ascii: "=")), !(name.map(isAlwaysRedacted) ?? false) { return [] }
+        if text.utf8.count < 16, !text.utf8.contains(UInt8(ascii: "=")), !(name?.isAlwaysRedacted ?? false) { return [] }
         let path = ""
         var findings = shapes(in: Array(text.utf8), path: path)
         let decoded = formDecoded(text)
@@ -213,23 +233,23 @@ public enum SecretScan {
                 part.utf8[part.utf8.index(after: equals)...].contains(where: { $0 != UInt8(ascii: "=") })
             else { continue }
             let partName = String(part[..<equals])
-            named.append((.parameter(partName.removingPercentEncoding ?? partName), part[part.utf8.index(after: equals)...]))
+            named.append((Name(.parameter, partName.removingPercentEncoding ?? partName), part[part.utf8.index(after: equals)...]))
         }
         // The whole text too: a pair in it does not hide a key elsewhere in it.
         named.append((name, Substring(text)))
-        let outerIsSecret = name.map { Secrets.nameSuggestsSecret($0.text) } ?? false
+        let outerIsSecret = name?.suggestsSecret ?? false
         var seen: Set<Substring> = []
         for (partName, value) in named {
             // A name redaction always replaces, with its value still there: redaction was skipped.
-            if let partName, isAlwaysRedacted(partName), !value.isEmpty, !holdsMarker(value),
+            if let partName, partName.isAlwaysRedacted, !value.isEmpty, !holdsMarker(value),
                 !isPlaceholder((value.split(separator: " ").last ?? value).utf8), !hasTypePrefix(value)
             {
                 findings.append(Finding(path: path, kind: "an unredacted \"\(PrintableText.value(partName.text, limit: 64))\"", shown: shown(String(value), prefixLength: 4), needle: String(value)))
                 continue
             }
-            let secretName = outerIsSecret || partName.map { Secrets.nameSuggestsSecret($0.text) } ?? false
+            let secretName = outerIsSecret || partName?.suggestsSecret ?? false
             for run in runs(in: value) where !holdsMarker(run) && !seen.contains(run) {
-                guard secretName ? looksRandom(run, atLeast: 16) : looksRandom(run, atLeast: 32, strictly: true) && !isIdentifier(run, named: (partName ?? name)?.text)
+                guard secretName ? looksRandom(run, atLeast: 16) : looksRandom(run, atLeast: 32, strictly: true) && !isIdentifier(run, named: partName ?? name)
                 else { continue }
                 seen.insert(run)
                 let called = (outerIsSecret ? name : partName).map { "\"\(PrintableText.value($0.text, limit: 64))\"" } ?? ""
@@ -238,19 +258,6 @@ public enum SecretScan {
             }
         }
         return findings
-    }
-
-    /// Whether `Redaction` always replaces what is under `name`, by the rules for where the name
-    /// is (``Secrets``): the same rules the recorder and HAR import apply there.
-    private static func isAlwaysRedacted(_ name: Name) -> Bool {
-        let policy = SecretPolicy.default
-        switch name {
-        case .member(let name): return policy.isSecret(bodyField: name)
-        case .header(let name): return HTTPField.Name(name).map(policy.isSecret(header:)) == true
-        case .parameter(let name): return policy.isSecret(parameter: name, besideOAuth: false)
-        case .any(let name):
-            return policy.isSecret(parameter: name, besideOAuth: false) || HTTPField.Name(name).map(policy.isSecret(header:)) == true
-        }
     }
 
     /// The password of the first URL in `text` that has one (`https://user:password@host/`).
@@ -299,12 +306,8 @@ public enum SecretScan {
     /// Whether a random-looking value with no secret name is an identifier instead: named as
     /// one (`id`, `node_id`, `requestId`), written as one (a type prefix, `cus_`, `pi_`), or
     /// base64 of plain text (GitHub's node IDs, `MDQ6VXNlcjE=` for `04:User1`).
-    private static func isIdentifier(_ run: Substring, named name: String?) -> Bool {
-        if let name {
-            let folded = name.lowercased().filter { $0.isLetter || $0.isNumber }
-            if folded == "id" || folded.hasSuffix("id") || folded.hasSuffix("ids") { return true }
-        }
-        if hasTypePrefix(run) { return true }
+    private static func isIdentifier(_ run: Substring, named name: Name?) -> Bool {
+        if name?.namesIdentifier == true || hasTypePrefix(run) { return true }
         let padded = run + String(repeating: "=", count: (4 - run.utf8.count % 4) % 4)
         guard let decoded = Data(base64Encoded: String(padded)), decoded.count >= 8 else { return false }
         return decoded.allSatisfy { (0x20...0x7E).contains($0) }

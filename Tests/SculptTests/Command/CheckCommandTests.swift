@@ -226,6 +226,22 @@ struct CheckCommandTests {
         #expect(output.contains("Checked 1 file: 0 format errors"), "\(output.suffix(300))")
     }
 
+    @Test("a long member name over many values is read once, not once per value")
+    func longNameOverManyValues() async throws {
+        // Read once per value, 10,000 bytes of name over 1,000 values cost minutes.
+        let values = Array(repeating: #""aaaaaaaaaaaaaaaaaaaa""#, count: 1_000).joined(separator: ",")
+        let (_, output) = try await Self.check(file: "names.json", #"{"request":{"url":"https://x/"},"response":{"status":200,"body":{"\#(String(repeating: "x", count: 10_000))":[\#(values)]}}}"#)
+        #expect(output.contains("Checked 1 file: 0 format errors, 0 possible secrets."), "\(output.suffix(300))")
+    }
+
+    @Test("tokens written with a JSON escape are each reported, however many: looking for their lines costs a few passes over the file in all")
+    func escapedTokens() async throws {
+        let tokens = (0..<20_000).map { #""\u0067hp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9v\#(String(format: "%06d", $0))""# }.joined(separator: ",")
+        let (status, output) = try await Self.check(file: "escaped.json", #"{"request":{"url":"https://x/"},"response":{"status":200,"body":{"list":[\#(tokens)]}}}"#)
+        #expect(status == 1)
+        #expect(output.contains("Checked 1 file: 0 format errors, 20000 possible secrets."), "\(output.suffix(300))")
+    }
+
     @Test("a gzip body check cannot read whole is reported, and what it could read is checked", arguments: [
         ("truncated", GzipData.member("see ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z " + String(repeating: "x", count: 100_000)).dropLast(8)),
         ("garbage between members", GzipData.member("ok") + Data("garbage".utf8) + GzipData.member("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z")),
