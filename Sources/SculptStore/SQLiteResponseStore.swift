@@ -148,7 +148,25 @@ public final class SQLiteResponseStore: ResponseStore {
     // MARK: - Schema
 
     /// The table's columns, in order.
-    private static let columns = ["method", "url", "varying", "status", "finalURL", "fields", "body", "savedAt"]
+    private static let columns = [
+        Column(name: "method", type: "TEXT", isNotNull: true, keyIndex: 1), Column(name: "url", type: "TEXT", isNotNull: true, keyIndex: 2),
+        Column(name: "varying", type: "BLOB", isNotNull: true, keyIndex: 3), Column(name: "status", type: "INTEGER", isNotNull: true, keyIndex: 0),
+        Column(name: "finalURL", type: "TEXT", isNotNull: false, keyIndex: 0), Column(name: "fields", type: "BLOB", isNotNull: true, keyIndex: 0),
+        Column(name: "body", type: "BLOB", isNotNull: true, keyIndex: 0), Column(name: "savedAt", type: "DOUBLE", isNotNull: true, keyIndex: 0),
+    ]
+
+    /// A column of the table as SQLite describes it: name, declared type, `NOT NULL`, and its
+    /// place in the primary key (0 for none).
+    private struct Column: Equatable, CustomStringConvertible {
+        var name: String
+        var type: String
+        var isNotNull: Bool
+        var keyIndex: Int
+
+        var description: String {
+            "\(name) \(type.isEmpty ? "(no type)" : type)\(isNotNull ? " NOT NULL" : "")\(keyIndex > 0 ? " (key \(keyIndex))" : "")"
+        }
+    }
 
     /// Creates the table unless it exists, in a transaction that takes the write lock first: two
     /// processes creating one file at once create it once, and the second waits for the first.
@@ -171,11 +189,15 @@ public final class SQLiteResponseStore: ResponseStore {
                             savedAt DOUBLE NOT NULL,
                             PRIMARY KEY (method, url, varying))
                         """)
-                let found = try db.columns(in: "sculptResponse").map(\.name)
-                guard found == columns else {
+                // A table of another program's that happens to have the name is never written to:
+                // the columns, their types, what may be null and the key must all be the store's.
+                let kind = try String.fetchOne(db, sql: "SELECT type FROM sqlite_master WHERE name = 'sculptResponse'")
+                let found = try db.columns(in: "sculptResponse").map { Column(name: $0.name, type: $0.type.uppercased(), isNotNull: $0.isNotNull, keyIndex: $0.primaryKeyIndex) }
+                guard kind == "table", found == columns else {
+                    let shown = found.map(\.description).joined(separator: ", ")
                     throw DatabaseError(
                         resultCode: .SQLITE_MISMATCH,
-                        message: "the file's sculptResponse table is not a response store's: its columns are \(found.joined(separator: ", ")), not \(columns.joined(separator: ", "))")
+                        message: "the file's sculptResponse \(kind ?? "table") is not a response store's: its columns are \(shown), not \(columns.map(\.description).joined(separator: ", "))")
                 }
                 return .commit
             }

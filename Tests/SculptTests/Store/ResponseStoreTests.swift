@@ -192,17 +192,25 @@ struct ResponseStoreTests {
         }
     }
 
-    @Test("a file whose schema is not a store's is refused with an error, and nothing in it is changed")
-    func foreignSchema() async throws {
+    @Test("a file whose sculptResponse is not a store's (other columns; the same names untyped or without the key; a view) is refused, and nothing in it is changed", arguments: [
+        "CREATE TABLE sculptResponse (id INTEGER PRIMARY KEY, note TEXT); INSERT INTO sculptResponse (note) VALUES ('mine')",
+        "CREATE TABLE sculptResponse (method, url, varying, status, finalURL, fields, body, savedAt); INSERT INTO sculptResponse (method) VALUES ('mine')",
+        """
+        CREATE TABLE sculptResponse (method TEXT NOT NULL, url TEXT NOT NULL, varying BLOB NOT NULL, status INTEGER NOT NULL, finalURL TEXT,
+            fields BLOB NOT NULL, body BLOB NOT NULL, savedAt DOUBLE NOT NULL);
+        INSERT INTO sculptResponse VALUES ('mine', '', x'', 200, NULL, x'', x'', 0)
+        """,
+        "CREATE TABLE notes (method); INSERT INTO notes VALUES ('mine'); CREATE VIEW sculptResponse AS SELECT method, method AS url, method AS varying, 1 AS status, NULL AS finalURL, method AS fields, method AS body, 0 AS savedAt FROM notes",
+    ])
+    func foreignSchema(_ schema: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = try path()
         let foreign = try DatabaseQueue(path: path)
-        try await foreign.write { db in
-            try db.execute(sql: "CREATE TABLE sculptResponse (id INTEGER PRIMARY KEY, note TEXT); INSERT INTO sculptResponse (note) VALUES ('mine')")
-        }
-        #expect(throws: DatabaseError.self) { try SQLiteResponseStore(path: path) }
-        let notes = try await foreign.read { db in try String.fetchAll(db, sql: "SELECT note FROM sculptResponse") }
-        #expect(notes == ["mine"])
+        try await foreign.write { db in try db.execute(sql: schema) }
+        let refusal = #expect(throws: DatabaseError.self) { try SQLiteResponseStore(path: path) }
+        #expect(refusal?.resultCode == .SQLITE_MISMATCH)
+        let kept = try await foreign.read { db in try String.fetchAll(db, sql: "SELECT \(schema.contains("note TEXT") ? "note" : "method") FROM sculptResponse") }
+        #expect(kept == ["mine"])
     }
 }
 #endif
