@@ -219,7 +219,7 @@ public final class SQLiteResponseStore: ResponseStore {
         let saved = SavedResponse(
             response: response, body: try column(row, "body", Data.self, [.blob], written: "a body"),
             savedAt: Date(timeIntervalSince1970: try column(row, "savedAt", Double.self, [.real, .integer], written: "a time")))
-        return Entry(varying: decode(varying: try column(row, "varying", Data.self, [.blob], written: "varying fields")), saved: saved)
+        return Entry(varying: try decode(varying: try column(row, "varying", Data.self, [.blob], written: "varying fields")), saved: saved)
     }
 
     /// The row's status: a code from 0 to 999, as written.
@@ -302,12 +302,22 @@ public final class SQLiteResponseStore: ResponseStore {
         Data(varying.sorted { $0.key < $1.key }.map { "\($0.key)\u{0}\($0.value)\u{0}" }.joined().utf8)
     }
 
-    private static func decode(varying data: Data) -> [String: String] {
-        let parts = data.split(separator: 0, omittingEmptySubsequences: false)
+    /// The varying values ``encode(varying:)`` wrote.
+    ///
+    /// - Throws: `DatabaseError` (`SQLITE_CORRUPT`) for bytes it never writes: a name without its
+    ///   value, an empty or repeated name, text that is not UTF-8.
+    private static func decode(varying data: Data) throws -> [String: String] {
+        guard !data.isEmpty else { return [:] }
+        // Every name and value ends with a NUL: the last part after the split is empty.
+        let parts = data.split(separator: 0, omittingEmptySubsequences: false).dropLast()
+        guard data.last == 0, parts.count % 2 == 0 else { throw damaged("varying", holding: "a name without its value") }
         var varying: [String: String] = [:]
         var index = parts.startIndex
-        while index + 1 < parts.endIndex {
-            varying[String(decoding: parts[index], as: UTF8.self)] = String(decoding: parts[index + 1], as: UTF8.self)
+        while index < parts.endIndex {
+            guard let name = String(validating: parts[index], as: UTF8.self), !name.isEmpty, varying[name] == nil,
+                let value = String(validating: parts[index + 1], as: UTF8.self)
+            else { throw damaged("varying", holding: "a name or value no varying field has") }
+            varying[name] = value
             index += 2
         }
         return varying

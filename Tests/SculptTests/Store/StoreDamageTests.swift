@@ -25,6 +25,10 @@ struct StoreDamageTests {
         ("fields", "CAST('Content-Type' || char(0) || 'a' || char(13, 10) || 'X: y' || char(0) AS BLOB)", "a value no header field can have"),
         ("fields", "CAST('Content Type' || char(0) || 'a' || char(0) AS BLOB)", "a name no header field can have"),
         ("fields", "CAST('Content-Type' || char(0) AS BLOB)", "a name without its value"),
+        ("varying", "x'61'", "a name without its value"),
+        ("varying", "CAST('accept' || char(0) AS BLOB)", "a name without its value"),
+        ("varying", "CAST(char(0) || 'x' || char(0) AS BLOB)", "a name or value no varying field has"),
+        ("varying", "x'ff006100'", "a name or value no varying field has"),
     ])
     func damagedColumn(column: String, value: String, says: String) async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-damage-\(UUID().uuidString)")
