@@ -100,15 +100,19 @@ package enum Secrets {
     private static let secretNamePartBytes = secretNameParts.map { Array($0.utf8) }
 
     /// How an error quotes a value it refuses, such as a fixture's method: the value, quoted and
-    /// escaped, when it is as short as such a value is (16 bytes) and not a credential's shape;
-    /// else only its size, so that a token written in the wrong field is not shown.
+    /// escaped, when it is as short as such a value is (16 bytes), not a credential's shape, and
+    /// no `name=value` or `name:value` pair (`pw=hunter2`); else only its size, so that a secret
+    /// written in the wrong field is not shown.
     ///
     /// ```swift
     /// Secrets.quoted("GE T")                           // "GE T"
+    /// Secrets.quoted("pw=hunter2")                     // a value of 10 bytes
     /// Secrets.quoted("ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z")   // a value of 40 bytes
     /// ```
     package static func quoted(_ value: String) -> String {
-        guard value.utf8.count <= 16, CredentialShape.find(in: Array(value.utf8)).isEmpty else { return "a value of \(value.utf8.count) bytes" }
+        guard value.utf8.count <= 16, !value.utf8.contains(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ":") }),
+            CredentialShape.find(in: Array(value.utf8)).isEmpty
+        else { return "a value of \(value.utf8.count) bytes" }
         return "\"\(PrintableText.value(value, limit: 64))\""
     }
 

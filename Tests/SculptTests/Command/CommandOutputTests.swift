@@ -18,13 +18,16 @@ struct CommandOutputTests {
         return folder
     }
 
-    @Test("a secret in a malformed field is never printed by check or serve", arguments: [token, randomToken])
-    func secretInMalformedField(_ secret: String) async throws {
+    @Test("a secret in a malformed field is never printed by check or serve", arguments: [
+        // An Authorization value pasted where the method goes: not a method (it has a space).
+        ("Bearer \(token)", token), ("Bearer \(randomToken)", randomToken),
+        // A short one, as a pair.
+        ("pw=hunter2", "hunter2"),
+    ])
+    func secretInMalformedField(_ value: String, _ secret: String) async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appending(path: "broken.json")
-        // An Authorization value pasted where the method goes: not a method (it has a space).
-        let value = "Bearer \(secret)"
         try Data(#"{"request":{"url":"https://x/","method":"\#(value)"},"response":{"status":200}}"#.utf8).write(to: file)
         let check = try await CommandProcess.run(["check", file.path(percentEncoded: false)])
         #expect(check.status == 1)
