@@ -275,7 +275,7 @@ struct HostileServerTests {
     func connectionLimit() async throws {
         // Busy: each holder asked for a body larger than the socket buffers hold (its own receive
         // buffer is fixed small) and reads none of it, so the server is answering it for as long
-        // as the test lasts (ten minutes at most).
+        // as the test lasts (an hour at most).
         let large = Self.fixture("/large", 200, body: String(repeating: "x", count: 32 << 20))
         let limits = FixtureServer.Limits.unhurried { $0.maximumConnections = 2 }
         try await withServer([large, Self.user], limits: limits) { server, baseURL in

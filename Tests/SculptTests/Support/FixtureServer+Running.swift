@@ -7,7 +7,7 @@ import FoundationNetworking
 
 extension FixtureServer {
     /// Starts a server answering from `replay`, runs `body` with it and its base URL, and stops it
-    /// whatever `body` does. Unless a test sets its own limits, the server waits ten minutes for
+    /// whatever `body` does. Unless a test sets its own limits, the server waits an hour for
     /// a client: on a loaded machine a test's next step can come long after its last.
     static func running<T>(
         _ replay: FixtureReplay, limits: Limits = .unhurried, isolation: isolated (any Actor)? = #isolation,
@@ -27,9 +27,12 @@ extension FixtureServer {
 }
 
 extension FixtureServer.Limits {
-    /// The default limits with ten minutes for every wait on a client.
+    /// The default limits with an hour for every wait on a client. Swift Testing starts every
+    /// test at once, so a test's client runs at the pace of the whole suite: with six CPU-bound
+    /// processes beside it on two cores, a client was measured waiting more than ten minutes
+    /// between two steps.
     static let unhurried = FixtureServer.Limits(
-        headTimeout: .seconds(600), bodyTimeout: .seconds(600), responseTimeout: .seconds(600), idleTimeout: .seconds(600))
+        headTimeout: .seconds(3_600), bodyTimeout: .seconds(3_600), responseTimeout: .seconds(3_600), idleTimeout: .seconds(3_600))
 
     /// ``unhurried`` with `change` made: a test sets the limits it is about, and no other limit
     /// waits on how fast the machine is.
@@ -41,12 +44,13 @@ extension FixtureServer.Limits {
 }
 
 extension URLSessionConfiguration {
-    /// An ephemeral configuration whose requests wait ten minutes, not one: on a loaded machine a
-    /// loopback server can take more than a minute to be scheduled.
+    /// An ephemeral configuration whose requests wait an hour, not a minute: on a loaded machine
+    /// a loopback server, run at the pace of the whole suite, can take more than ten minutes to
+    /// answer (see ``FixtureServer/Limits/unhurried``).
     static var unhurried: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 600
-        configuration.timeoutIntervalForResource = 3_600
+        configuration.timeoutIntervalForRequest = 3_600
+        configuration.timeoutIntervalForResource = 7_200
         return configuration
     }
 }
