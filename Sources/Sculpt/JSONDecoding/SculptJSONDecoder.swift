@@ -12,7 +12,7 @@ public import Foundation
 ///
 /// It scans the document once into a flat list of its values (each container knowing where it
 /// ends, so anything a model does not read is passed in one step), then decodes from that list:
-/// ASCII keys are found by their bytes in a table per depth (converted from snake case in place),
+/// ASCII keys are looked up by their bytes in a table per depth (converted from snake case in place),
 /// and only an object with escaped or non-ASCII keys, or under a custom key strategy, becomes a
 /// dictionary, one depth at a time. Everything else is `JSONDecoder`'s: the same
 /// strategies (its own enums: keys, dates, data, non-conforming floats), `userInfo`, the same

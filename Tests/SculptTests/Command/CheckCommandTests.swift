@@ -62,7 +62,7 @@ struct CheckCommandTests {
         #expect(!output.contains(secretPart), "the secret is printed: \(output)")
     }
 
-    @Test("a secret in a request header is found by the header's name", arguments: [
+    @Test("a secret in a request header is reported under the header's name", arguments: [
         #"[["X-Api-Key", "a8Kd93LmQz02PxW7vN4r"]]"#, #"[["Authorization", "Bearer a8Kd93LmQz02PxW7vN4rT6yU"]]"#,
     ])
     func headerSecret(_ headers: String) async throws {

@@ -223,7 +223,8 @@ struct ModelResponseSerializerTests {
     }
 
     /// `JSONDecoder` skips a UTF-8 byte order mark, so a body of one and white space holds nothing
-    /// (found by the JSONTestSuite's `n_structure_UTF8_BOM_no_data.json`: it was "no model matched").
+    /// (as JSONTestSuite's `n_structure_UTF8_BOM_no_data.json` is): an empty body, not "no model
+    /// matched".
     @Test("a body of only a byte order mark and white space is empty, and bodiless for a 204", arguments: ["\u{FEFF}", "\u{FEFF} \n"])
     func byteOrderMarkOnly(_ body: String) throws {
         var types = TypeFieldModelMatcher()
