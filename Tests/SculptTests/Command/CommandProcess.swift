@@ -25,7 +25,7 @@ final class CommandProcess: @unchecked Sendable {
         return nil
     }()
 
-    private let process = Process()
+    private let process: SpawnedProcess
     /// Guards what follows; signalled whenever any of it changes.
     private let state = NSCondition()
     private var output = Data()
@@ -39,21 +39,11 @@ final class CommandProcess: @unchecked Sendable {
     /// Starts `sculpt` with `arguments` in `folder` (the package root by default).
     init(_ arguments: [String], in folder: URL = Paths.packageRoot) throws {
         let executable = try #require(Self.executable, "sculpt is built with the tests (swift build --build-tests)")
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
         let out = try ChildPipe()
         let err = try ChildPipe()
-        process.standardOutput = out.writing
-        process.standardError = err.writing
-        process.terminationHandler = { [weak self] process in
-            guard let self else { return }
-            state.withLock {
-                status = process.terminationStatus
-                state.broadcast()
-            }
-        }
-        try ChildPipe.spawning { try process.run() }
+        process = try SpawnedProcess(
+            executable, arguments: arguments, in: folder,
+            output: out.writing.fileDescriptor, errors: err.writing.fileDescriptor)
         // The child has its own copies: with these closed, its exit ends the output.
         try out.writing.close()
         try err.writing.close()
@@ -62,10 +52,17 @@ final class CommandProcess: @unchecked Sendable {
                 pipe.readToEnd { self.take($0, isOutput: isOutput) }
             }.start()
         }
+        Thread { [self, process] in
+            let ending = process.waitUntilEnded()
+            state.withLock {
+                status = ending.exitStatus ?? ending.killedBySignal
+                state.broadcast()
+            }
+        }.start()
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        process.send(SIGTERM)
     }
 
     /// Keeps what a pipe gave; empty data is its end.
@@ -115,11 +112,12 @@ final class CommandProcess: @unchecked Sendable {
 
     /// Sends `signal` (SIGINT, SIGTERM).
     func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
     }
 
     /// Waits for the process to end and for both of its pipes to be read to their ends, and
-    /// returns its exit status (-1 when the waiting task is cancelled first).
+    /// returns its exit status, or the signal that ended it (-1 when the waiting task is cancelled
+    /// first).
     func exit() async -> Int32 {
         await wait { self.outputEnded && self.errorsEnded ? self.status : nil } ?? -1
     }
@@ -141,7 +139,7 @@ final class CommandProcess: @unchecked Sendable {
                 }.start()
             }
         } onCancel: {
-            if process.isRunning { process.terminate() }
+            process.send(SIGTERM)
             state.withLock {
                 abandoned = true
                 state.broadcast()
@@ -150,28 +148,16 @@ final class CommandProcess: @unchecked Sendable {
     }
 }
 
-/// A pipe for a child process's output whose ends are closed in every other process this one
-/// starts (close-on-exec): a write end inherited by another child (a server that another test runs
-/// at the same time) would keep the output from ever ending. Make pipes and start processes
-/// through ``spawning(_:)``, so that no process starts between a pipe's creation and the flag.
+/// A pipe for a child process's output whose ends are closed in every process this one starts
+/// (close-on-exec), so that only the child it is given to can keep it from ending.
 struct ChildPipe {
     let reading: FileHandle
     let writing: FileHandle
 
-    /// Held while a pipe is made and while a process starts.
-    private static let lock = NSLock()
-
-    /// Runs `body` (which starts a process) so that no pipe is being made meanwhile.
-    static func spawning<T>(_ body: () throws -> T) rethrows -> T {
-        try lock.withLock(body)
-    }
-
     init() throws {
         var ends: [Int32] = [0, 0]
-        try Self.lock.withLock {
-            guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
-            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        }
+        guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         reading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
         writing = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
     }

@@ -21,99 +21,57 @@ enum ChildTest {
     static var isAvailable: Bool { FileManager.default.fileExists(atPath: "/proc/self/exe") }
 
     /// How the child ended.
-    struct Outcome: Sendable, CustomStringConvertible {
-        var killedBySignal: Int32?
-        var exitStatus: Int32?
-        var description: String {
-            killedBySignal.map { "killed by signal \($0)" } ?? "exited with \(exitStatus ?? -1)"
-        }
-    }
+    typealias Outcome = SpawnedProcess.Ending
 
     /// Runs the test `filter` (a Swift Testing filter such as `"RecordStoreTests/crashingSave"`)
     /// in a child process with `argument`, and returns how it ended.
     static func run(_ filter: String, argument: String) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
-        process.environment = ProcessInfo.processInfo.environment.merging([variable: argument]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        return try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { process in
-                let signalled = process.terminationReason == .uncaughtSignal
-                continuation.resume(returning: Outcome(
-                    killedBySignal: signalled ? process.terminationStatus : nil,
-                    exitStatus: signalled ? nil : process.terminationStatus))
-            }
-            do { try ChildPipe.spawning { try process.run() } } catch { continuation.resume(throwing: error) }
-        }
+        try await spawn(filter, argument: argument, output: nil).end()
     }
 
     /// Starts the test `filter` in a child process with `argument`, and returns once the child
     /// has written `ready` on a line of its standard output: a parent that holds a lock the
     /// children wait on can then release them all at once.
     static func started(_ filter: String, argument: String) async throws -> Started {
-        let child = try Started(filter, argument: argument)
-        try await child.waitUntilReady()
-        return child
+        let output = try ChildPipe()
+        let child = try spawn(filter, argument: argument, output: output.writing.fileDescriptor)
+        try output.writing.close()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread {
+                // Up to a `ready` line or the output's end; the rest is left in the pipe.
+                var text = ""
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                while !text.split(separator: "\n").contains("ready") {
+                    let count = chunk.withUnsafeMutableBytes { read(output.reading.fileDescriptor, $0.baseAddress, $0.count) }
+                    if count < 0, errno == EINTR { continue }
+                    guard count > 0 else { break }
+                    text += String(decoding: chunk[..<count], as: UTF8.self)
+                }
+                done.resume()
+            }.start()
+        }
+        return Started(process: child, output: output)
     }
 
     /// A child process started by ``started(_:argument:)``.
-    final class Started: @unchecked Sendable {
-        private let process = Process()
-        private let output: ChildPipe
-        private let ended = NSCondition()
-        private var outcome: Outcome?
-
-        fileprivate init(_ filter: String, argument: String) throws {
-            output = try ChildPipe()
-            process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
-            process.environment = ProcessInfo.processInfo.environment.merging([variable: argument]) { $1 }
-            process.standardOutput = output.writing
-            process.standardError = FileHandle.nullDevice
-            process.terminationHandler = { [ended] process in
-                let signalled = process.terminationReason == .uncaughtSignal
-                ended.withLock {
-                    self.outcome = Outcome(killedBySignal: signalled ? process.terminationStatus : nil, exitStatus: signalled ? nil : process.terminationStatus)
-                    ended.broadcast()
-                }
-            }
-        }
-
-        /// Runs the child and reads its output, off Swift's cooperative pool, up to a `ready` line
-        /// or its end.
-        fileprivate func waitUntilReady() async throws {
-            process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            try ChildPipe.spawning { try process.run() }
-            try output.writing.close()
-            let output = self.output
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                Thread {
-                    // Up to a `ready` line; the rest is left in the pipe.
-                    var text = ""
-                    var chunk = [UInt8](repeating: 0, count: 4096)
-                    while !text.split(separator: "\n").contains("ready") {
-                        let count = chunk.withUnsafeMutableBytes { read(output.reading.fileDescriptor, $0.baseAddress, $0.count) }
-                        guard count > 0 else { break }
-                        text += String(decoding: chunk[..<count], as: UTF8.self)
-                    }
-                    done.resume()
-                }.start()
-            }
-        }
+    struct Started: Sendable {
+        fileprivate let process: SpawnedProcess
+        /// Held so that the child's writes after `ready` never meet a closed pipe.
+        fileprivate let output: ChildPipe
 
         /// How the child ended, once it has.
         func outcome() async -> Outcome {
-            await withCheckedContinuation { (done: CheckedContinuation<Outcome, Never>) in
-                Thread { [self] in
-                    let outcome = ended.withLock {
-                        while self.outcome == nil { ended.wait() }
-                        return self.outcome
-                    }
-                    done.resume(returning: outcome ?? Outcome(killedBySignal: nil, exitStatus: nil))
-                }.start()
-            }
+            await process.end()
         }
+    }
+
+    /// Starts this executable on the test `filter`, with `argument` in ``variable``.
+    private static func spawn(_ filter: String, argument: String, output: Int32?) throws -> SpawnedProcess {
+        try SpawnedProcess(
+            URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")),
+            arguments: ["--testing-library", "swift-testing", "--filter", filter],
+            environment: ProcessInfo.processInfo.environment.merging([variable: argument]) { $1 },
+            output: output)
     }
 
     /// Ends this process as a crash would: no cleanup, no flush, no `atexit`.
