@@ -97,16 +97,24 @@ final class CommandProcess: @unchecked Sendable {
     /// - Throws: when the output ends without one (the test records what it held instead), or
     ///   the task is cancelled.
     func line(containing text: String) async throws -> String {
+        guard let found = try await lineIfWritten(containing: text) else {
+            Issue.record("the output ended with no line containing \"\(text)\"; output:\n\(standardOutput)\nerrors:\n\(standardError)")
+            throw CancellationError()
+        }
+        return found
+    }
+
+    /// Waits until standard output has a line containing `text` and returns it, or until the
+    /// output ends without one and returns `nil`.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    func lineIfWritten(containing text: String) async throws -> String? {
         let found: String?? = await wait {
             let lines = String(decoding: self.output, as: UTF8.self).split(separator: "\n")
             if let line = lines.first(where: { $0.contains(text) }) { return .some(String(line)) }
             return self.outputEnded ? .some(nil) : nil
         }
         guard let found else { throw CancellationError() }
-        guard let found else {
-            Issue.record("the output ended with no line containing \"\(text)\"; output:\n\(standardOutput)\nerrors:\n\(standardError)")
-            throw CancellationError()
-        }
         return found
     }
 

@@ -44,8 +44,19 @@ struct ServeCommandTests {
 
     @Test("serves a HAR archive on the port given")
     func harOnPort() async throws {
-        let port = try await Self.freePort()
-        let command = try CommandProcess(["serve", "--port", "\(port)", "--quiet", "Tests/Fixtures/corpus/har/pollyjs_github-getUser_gzip-hex-chunks.har"])
+        // A port is free when it is chosen, but a server another test starts may take it before
+        // serve binds it: serve then says so and ends, and another port is chosen.
+        var started: (command: CommandProcess, port: UInt16)?
+        for _ in 0..<5 where started == nil {
+            let port = try await Self.freePort()
+            let command = try CommandProcess(["serve", "--port", "\(port)", "--quiet", "Tests/Fixtures/corpus/har/pollyjs_github-getUser_gzip-hex-chunks.har"])
+            if try await command.lineIfWritten(containing: "Serving") != nil {
+                started = (command, port)
+            } else {
+                #expect(command.standardError.contains("bind"), "\(command.standardError)")
+            }
+        }
+        let (command, port) = try #require(started, "five ports in a row were taken before serve bound them")
         let base = try await Self.baseURL(of: command, after: "Serving")
         #expect(base.port == Int(port))
         let (body, response) = try await URLSession(configuration: .unhurried).data(from: base.appending(path: "users/netflix"))

@@ -57,10 +57,10 @@ struct LoadPolicyTests {
     }
 
     /// Every value a load yields, and the error that ended it, if one did.
-    func load(_ request: URLRequest, _ policy: LoadPolicy) async -> (values: [Loaded<Item>], error: (any Error)?) {
+    func load(_ request: URLRequest, _ policy: LoadPolicy, session: URLSession? = nil) async -> (values: [Loaded<Item>], error: (any Error)?) {
         var values: [Loaded<Item>] = []
         do {
-            for try await loaded in session.models(for: request, serializer: serializer, as: Item.self, policy: policy, cache: cache) {
+            for try await loaded in (session ?? self.session).models(for: request, serializer: serializer, as: Item.self, policy: policy, cache: cache) {
                 values.append(loaded)
             }
             return (values, nil)
@@ -117,8 +117,8 @@ struct LoadPolicyTests {
                 request = served
                 #expect(Self.summary(await load(served, .fetchElseCache).values) == ["network v1"])
             }
-            // The server is stopped: connecting is refused.
-            let offline = await load(try #require(request), .fetchElseCache)
+            // The same session's settings, with every connection refused.
+            let offline = await load(try #require(request), .fetchElseCache, session: .refusingConnections())
             #expect(Self.summary(offline.values) == expected)
             #expect((offline.error as? URLError) == nil || expected.isEmpty)
             #expect(expected.isEmpty == (offline.error is URLError))

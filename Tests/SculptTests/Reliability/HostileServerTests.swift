@@ -383,7 +383,7 @@ struct HostileServerTests {
         #expect(await held.awaitClose())
         let second = try await server.start()
         let statuses = try await exchange(second, get).map(\.status)
-            #expect(statuses == [200])
+        #expect(statuses == [200])
         await server.stop()
     }
 

@@ -29,10 +29,10 @@ struct ResponseStoreTests {
         return folder.appending(path: "responses.sqlite").path
     }
 
-    func load(_ request: URLRequest, _ policy: LoadPolicy, _ store: SQLiteResponseStore) async -> (values: [String], error: (any Error)?) {
+    func load(_ request: URLRequest, _ policy: LoadPolicy, _ store: SQLiteResponseStore, session: URLSession? = nil) async -> (values: [String], error: (any Error)?) {
         var values: [String] = []
         do {
-            for try await loaded in session.models(for: request, serializer: serializer, as: Item.self, policy: policy, cache: cache, store: store) {
+            for try await loaded in (session ?? self.session).models(for: request, serializer: serializer, as: Item.self, policy: policy, cache: cache, store: store) {
                 values.append("\(loaded.origin) v\(loaded.value.version)")
             }
             return (values, nil)
@@ -71,8 +71,8 @@ struct ResponseStoreTests {
             served = request
             #expect(await load(request, .fetchElseCache, store).values == ["network v1"])
         }
-        // The server is stopped: connecting is refused.
-        let offline = await load(try #require(served), .fetchElseCache, store)
+        // The same session's settings, with every connection refused.
+        let offline = await load(try #require(served), .fetchElseCache, store, session: .refusingConnections())
         #expect(offline.values == ["store v1"])
         #expect(offline.error == nil)
     }

@@ -1,0 +1,35 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A `URLProtocol` that answers every request as a host with nothing listening does: the
+/// session's `URLError(.cannotConnectToHost)`.
+///
+/// A test that needs a URL it used a moment ago to be unreachable uses it, not a stopped server:
+/// the port a stopped server gives back can be taken at once by a server another test starts,
+/// which then answers (and sees) the request.
+final class RefusedConnection: URLProtocol {
+    override class func canInit(with request: URLRequest) -> Bool { true }
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override func startLoading() {
+        let refused = URLError(.cannotConnectToHost, userInfo: [
+            NSURLErrorFailingURLErrorKey: request.url as Any,
+            NSLocalizedDescriptionKey: "Could not connect to the server.",
+        ])
+        client?.urlProtocol(self, didFailWithError: refused)
+    }
+
+    override func stopLoading() {}
+}
+
+extension URLSession {
+    /// A session like ``URLSessionConfiguration/unhurried``'s whose every connection is refused
+    /// (``RefusedConnection``).
+    static func refusingConnections() -> URLSession {
+        let configuration = URLSessionConfiguration.unhurried
+        configuration.protocolClasses = [RefusedConnection.self]
+        return URLSession(configuration: configuration)
+    }
+}
