@@ -5,7 +5,7 @@ import PackageDescription
 // libFuzzer targets for Sculpt, in their own package: they are built with
 // `-sanitize=fuzzer,address`, which a normal build of Sculpt must never see. Build and run them
 // with `Fuzz/run` (see Docs/Reliability.md).
-let fuzzTargets = ["FuzzDiscriminator", "FuzzKeyPath", "FuzzURLMatching", "FuzzRouteTable", "FuzzFixture", "FuzzHAR", "FuzzSerializer", "FuzzHTTPServer", "FuzzRedaction", "FuzzXML", "FuzzJSONDecoder"]
+let fuzzTargets = ["FuzzDiscriminator", "FuzzKeyPath", "FuzzURLMatching", "FuzzRouteTable", "FuzzFixture", "FuzzHAR", "FuzzSerializer", "FuzzHTTPServer", "FuzzRedaction", "FuzzXML", "FuzzPropertyList", "FuzzJSONDecoder"]
 
 let package = Package(
     name: "SculptFuzz",

@@ -28,6 +28,18 @@ public protocol ModelDecoder: Sendable {
     /// JSONDecoder().nestingOffset(exceeding: 1, in: Data(#"{"a":[1]}"#.utf8))  // 5
     /// ```
     func nestingOffset(exceeding limit: Int, in data: Data) -> Int?
+
+    /// Refuses `data` when this decoder could not read it within bounded time and stack,
+    /// whatever the serializer's limits: the serializer asks it of every body before the decoder
+    /// reads it. The default refuses nothing (`JSONDecoder` refuses more than 512 levels itself);
+    /// `PropertyListDecoder`'s refuses what a few bytes of a binary property list can describe
+    /// (a container that holds itself, containers held in many places) and more than 512 levels.
+    ///
+    /// ```swift
+    /// try PropertyListDecoder().checkBounds(of: body)
+    /// ```
+    /// - Throws: `DecodingError.dataCorrupted` saying what the body holds, and where.
+    func checkBounds(of data: Data) throws
 }
 
 extension ModelDecoder {
@@ -39,20 +51,55 @@ extension ModelDecoder {
     public func nestingOffset(exceeding limit: Int, in data: Data) -> Int? {
         NestingDepth.firstOffset(exceeding: limit, in: data)
     }
+
+    /// Refuses nothing: a decoder that reads any body within bounded time and stack needs no
+    /// check.
+    public func checkBounds(of data: Data) throws {}
+
+    /// `data` decoded as `type`, once ``checkBounds(of:)`` has let it through: how every body a
+    /// serializer reads is decoded.
+    @usableFromInline
+    func decodeBody<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try checkBounds(of: data)
+        return try decode(type, from: data)
+    }
 }
 
 extension JSONDecoder: ModelDecoder {}
 
 extension PropertyListDecoder: ModelDecoder {
-    /// Counts the elements of an XML property list (`<plist>` and the values inside it); a binary
-    /// property list (`bplist`) is left to the decoder.
+    /// Counts the elements of an XML property list (`<plist>` and the values inside it), in
+    /// UTF-8, UTF-16 or UTF-32, and the levels of a binary one as its XML form would have them; a
+    /// binary list whose containers hold themselves nests deeper than any limit.
     ///
     /// ```swift
     /// PropertyListDecoder().nestingOffset(exceeding: 1, in: Data("<plist><array/></plist>".utf8))  // 7
     /// ```
     public func nestingOffset(exceeding limit: Int, in data: Data) -> Int? {
-        guard !data.starts(with: Array("bplist".utf8)) else { return nil }
-        guard case .tooDeep(let offset) = XMLMarkup.firstFinding(in: data, maximumDepth: limit) else { return nil }
-        return offset
+        if data.starts(with: PropertyListBounds.binaryMagic) {
+            switch BinaryPropertyList.firstFinding(in: data, maximumDepth: limit, maximumValues: .max) {
+            case .tooDeep(let offset), .holdsItself(let offset): return offset
+            case .tooManyValues, .unreadable, nil: return nil
+            }
+        }
+        guard let wide = WideTextEncoding(of: data) else { return XMLMarkup.firstOffset(exceedingDepth: limit, in: data) }
+        // Text that does not read is the decoder's to refuse.
+        guard let text = try? wide.text(of: data),
+            let offset = XMLMarkup.firstOffset(exceedingDepth: limit, in: Data(text.utf8))
+        else { return nil }
+        return wide.offset(ofUTF8: offset, in: text)
+    }
+
+    /// Refuses a property list that `PropertyListDecoder` could not read within bounded time and
+    /// stack: more than 512 levels (XML or binary), and in a binary list a container that holds
+    /// itself, a count or reference that does not fit the list, or containers held in so many
+    /// places that decoding would visit more values than the list has bytes.
+    ///
+    /// ```swift
+    /// try PropertyListDecoder().checkBounds(of: body)
+    /// ```
+    /// - Throws: `DecodingError.dataCorrupted` saying which, and at which byte.
+    public func checkBounds(of data: Data) throws {
+        try PropertyListBounds.check(data, nestingOffset: nestingOffset(exceeding:in:))
     }
 }

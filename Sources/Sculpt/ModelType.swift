@@ -72,7 +72,7 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     /// `M` is ``type`` (the caller has checked it, or passes ``type`` itself, opened).
     @inlinable
     func decode<M: Decodable & Sendable>(_ model: M.Type, from data: Data, using decoder: any ModelDecoder) throws -> M {
-        guard storage.parsedKeyPath != nil else { return try decoder.decode(M.self, from: data) }
+        guard storage.parsedKeyPath != nil else { return try decoder.decodeBody(M.self, from: data) }
         return try RootDecoding.decode(data, using: decoder) { try self.decode(M.self, from: $0) }
     }
 

@@ -13,7 +13,7 @@ import Sculpt
 enum XMLDocumentText {
     /// `data` as a UTF-8 document a parser can read safely: valid UTF-8, one root element and
     /// nothing but markup beside it, at most `maximumDepth` levels of elements, no DTD internal
-    /// subset, and (on Linux) no larger than FoundationXML's
+    /// subset, no entity but XML's own five, and (on Linux) no larger than FoundationXML's
     /// parser reads; rewritten where XMLCoder or FoundationXML would misread it (see ``rewritten(_:)``).
     ///
     /// - Throws: `DecodingError.dataCorrupted` saying which, and where.
@@ -37,6 +37,8 @@ enum XMLDocumentText {
             throw corrupted("The XML document has text or a second element outside its root element at byte \(offset): XML allows one root element.")
         case .noRootElement:
             throw corrupted("The XML document has no root element.")
+        case .undeclaredEntity(let offset):
+            throw corrupted("The XML document refers to an entity that is not declared at byte \(offset): Sculpt reads no DTD, so only XML's own (&amp; &lt; &gt; &quot; &apos;) and character references have a value.")
         }
     }
 
@@ -45,11 +47,8 @@ enum XMLDocumentText {
     /// - Throws: `DecodingError.dataCorrupted` naming the first invalid byte and its offset, an
     ///   encoding that does not read, or an encoding that is not supported.
     static func utf8(_ data: Data) throws -> Data {
-        if let (encoding, skipped) = wideEncoding(of: data) {
-            guard let text = String(data: data.dropFirst(skipped), encoding: encoding) else {
-                throw corrupted("The XML document is not valid \(encoding.description).")
-            }
-            return Data(withoutEncodingDeclaration(text).utf8)
+        if let wide = WideTextEncoding(of: data) {
+            return Data(withoutEncodingDeclaration(try wide.text(of: data)).utf8)
         }
         let declared = declaredEncoding(of: data)?.lowercased()
         switch declared {
@@ -78,26 +77,6 @@ enum XMLDocumentText {
         "iso-8859-1": .isoLatin1, "iso8859-1": .isoLatin1, "latin1": .isoLatin1, "latin-1": .isoLatin1,
         "us-ascii": .ascii, "ascii": .ascii, "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252,
     ]
-
-    /// UTF-16 or UTF-32, by byte order mark or by how `<?` is written (XML 1.0, appendix F), and
-    /// how many bytes of mark to skip.
-    private static func wideEncoding(of data: Data) -> (String.Encoding, Int)? {
-        let head = Array(data.prefix(4))
-        switch head {
-        case [0xFF, 0xFE, 0x00, 0x00]: return (.utf32LittleEndian, 4)
-        case [0x00, 0x00, 0xFE, 0xFF]: return (.utf32BigEndian, 4)
-        case [0x3C, 0x00, 0x00, 0x00]: return (.utf32LittleEndian, 0)
-        case [0x00, 0x00, 0x00, 0x3C]: return (.utf32BigEndian, 0)
-        default: break
-        }
-        switch head.prefix(2) {
-        case [0xFF, 0xFE]: return (.utf16LittleEndian, 2)
-        case [0xFE, 0xFF]: return (.utf16BigEndian, 2)
-        case [0x3C, 0x00]: return (.utf16LittleEndian, 0)
-        case [0x00, 0x3C]: return (.utf16BigEndian, 0)
-        default: return nil
-        }
-    }
 
     /// The `encoding` of an XML declaration at the start of an ASCII-compatible document.
     private static func declaredEncoding(of data: Data) -> String? {

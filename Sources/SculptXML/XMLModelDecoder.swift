@@ -81,7 +81,6 @@ public struct XMLModelDecoder: ModelDecoder {
     /// ```
     public func nestingOffset(exceeding limit: Int, in data: Data) -> Int? {
         let document = (try? XMLDocumentText.utf8(data)) ?? data
-        guard case .tooDeep(let offset) = XMLMarkup.firstFinding(in: document, maximumDepth: limit) else { return nil }
-        return offset
+        return XMLMarkup.firstOffset(exceedingDepth: limit, in: document)
     }
 }

@@ -10,7 +10,7 @@ enum RootDecoding {
     static func decode<T>(
         _ data: Data, using decoder: any ModelDecoder, _ body: @escaping @Sendable (any Decoder) throws -> T
     ) throws -> T {
-        let root = try current.withValue(body) { try decoder.decode(Root.self, from: data) }
+        let root = try current.withValue(body) { try decoder.decodeBody(Root.self, from: data) }
         guard let value = root.value as? T else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the root decode produced \(type(of: root.value)), not \(T.self)"))
         }

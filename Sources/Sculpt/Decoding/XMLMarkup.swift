@@ -2,8 +2,9 @@ import Foundation
 
 /// What an XML document's markup declares, read in one pass over its bytes without parsing it:
 /// how deeply its elements nest, whether it has one root element and nothing but markup beside
-/// it, and whether it has a DTD internal subset (where entities are declared). Comments, processing instructions, CDATA sections and quoted attribute values are
-/// skipped, so a `<` or `>` inside them does not count.
+/// it, whether it has a DTD internal subset (where entities are declared), and whether its text
+/// refers to an entity other than XML's own five. Comments, processing instructions, CDATA
+/// sections and quoted attribute values are skipped, so a `<` or `>` inside them does not count.
 ///
 /// Used before any parser reads a document: by `XMLModelDecoder` (SculptXML), whose parser
 /// recurses once per level and expands entities without bound, and by
@@ -21,19 +22,36 @@ package enum XMLMarkup {
         case besideRootElement(offset: Int)
         /// The document has no element at all.
         case noRootElement
+        /// A reference to an entity other than XML's five (`&amp;` `&lt;` `&gt;` `&quot;`
+        /// `&apos;`) starts at byte `offset`, in text or an attribute value. With no internal
+        /// subset, only an external DTD could declare it, and no parser here reads one:
+        /// FoundationXML's drops such a reference from the text when the document names an
+        /// external DTD.
+        case undeclaredEntity(offset: Int)
     }
 
     /// The first thing in `data` Sculpt refuses, in document order; `nil` for none.
     package static func firstFinding(in data: Data, maximumDepth: Int) -> Finding? {
-        data.withUnsafeBytes { firstFinding(in: $0, maximumDepth: maximumDepth) }
+        data.withUnsafeBytes { firstFinding(in: $0, maximumDepth: maximumDepth, onlyDepth: false) }
     }
 
-    private static func firstFinding(in bytes: UnsafeRawBufferPointer, maximumDepth: Int) -> Finding? {
+    /// The offset of the element that opens level `limit + 1`, whatever else the document holds;
+    /// `nil` when it nests no deeper.
+    package static func firstOffset(exceedingDepth limit: Int, in data: Data) -> Int? {
+        guard case .tooDeep(let offset) = data.withUnsafeBytes({ firstFinding(in: $0, maximumDepth: limit, onlyDepth: true) }) else { return nil }
+        return offset
+    }
+
+    /// The first finding in `bytes`; when `onlyDepth`, the first `.tooDeep`, past anything else.
+    private static func firstFinding(in bytes: UnsafeRawBufferPointer, maximumDepth: Int, onlyDepth: Bool) -> Finding? {
         var depth = 0
         var roots = 0
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while let open = bytes.firstIndex(of: ascii("<"), from: index) {
-            if depth == 0, let text = firstNonSpace(in: bytes, index..<open) { return .besideRootElement(offset: text) }
+            if !onlyDepth {
+                if depth == 0, let text = firstNonSpace(in: bytes, index..<open) { return .besideRootElement(offset: text) }
+                if let entity = firstUndeclaredEntity(in: bytes, index..<open) { return .undeclaredEntity(offset: entity) }
+            }
             let start = open + 1
             guard start < bytes.count else { return nil }
             switch bytes[start] {
@@ -54,28 +72,46 @@ package enum XMLMarkup {
                 } else {
                     // <!DOCTYPE ...>: an internal subset opens with `[` outside quotes.
                     guard let (end, bracket) = tagEnd(in: bytes, from: start, stoppingAt: ascii("[")) else { return nil }
-                    if bracket, bytes.hasPrefix("!DOCTYPE", at: start) { return .internalSubset(offset: open) }
+                    if bracket, !onlyDepth, bytes.hasPrefix("!DOCTYPE", at: start) { return .internalSubset(offset: open) }
                     index = end + 1
                 }
             default:
                 if depth == 0 {
                     roots += 1
-                    if roots > 1 { return .besideRootElement(offset: open) }
+                    if roots > 1, !onlyDepth { return .besideRootElement(offset: open) }
                 }
                 depth += 1
                 if depth > maximumDepth { return .tooDeep(offset: open) }
                 guard let (end, _) = tagEnd(in: bytes, from: start, stoppingAt: nil) else { return nil }
+                if !onlyDepth, let entity = firstUndeclaredEntity(in: bytes, start..<end) { return .undeclaredEntity(offset: entity) }
                 if bytes[end - 1] == ascii("/") { depth -= 1 }
                 index = end + 1
             }
         }
+        guard !onlyDepth else { return nil }
         if depth == 0, let text = firstNonSpace(in: bytes, index..<bytes.count) { return .besideRootElement(offset: text) }
+        if let entity = firstUndeclaredEntity(in: bytes, index..<bytes.count) { return .undeclaredEntity(offset: entity) }
         return roots == 0 ? .noRootElement : nil
     }
 
     /// The offset of the first byte in `range` that is not XML white space.
     private static func firstNonSpace(in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
         range.first { ![ascii(" "), ascii("\t"), ascii("\r"), ascii("\n")].contains(bytes[$0]) }
+    }
+
+    /// The offset of the first `&` in `range` that does not begin one of XML's five entity
+    /// references or a character reference (`&#...`).
+    private static func firstUndeclaredEntity(in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        var index = range.lowerBound
+        while index < range.upperBound, let ampersand = bytes[index..<range.upperBound].firstIndex(of: ascii("&")) {
+            let name = ampersand + 1
+            guard name < range.upperBound, bytes[name] == ascii("#")
+                || bytes.hasPrefix("amp;", at: name) || bytes.hasPrefix("lt;", at: name) || bytes.hasPrefix("gt;", at: name)
+                || bytes.hasPrefix("quot;", at: name) || bytes.hasPrefix("apos;", at: name)
+            else { return ampersand }
+            index = name
+        }
+        return nil
     }
 
     /// The offset of the `>` that closes a tag, skipping quoted values; when `stop` comes first

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The bounds within which `PropertyListDecoder` reads a body: what its conformance to
+/// `ModelDecoder` refuses before the decoder recurses through it.
+enum PropertyListBounds {
+    /// The deepest a property list is read, as its XML form counts levels: 512, as `JSONDecoder`.
+    static let maximumDepth = 512
+
+    /// How a binary property list begins.
+    static let binaryMagic = Array("bplist".utf8)
+
+    /// Throws when `data` nests deeper than ``maximumDepth`` (as `nestingOffset` counts) or, for a
+    /// binary list, cannot be decoded within linear time.
+    static func check(_ data: Data, nestingOffset: (Int, Data) -> Int?) throws {
+        guard data.starts(with: binaryMagic) else {
+            if let offset = nestingOffset(maximumDepth, data) {
+                throw corrupted("The property list nests deeper than \(maximumDepth) levels: level \(maximumDepth + 1) opens at byte \(offset).")
+            }
+            return
+        }
+        // A value held in several places is decoded in each: more visits than bytes means
+        // containers held in many places, each holding more, which no encoder writes.
+        let maximumValues = max(data.count, 64)
+        switch BinaryPropertyList.firstFinding(in: data, maximumDepth: maximumDepth, maximumValues: maximumValues) {
+        case nil:
+            return
+        case .tooDeep(let offset):
+            throw corrupted("The binary property list nests deeper than \(maximumDepth) levels: the value at byte \(offset) is at level \(maximumDepth + 1).")
+        case .holdsItself(let offset):
+            throw corrupted("The binary property list's container at byte \(offset) holds itself: decoding it would never end.")
+        case .tooManyValues:
+            throw corrupted("The binary property list holds its containers in so many places that decoding it would visit more than \(maximumValues) values, one for each of its bytes.")
+        case .unreadable(let offset):
+            throw corrupted("The binary property list's object at byte \(offset) does not fit the list: a count past its offset table or a reference past its last object.")
+        }
+    }
+
+    private static func corrupted(_ description: String) -> DecodingError {
+        .dataCorrupted(.init(codingPath: [], debugDescription: description))
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Sculpt
+import SculptMatchers
+import SculptXML
+import Testing
+
+/// An XML body is read as its bytes say or refused: no character is dropped from its text, and no
+/// entity's value is guessed.
+@Suite("XML text reads whole or is refused")
+struct XMLTextTests {
+    typealias Value = XMLLimitsTests.Value
+
+    /// `text` in a wide encoding, after its byte order mark when `mark`.
+    static func encoded(_ text: String, unitSize: Int, bigEndian: Bool, mark: Bool) -> [UInt8] {
+        let scalars = (mark ? "\u{FEFF}" : "") + text
+        var bytes: [UInt8] = []
+        let units: [UInt32] = unitSize == 2 ? scalars.utf16.map(UInt32.init) : scalars.unicodeScalars.map(\.value)
+        for unit in units {
+            let unitBytes = (0..<unitSize).map { UInt8(truncatingIfNeeded: unit >> (8 * $0)) }
+            bytes += bigEndian ? unitBytes.reversed() : unitBytes
+        }
+        return bytes
+    }
+
+    static let document = "<r><v>caf\u{E9} \u{1F600}</v></r>"
+
+    @Test("UTF-16 and UTF-32 in either byte order, with or without a mark, decode to the same text", arguments: [2, 4], [false, true])
+    func wideEncodings(unitSize: Int, bigEndian: Bool) throws {
+        for mark in [false, true] {
+            let body = Data(Self.encoded(Self.document, unitSize: unitSize, bigEndian: bigEndian, mark: mark))
+            #expect(try XMLModelDecoder().decode(Value.self, from: body) == Value(v: "caf\u{E9} \u{1F600}"))
+        }
+    }
+
+    @Test("UTF-16 or UTF-32 whose bytes do not read is refused with the encoding and the offset, never cut short", arguments: [
+        (Self.encoded(Self.document, unitSize: 2, bigEndian: false, mark: true) + [0x41], "not valid UTF-16LE: it ends with 1 byte at offset 44"),
+        (Self.encoded(Self.document, unitSize: 2, bigEndian: true, mark: false) + [0x00], "not valid UTF-16BE: it ends with 1 byte at offset 42"),
+        (Self.encoded(Self.document, unitSize: 4, bigEndian: false, mark: false) + [0x20, 0x00, 0x00], "not valid UTF-32LE: it ends with 3 bytes at offset 80"),
+        (Self.encoded("<r><v>a", unitSize: 2, bigEndian: false, mark: false) + [0x00, 0xD8] + Self.encoded("</v></r>", unitSize: 2, bigEndian: false, mark: false),
+         "not valid UTF-16LE: 1 code unit at offset 14 does not read as a character"),
+        (Self.encoded("<r><v>a", unitSize: 4, bigEndian: true, mark: false) + [0x00, 0x11, 0x00, 0x00] + Self.encoded("</v></r>", unitSize: 4, bigEndian: true, mark: false),
+         "not valid UTF-32BE: 1 code unit at offset 28 does not read as a character"),
+    ] as [([UInt8], String)])
+    func unreadableWideText(body: [UInt8], expected: String) throws {
+        let description = XMLLimitsTests.decodingFailure(Data(body))
+        #expect(description?.contains(expected) == true, "\(description ?? "")")
+    }
+
+    @Test("an entity that only a DTD could declare is refused, in text or an attribute, with or without a DOCTYPE naming one", arguments: [
+        (#"<!DOCTYPE r SYSTEM "r.dtd"><r><v>AT&amp;T &x; corp</v></r>"#, 42),
+        (#"<!DOCTYPE r SYSTEM "r.dtd"><r><v>&secret;</v></r>"#, 33),
+        (#"<!DOCTYPE r PUBLIC "-//R//EN" "r.dtd"><r><v a="&x;">x</v></r>"#, 47),
+        ("<r><v>&nbsp;</v></r>", 6),
+    ])
+    func undeclaredEntities(body: String, offset: Int) throws {
+        let description = XMLLimitsTests.decodingFailure(body)
+        #expect(description?.contains("refers to an entity that is not declared at byte \(offset)") == true, "\(description ?? "")")
+    }
+
+    @Test("XML's five entities and character references keep their values beside a DOCTYPE naming a DTD")
+    func predefinedEntities() throws {
+        let body = #"<!DOCTYPE r SYSTEM "r.dtd"><r><v a="&quot;&apos;">AT&amp;T, &#38;x &#x26;y &lt;x&gt;</v></r>"#
+        #expect(try XMLModelDecoder().decode(Value.self, from: Data(body.utf8)) == Value(v: "AT&T, &x &y <x>"))
+    }
+
+    @Test("an XML property list in UTF-16 or UTF-32 obeys maximumNestingDepth, at the offset in its own bytes", arguments: [2, 4])
+    func widePropertyListDepth(unitSize: Int) throws {
+        let plist = "<plist><dict><key>v</key><dict><key>w</key><string>x</string></dict></dict></plist>"
+        var serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Value.self), decoders: [.propertyList()])
+        serializer.maximumNestingDepth = 3
+        let context = ResponseContext(url: URL(string: "https://api.example.com/x"), method: .get, status: .ok, headerFields: [.contentType: "application/x-plist"])
+        let body = Data(Self.encoded(plist, unitSize: unitSize, bigEndian: false, mark: true))
+        guard case .failure(.nestingTooDeep(3, let offset, _)) = serializer.result(body, for: context, as: Value.self) else {
+            Issue.record("a UTF-\(unitSize * 8) property list four levels deep was not refused")
+            return
+        }
+        #expect(offset == unitSize + 31 * unitSize, "the fourth level's < in the body's own bytes")
+    }
+}
