@@ -1,15 +1,14 @@
 import Foundation
 
 extension XMLDocumentText {
-    /// `document` rewritten where XMLCoder or FoundationXML would read it wrongly, with the same
-    /// meaning; the document itself when nothing needs it (no copy).
+    /// `document` rewritten where XMLCoder or FoundationXML would read it wrongly or slowly, with
+    /// the same meaning; the document itself when nothing needs it (no copy).
     ///
-    /// - A CDATA section beside text becomes the escaped text it stands for. XMLCoder keeps text
-    ///   and CDATA as separate children of an element and decodes a value from the first, so
-    ///   `<v>x<![CDATA[y]]>z</v>` read as `"x"`; as text it joins the text around it (`"xyz"`).
-    ///   Sections with only white space around them (an RSS `<description>`) stay as they are:
-    ///   XMLCoder reads them whole, and escaped text costs it a callback for each entity (the RSS
-    ///   benchmark took twice as long). Comments are copied as they are.
+    /// - An element's text that would reach XMLCoder in pieces (it holds a reference, a CDATA
+    ///   section or a carriage return) becomes one CDATA section of the text it stands for (see ``XMLElementText``). XMLCoder copies the
+    ///   whole text at each piece, and keeps text and CDATA as separate values of which it reads
+    ///   the first: `<v>x<![CDATA[y]]>z</v>` read as `"x"`, and white space between two
+    ///   references was dropped (`&#38; &#38;` read as `"&&"`). As one section, it reads whole.
     /// - Every `<?name?>` (a processing instruction with no data) outside CDATA sections gets a
     ///   space, `<?name ?>`, whose data is empty. FoundationXML on Linux (Swift 6.3.1) reads the
     ///   missing data as a C string and crashes the process. Every occurrence
@@ -17,73 +16,74 @@ extension XMLDocumentText {
     ///   error (a declaration that does not end) and reads an instruction wherever it resumes.
     ///
     /// Markup that does not end is left for the parser to report.
-    static func rewritten(_ document: Data) -> Data {
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` for text that would cost XMLCoder more than
+    ///   ``XMLElementText/maximumPieceWork`` to join.
+    static func rewritten(_ document: Data) throws -> Data {
         let document = document.startIndex == 0 ? document : Data(document)
-        return withDataInEveryInstruction(withCDATAAsText(document))
+        return withDataInEveryInstruction(try withTextInOnePiece(document))
     }
 
-    private static func withCDATAAsText(_ document: Data) -> Data {
-        document.withUnsafeBytes { bytes in
-            guard bytes.offset(of: cdataOpen, from: 0) != nil else { return document }
+    private static func withTextInOnePiece(_ document: Data) throws -> Data {
+        try document.withUnsafeBytes { bytes in
             var rewrite = ByteRewrite(document)
+            var depth = 0
             var index = 0
-            // Where the text since the last markup other than CDATA begins.
+            // Where the text since the last tag begins.
             var textStart = 0
-            while let markup = bytes.offset(of: UInt8(ascii: "<"), from: index) {
-                if bytes.has(cdataOpen, at: markup) {
-                    guard let run = cdataRun(in: bytes, from: textStart, firstSection: markup) else { break }
-                    if run.isMixed {
-                        for section in run.sections {
-                            rewrite.replace(section) { appendEscaped(bytes[(section.lowerBound + cdataOpen.count)..<(section.upperBound - cdataClose.count)], to: &$0) }
-                        }
-                    }
-                    index = run.end
-                    textStart = index
-                } else if bytes.has(commentOpen, at: markup) {
-                    guard let close = bytes.offset(of: commentClose, from: markup + commentOpen.count) else { break }
-                    index = close + commentClose.count
-                    textStart = index
-                } else {
-                    // Text starts after the first `>`, which ends this markup or comes before its
-                    // end (a `>` in a quoted value): never after the text, so a section beside
-                    // text is always seen as such.
-                    index = markup + 1
-                    textStart = (bytes.offset(of: UInt8(ascii: ">"), from: index) ?? bytes.count) + 1
+            while let open = bytes.offset(of: UInt8(ascii: "<"), from: index) {
+                // Sections, comments and instructions are part of the text around them.
+                if let close = [(cdataOpen, cdataClose), (commentOpen, commentClose), (instructionOpen, instructionClose)]
+                    .first(where: { bytes.has($0.0, at: open) }).map({ $0.1 }) {
+                    guard let end = bytes.offset(of: close, from: open + 2) else { break }
+                    index = end + close.count
+                    continue
                 }
+                if depth > 0, textStart < open {
+                    try rewriteText(bytes, textStart..<open, into: &rewrite)
+                }
+                guard let end = tagEnd(in: bytes, from: open + 1) else { break }
+                switch bytes[open + 1] {
+                case UInt8(ascii: "/"): depth = max(0, depth - 1)
+                case UInt8(ascii: "!"): break
+                default: if bytes[end - 1] != UInt8(ascii: "/") { depth += 1 }
+                }
+                index = end + 1
+                textStart = index
             }
             return rewrite.result
         }
     }
 
-    /// CDATA sections with only white space between them, from the text before the first to the
-    /// next other markup; `nil` when one does not end.
-    private struct CDATARun {
-        var sections: [Range<Int>] = []
-        /// Whether the text before or after the sections is more than white space, or there is any
-        /// text between them (which is the value's too: `a]]> <![CDATA[b` is `a b`).
-        var isMixed = false
-        /// Where the markup after the run (or the document's end) begins.
-        var end = 0
+    /// Replaces the text in `range` with one section when the parser would hand it over in pieces.
+    private static func rewriteText(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, into rewrite: inout ByteRewrite) throws {
+        guard XMLElementText.isInPieces(bytes, range) else { return }
+        let text = XMLElementText(bytes, range)
+        if text.exceedsPieceWork {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: """
+                The XML document's text at byte \(range.lowerBound) (\(range.count) bytes) would reach XMLCoder in \(text.pieces) pieces, \
+                and XMLCoder copies the whole text for each: Sculpt reads no text whose pieces times bytes pass \(XMLElementText.maximumPieceWork). \
+                Text reads in one piece unless it holds a comment or processing instruction, or holds ]]> many times.
+                """))
+        }
+        guard let section = text.section else { return }
+        rewrite.replace(range) { $0.append(contentsOf: section) }
     }
 
-    private static func cdataRun(in bytes: UnsafeRawBufferPointer, from textStart: Int, firstSection: Int) -> CDATARun? {
-        var run = CDATARun()
-        // A section inside markup that does not end (`<a <![CDATA[>]]>`) has no text before it.
-        run.isMixed = bytes[min(textStart, firstSection)..<firstSection].contains { !isSpace($0) }
-        var section = firstSection
-        while true {
-            guard let close = bytes.offset(of: cdataClose, from: section + cdataOpen.count) else { return nil }
-            let sectionEnd = close + cdataClose.count
-            run.sections.append(section..<sectionEnd)
-            let next = bytes.offset(of: UInt8(ascii: "<"), from: sectionEnd) ?? bytes.count
-            guard bytes.has(cdataOpen, at: next) else {
-                run.isMixed = run.isMixed || bytes[sectionEnd..<next].contains { !isSpace($0) }
-                run.end = next
-                return run
+    /// The offset of the `>` that closes the tag whose name starts at `start`, skipping quoted values.
+    private static func tagEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var quote: UInt8?
+        for index in start..<bytes.count {
+            let byte = bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return index
             }
-            run.isMixed = run.isMixed || next > sectionEnd
-            section = next
         }
+        return nil
     }
 
     private static func withDataInEveryInstruction(_ document: Data) -> Data {
@@ -121,71 +121,5 @@ extension XMLDocumentText {
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-    }
-
-    private static func appendEscaped(_ bytes: Slice<UnsafeRawBufferPointer>, to text: inout Data) {
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "&"): text.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): text.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): text.append(contentsOf: "&gt;".utf8)
-            default: text.append(byte)
-            }
-        }
-    }
-}
-
-/// A copy of some bytes with ranges replaced, made only when the first range is.
-private struct ByteRewrite {
-    private let original: Data
-    private var rewritten = Data()
-    private var copied: Int
-    private var changed = false
-
-    init(_ original: Data) {
-        self.original = original
-        copied = original.startIndex
-    }
-
-    /// Replaces `range` (after every range replaced so far) with what `replacement` appends.
-    mutating func replace(_ range: Range<Int>, with replacement: (inout Data) -> Void) {
-        if !changed { rewritten.reserveCapacity(original.count + original.count / 8) }
-        changed = true
-        rewritten.append(original[copied..<range.lowerBound])
-        replacement(&rewritten)
-        copied = range.upperBound
-    }
-
-    /// The bytes with every replacement made; the original when there was none.
-    var result: Data {
-        guard changed else { return original }
-        return rewritten + original[copied...]
-    }
-}
-
-private extension UnsafeRawBufferPointer {
-    /// The offset of the first `byte` at or after `start`.
-    func offset(of byte: UInt8, from start: Int) -> Int? {
-        guard start < count, let base = baseAddress, let found = memchr(base + start, Int32(byte), count - start) else { return nil }
-        return base.distance(to: UnsafeRawPointer(found))
-    }
-
-    /// The offset of the first `pattern` at or after `start`.
-    func offset(of pattern: [UInt8], from start: Int) -> Int? {
-        var index = start
-        while let candidate = offset(of: pattern[0], from: index) {
-            if has(pattern, at: candidate) { return candidate }
-            index = candidate + 1
-        }
-        return nil
-    }
-
-    /// Whether `pattern` is at `offset`.
-    func has(_ pattern: [UInt8], at offset: Int) -> Bool {
-        guard offset + pattern.count <= count, let base = baseAddress else { return false }
-        return pattern.withUnsafeBytes { pattern in
-            guard let start = pattern.baseAddress else { return true }
-            return memcmp(base + offset, start, pattern.count) == 0
-        }
     }
 }

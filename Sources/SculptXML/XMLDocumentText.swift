@@ -18,17 +18,16 @@ enum XMLDocumentText {
     ///
     /// - Throws: `DecodingError.dataCorrupted` saying which, and where.
     static func readable(_ data: Data, maximumDepth: Int) throws -> Data {
-        #if canImport(FoundationXML)
         // No encoding takes more than four times the bytes of UTF-8: a larger body is refused unread.
         try checkSize(data.count / 4, of: data)
         let document = try utf8(data)
         try checkSize(document.count, of: document)
-        #else
-        let document = try utf8(data)
-        #endif
         switch XMLMarkup.firstFinding(in: document, maximumDepth: maximumDepth) {
         case nil:
-            return rewritten(document)
+            let rewritten = try rewritten(document)
+            // Text written as one section can be a few bytes longer than its references were.
+            try checkSize(rewritten.count, of: rewritten, rewrittenFrom: data)
+            return rewritten
         case .tooDeep(let offset):
             throw corrupted("The XML document nests elements deeper than \(maximumDepth) levels: level \(maximumDepth + 1) opens at byte \(offset).")
         case .internalSubset(let offset):
@@ -68,9 +67,14 @@ enum XMLDocumentText {
         }
     }
 
-    private static func checkSize(_ size: Int, of document: Data) throws {
+    /// Refuses a document of `size` bytes of UTF-8 where FoundationXML's parser (on Linux) reads
+    /// fewer; elsewhere, nothing.
+    private static func checkSize(_ size: Int, of document: Data, rewrittenFrom sent: Data? = nil) throws {
+        #if canImport(FoundationXML)
         guard size > XMLModelDecoder.maximumDocumentSize else { return }
-        throw corrupted("The XML document is \(document.count) bytes; FoundationXML's parser reads at most \(XMLModelDecoder.maximumDocumentSize) bytes of UTF-8 (libxml2's limit).")
+        let written = sent.map { " once its text is written in one piece (\($0.count) as sent)" } ?? ""
+        throw corrupted("The XML document is \(document.count) bytes\(written); FoundationXML's parser reads at most \(XMLModelDecoder.maximumDocumentSize) bytes of UTF-8 (libxml2's limit).")
+        #endif
     }
 
     private static let singleByteEncodings: [String: String.Encoding] = [

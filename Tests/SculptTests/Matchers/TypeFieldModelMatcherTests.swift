@@ -198,7 +198,7 @@ struct TypeFieldModelMatcherTests {
 
     /// `JSONDecoder`'s reading of a byte order mark, quirks included: it takes `FE FF 00 00` for
     /// UTF-32LE's mark and `FF FE 00 00` for UTF-16LE's, then a NUL. The peek agrees either way.
-    @Test("a byte order mark means what it means to JSONDecoder (found by FuzzDiscriminator)", arguments: [
+    @Test("a byte order mark means what it means to JSONDecoder", arguments: [
         ([0xFE, 0xFF, 0x00, 0x00], String.Encoding.utf32LittleEndian),
         ([0xFF, 0xFE, 0x00, 0x00], .utf32LittleEndian),
         ([0x00, 0x00, 0xFE, 0xFF], .utf32BigEndian),
@@ -231,7 +231,7 @@ struct TypeFieldModelMatcherTests {
         #expect(error?.code == .invalidJSON)
     }
 
-    @Test("zero bytes outside JSONDecoder's UTF-16 and UTF-32 patterns leave a body UTF-8 (found by FuzzDiscriminator)")
+    @Test("zero bytes outside JSONDecoder's UTF-16 and UTF-32 patterns leave a body UTF-8")
     func zeroBytesInUTF8() throws {
         // JSONDecoder reads this as UTF-8: its zeros are not at bytes 0 and 2 or 1 and 3.
         let data = Data([0x22, 0x00, 0x00, 0x79, 0x22])
