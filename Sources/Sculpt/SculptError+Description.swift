@@ -13,7 +13,8 @@ extension SculptError {
     /// The most a list (candidates, registered values, keys) or another error's text shows.
     static let listLimit = 1_024
 
-    /// How many bytes of the body are read for the values its secret members hold.
+    /// How many bytes of the body are read for the values its secret members hold. Past them, or
+    /// past 1,024 such values, what the report would quote from the body's values is withheld.
     static let secretScanLimit = 4 << 20
 
     /// A report in lines: what happened, to which request, what was expected and what arrived, and
@@ -23,27 +24,52 @@ extension SculptError {
     /// secret values the URL and the body hold are replaced wherever the report quotes them (an
     /// error model's own description, a decoding error that names a value, a matcher's error that
     /// quotes the URL), whole or cut. A property of a described model whose name is a secret's
-    /// (`token`, `accessToken`) is shown as `REDACTED`. A body in UTF-16 or UTF-32 is read, and
-    /// shown, as text. The error itself keeps every value whole.
+    /// (`token`, `accessToken`) is shown as `REDACTED`. Secret values are looked for in the
+    /// body's first 4 MiB, so that describing a body of any size costs what a 4 MiB one does; a
+    /// body larger than that, or with more than 1,024 secret values, has the values the report
+    /// would quote from it withheld (an error model, a decoding error's text, a type field's
+    /// value), each with the reason: a value looked for nowhere could be a secret. A body in
+    /// UTF-16 or UTF-32 is read, and shown, as text. The error itself keeps every value whole.
     public var description: String {
         let policy = SecretPolicy.default
         let contentTypes = context.response.headerFields[values: .contentType]
         let text = JSONText(context.body, upTo: Self.secretScanLimit)
         let readable = text?.utf8 ?? context.body
-        var secrets = policy.secretValues(in: readable, contentTypes: contentTypes, scanning: Self.secretScanLimit)
+        let scan = policy.secretValues(in: readable, contentTypes: contentTypes, scanning: Self.secretScanLimit)
+        var secrets = scan.values
         if let url = context.response.url { secrets += policy.secretValues(in: url) }
         let excerpt = SecretPolicy.redacting(
             values: secrets, in: Self.bodyExcerpt(of: readable, size: context.body.count, encoding: text?.transcodedFrom?.encoding, contentTypes))
         let room = Self.descriptionLimit - excerpt.utf8.count - 1
         // Each line's control, bidirectional and invisible characters escaped: the only line
         // breaks are the report's own, and what a server sent cannot pose as another log line.
-        let lines = report.map { PrintableText.value($0, limit: Self.descriptionLimit) }
+        let withheld: Withheld? = context.body.count > Self.secretScanLimit ? .pastScan(bodySize: context.body.count)
+            : scan.isWhole ? nil : .tooManySecrets
+        let lines = report(withholding: withheld).map { PrintableText.value($0, limit: Self.descriptionLimit) }
         let report = SecretPolicy.redacting(values: secrets, in: lines.joined(separator: "\n"))
         return ClippedText.value(report, limit: room) + "\n" + excerpt
     }
 
-    /// The report without the body excerpt, each part bounded.
-    private var report: [String] {
+    /// Why the values a report would quote from the body are not shown.
+    enum Withheld {
+        /// The body is longer than ``SculptError/secretScanLimit``.
+        case pastScan(bodySize: Int)
+        /// The body holds more secret values than are collected.
+        case tooManySecrets
+
+        var reason: String {
+            switch self {
+            case .pastScan(let size):
+                "(not shown: the body is \(ClippedText.count(size)) bytes, and Sculpt looks for secrets in its first \(ClippedText.count(SculptError.secretScanLimit)))"
+            case .tooManySecrets:
+                "(not shown: the body holds more than \(ClippedText.count(SecretPolicy.mostSecretValues)) secret values, the most Sculpt looks for)"
+            }
+        }
+    }
+
+    /// The report without the body excerpt, each part bounded; with the values taken from the body
+    /// left out when `withheld` says why.
+    private func report(withholding withheld: Withheld?) -> [String] {
         var lines: [String] = []
         let request = context.response.description
         switch self {
@@ -55,7 +81,7 @@ extension SculptError {
         case .unacceptableStatusCode(let underlying, _):
             lines.append("Unacceptable status code for \(request).")
             if let underlying {
-                lines.append("The error body did not decode as the error model: \(Self.describe(underlying))")
+                lines.append("The error body did not decode as the error model: \(Self.describe(underlying, withholding: withheld))")
             }
         case .unacceptableContentType(let acceptable, _):
             let found = context.response.headerFields[.contentType].map { Self.value($0) } ?? "none"
@@ -71,18 +97,19 @@ extension SculptError {
             lines.append("Cannot decode \(request): \(Self.text(error, limit: Self.listLimit)).")
         case .decodingFailed(let modelType, let underlying, _):
             lines.append("Could not decode \(Self.text(modelType)) from \(request).")
-            lines.append(Self.describe(underlying))
+            lines.append(Self.describe(underlying, withholding: withheld))
         case .typeMismatch(let expected, let matched, _):
             lines.append("Type mismatch for \(request).")
             lines.append("Expected \(Self.text(expected)); the matcher resolved \(Self.text(matched)).")
         case .errorResponse(let model, _):
-            lines.append("Error response for \(request): \(Self.text(model, limit: Self.listLimit))")
+            lines.append("Error response for \(request): \(withheld.map { "a \(Self.text(type(of: model))) \($0.reason)" } ?? Self.text(model, limit: Self.listLimit))")
         case .matcherFailed(let underlying, _):
-            lines.append("The matcher could not read the body of \(request): \(Self.text(underlying, limit: Self.listLimit))")
+            lines.append("The matcher could not read the body of \(request): \(withheld?.reason ?? Self.text(underlying, limit: Self.listLimit))")
         case .unknownDiscriminator(let field, let found, let registered, _):
             lines.append("Unknown discriminator \"\(Self.value(field))\" in the body of \(request).")
             let values = registered.isEmpty ? "none" : ClippedText.list(registered.lazy.map { "\"\($0)\"" }, limit: Self.listLimit)
-            lines.append("Found \(found.map { Self.value($0) } ?? "missing"); registered: \(values).")
+            let shown = found.map { value in withheld.map { "a value of \(ClippedText.count(value.utf8.count)) bytes \($0.reason)" } ?? Self.value(value) }
+            lines.append("Found \(shown ?? "missing"); registered: \(values).")
         case .invalidJSON(let reason, let offset, _):
             lines.append("The body of \(request) is not valid JSON at byte \(offset): \(Self.value(reason)).")
         case .bodyTooLarge(let maximum, _):
@@ -128,27 +155,32 @@ extension SculptError {
         return "At \(failedAt): not found; available: \(ClippedText.list(miss.availableKeys, limit: listLimit))."
     }
 
-    /// A decoding failure as `At items[3].user.login: expected String, found a number.`
-    static func describe(_ error: any Error) -> String {
+    /// A decoding failure as `At items[3].user.login: expected String, found a number.`; its
+    /// text, which may quote the body, left out when `withheld` says why.
+    static func describe(_ error: any Error, withholding withheld: Withheld? = nil) -> String {
         if let error = error as? SculptError {
             // The details without the first line's "for <request>" (the caller names it), unless
             // the first line is all there is.
-            let report = error.report
+            let report = error.report(withholding: withheld)
             return (report.count > 1 ? report.dropFirst() : report[...]).joined(separator: " ")
         }
-        guard let error = error as? DecodingError else { return text(error, limit: listLimit) }
+        guard let error = error as? DecodingError else { return withheld?.reason ?? text(error, limit: listLimit) }
+        // A failure at the top level is about the document (its syntax, size or depth); one at a
+        // value may quote the value.
+        let shown = { (context: DecodingError.Context) in withheld == nil || context.codingPath.isEmpty }
+        let details = { (context: DecodingError.Context) in shown(context) ? value(context.debugDescription, limit: listLimit) : withheld?.reason ?? "" }
         switch error {
         case .typeMismatch(let type, let context):
-            return "At \(codingPath(context.codingPath)): expected \(text(type)). \(value(context.debugDescription, limit: listLimit))"
+            return "At \(codingPath(context.codingPath)): expected \(text(type)). \(details(context))"
         case .valueNotFound(let type, let context):
-            return "At \(codingPath(context.codingPath)): expected \(text(type)), found null or nothing. \(value(context.debugDescription, limit: listLimit))"
+            return "At \(codingPath(context.codingPath)): expected \(text(type)), found null or nothing. \(details(context))"
         case .keyNotFound(let key, let context):
             return "At \(codingPath(context.codingPath + [key])): missing key \"\(value(key.stringValue))\"."
         case .dataCorrupted(let context):
-            let underlying = context.underlyingError.map { " (\(text($0, limit: valueLimit)))" } ?? ""
-            return "At \(codingPath(context.codingPath)): the data is not valid. \(value(context.debugDescription, limit: listLimit))\(underlying)"
+            let underlying = context.underlyingError.map { " (\(shown(context) ? text($0, limit: valueLimit) : "its cause not shown"))" } ?? ""
+            return "At \(codingPath(context.codingPath)): the data is not valid. \(details(context))\(underlying)"
         @unknown default:
-            return text(error, limit: listLimit)
+            return withheld?.reason ?? text(error, limit: listLimit)
         }
     }
 

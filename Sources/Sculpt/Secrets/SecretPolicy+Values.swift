@@ -12,22 +12,30 @@ extension SecretPolicy {
 
     /// The secret values in the first `scanning` bytes of `body`: each secret JSON member's
     /// string (as written and, when it has escapes, decoded) or the numbers and strings inside
-    /// it, or each secret form parameter's value (as written and percent-decoded). At most 1,024.
+    /// it, or each secret form parameter's value (as written and percent-decoded). At most 1,024;
+    /// `isWhole` is `false` when the body goes on past `scanning` bytes or holds more, so that
+    /// values from it that were not looked at can be withheld.
     ///
     /// ```swift
     /// SecretPolicy.default.secretValues(in: Data(#"{"token":"abc123"}"#.utf8), contentTypes: ["application/json"], scanning: 1 << 20)
-    /// // ["abc123"]
+    /// // (values: ["abc123"], isWhole: true)
     /// ```
-    package func secretValues(in body: Data, contentTypes: [String], scanning limit: Int) -> [String] {
+    package func secretValues(in body: Data, contentTypes: [String], scanning limit: Int) -> (values: [String], isWhole: Bool) {
         let scanned = body.prefix(limit)
         var values: [String] = []
+        var isWhole = body.count <= limit
         func add(_ bytes: some Collection<UInt8>) {
-            guard bytes.count >= Self.shortestSecretValue, values.count < Self.mostSecretValues else { return }
+            guard bytes.count >= Self.shortestSecretValue else { return }
             let text = String(decoding: bytes, as: UTF8.self)
-            if !values.contains(text) { values.append(text) }
+            guard !values.contains(text) else { return }
+            guard values.count < Self.mostSecretValues else {
+                isWhole = false
+                return
+            }
+            values.append(text)
         }
         switch Self.descriptionKind(of: scanned, contentTypes: contentTypes) {
-        case .opaque: return []
+        case .opaque: return ([], isWhole)
         case .json: break
         case .xml:
             let bytes = Array(scanned)
@@ -50,12 +58,12 @@ extension SecretPolicy {
             }
             let bytes = Array(scanned)
             for range in embeddedMemberValueRanges(in: bytes) { add(bytes[range]) }
-            return values
+            return (values, isWhole)
         }
         let all = Array(scanned)
         for range in embeddedMemberValueRanges(in: all, singleQuotedOnly: true) { add(all[range]) }
         for value in secretValues(of: secretReplacements(in: scanned, scanning: scanned.count), in: scanned) { add(value.utf8) }
-        return values
+        return (values, isWhole)
     }
 
     /// The secret values `replacements` of `body` (JSON) hide: a secret member's strings and

@@ -184,4 +184,60 @@ struct DescriptionSecretsTests {
         #expect(thrown.description.contains("Thrown(payload: \"ppp"))
         #expect(thrown.description.contains("(10,485,760 bytes)"))
     }
+
+    // MARK: Secrets past what is looked at
+
+    struct Problem: Decodable, Sendable { let message: String }
+    enum Kind: String, Decodable, Sendable { case user }
+    struct Typed: Decodable, Sendable { let kind: Kind }
+
+    /// A token under a secret name, after `padding` bytes, beside a value that echoes it.
+    static func echoing(after padding: Int, echo: String) -> Data {
+        Data(#"{"pad":"\#(String(repeating: "x", count: padding))","token":"\#(secret)",\#(echo)}"#.utf8)
+    }
+
+    @Test("a secret past the body's first 4 MiB, or past 1,024 secret values, is never printed: what the report would quote from the body is withheld, saying why", arguments: [
+        ("an error model", 5 << 20, 0),
+        ("an error model", 0, 1_100),
+        ("a decoding error", 5 << 20, 0),
+        ("a type field", 5 << 20, 0),
+    ])
+    func secretPastWhatIsLookedAt(quoted: String, padding: Int, decoys: Int) throws {
+        let decoyMembers = (0..<decoys).map { #"{"token":"decoy-\#($0)-value"}"# }.joined(separator: ",")
+        let error: SculptError
+        switch quoted {
+        case "an error model":
+            let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self), errorMatcher: StaticModelMatcher(Problem.self))
+            let body = Self.echoing(after: padding, echo: #""decoys":[\#(decoyMembers)],"message":"bad token \#(Self.secret)""#)
+            error = try #require(throws: SculptError.self) { try serializer.serialize(body, for: Self.context(status: .unauthorized)) }
+            let reason = decoys > 0 ? "the body holds more than 1,024 secret values" : "the body is 5,242,9"
+            #expect(error.description.contains("401 Unauthorized: a Problem (not shown: \(reason)"), "\(error.description.prefix(600))")
+        case "a decoding error":
+            let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Typed.self))
+            error = try #require(throws: SculptError.self) { try serializer.serialize(Self.echoing(after: padding, echo: #""kind":"\#(Self.secret)""#), for: Self.context()) }
+            #expect(error.description.contains("At kind: the data is not valid. (not shown: the body is"), "\(error.description.prefix(600))")
+        default:
+            let serializer = ModelResponseSerializer(matcher: TypeFieldModelMatcher(field: "kind", ["user": User.self]))
+            error = try #require(throws: SculptError.self) { try serializer.serialize(Self.echoing(after: padding, echo: #""kind":"\#(Self.secret)""#), for: Self.context()) }
+            #expect(error.description.contains("Found a value of 13 bytes (not shown: the body is"), "\(error.description.prefix(600))")
+        }
+        #expect(!error.description.contains(Self.secret))
+        #expect(error.description.utf8.count <= 4_096)
+    }
+
+    @Test("a body within what is looked at keeps its values in the report, its secrets replaced")
+    func secretWithinWhatIsLookedAt() throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self), errorMatcher: StaticModelMatcher(Problem.self))
+        let body = Self.echoing(after: 1 << 20, echo: #""message":"bad token \#(Self.secret)""#)
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(body, for: Self.context(status: .unauthorized)) }
+        #expect(error.description.contains(#"Problem(message: "bad token REDACTED")"#), "\(error.description.prefix(600))")
+    }
+
+    @Test("a body past what is looked at still says what is wrong with the document as a whole")
+    func documentErrorsPastWhatIsLookedAt() throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self))
+        let body = Data(("[" + String(repeating: "1,", count: 3 << 20) + "]").utf8)
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(body, for: Self.context()) }
+        #expect(!error.description.contains("not shown"), "\(error.description.prefix(600))")
+    }
 }
