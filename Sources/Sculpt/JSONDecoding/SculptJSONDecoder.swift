@@ -88,12 +88,12 @@ public struct SculptJSONDecoder: ModelDecoder, Sendable {
         }
         do {
             return try TapeDecoder(storage: storage, options: options).unwrap(T.self, at: 0, in: .root, key: Optional<IndexKey>.none)
-        } catch is TapeScalars.Invalid {
+        } catch is JSONError {
             throw notJSON
         }
     }
 
-    /// What `JSONDecoder` throws for text it does not read as JSON.
+    /// What `JSONDecoder` throws for text it does not read as JSON, a fault met in a value included.
     private static var notJSON: DecodingError {
         .dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON."))
     }

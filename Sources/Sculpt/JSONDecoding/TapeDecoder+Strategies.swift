@@ -71,11 +71,11 @@ extension TapeDecoder {
         guard entry.kind == .number else {
             throw DecodingError.typeMismatch(Decimal.self, .init(codingPath: parent.path(appending: key), debugDescription: ""))
         }
-        let text = String(decoding: try TapeScalars.number(entry, in: self.text), as: UTF8.self)
-        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
-            throw TapeScalars.Invalid(reason: "the number \(text) is not representable as Decimal")
+        return try reading { () throws(TapeScalars.Invalid) in
+            let text = String(decoding: try TapeScalars.number(entry, in: self.text), as: UTF8.self)
+            guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { throw .notRepresentable(parsed: text) }
+            return value
         }
-        return value
     }
 
     /// A `[String: Value]`, in one walk of its members. Under a key decoding strategy it is read
@@ -165,10 +165,12 @@ struct ObjectMembers {
 
     /// The next member's name and the entry of its value.
     ///
-    /// - Throws: ``TapeScalars/Invalid`` when the name is not a valid string.
+    /// - Throws: ``JSONError`` when the name is not a valid string.
     mutating func next() throws -> (name: String, value: Int)? {
         guard position < end else { return nil }
-        let member = (try TapeScalars.string(decoder.entries[position], in: decoder.text), position + 1)
+        let entry = decoder.entries[position]
+        let text = decoder.text
+        let member = (try decoder.reading { () throws(TapeScalars.Invalid) in try TapeScalars.string(entry, in: text) }, position + 1)
         position = TapeKeyedContainer<IndexKey>.next(after: position, in: decoder.entries)
         return member
     }

@@ -41,6 +41,16 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// The JSON text, UTF-8.
     @inline(__always) var text: UnsafeBufferPointer<UInt8> { storage.text }
 
+    /// What `body` reads, or the ``JSONError`` `JSONDecoder` throws for the fault it met.
+    @inline(__always)
+    func reading<T>(_ body: () throws(TapeScalars.Invalid) -> T) throws(JSONError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw storage.error(for: error)
+        }
+    }
+
     // MARK: - Decoder
 
     var codingPath: [any CodingKey] { node.path }
@@ -131,7 +141,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             try checkNotNull(entry, String.self, in: parent, key: key)
             throw typeMismatch(String.self, entry, in: parent, key: key)
         }
-        return try TapeScalars.string(entry, in: text)
+        return try reading { () throws(TapeScalars.Invalid) in try TapeScalars.string(entry, in: text) }
     }
 
     @inline(__always)
@@ -153,15 +163,17 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
             try checkNotNull(entry, T.self, in: parent, key: key)
             throw typeMismatch(T.self, entry, in: parent, key: key)
         }
-        return try TapeScalars.integer(try TapeScalars.number(entry, in: text), as: T.self)
+        return try reading { () throws(TapeScalars.Invalid) in try TapeScalars.integer(try TapeScalars.number(entry, in: text), as: T.self) }
     }
 
     func floatingPoint<T: BinaryFloatingPoint>(_ type: T.Type, at index: Int, in parent: CodingPathNode, key: (some CodingKey)?) throws -> T {
         let entry = entries[index]
         switch entry.kind {
         case .number:
-            let bytes = try TapeScalars.number(entry, in: text)
-            return T.self == Float.self ? T(try TapeScalars.float(bytes)) : T(try TapeScalars.double(bytes))
+            return try reading { () throws(TapeScalars.Invalid) in
+                let bytes = try TapeScalars.number(entry, in: text)
+                return T.self == Float.self ? T(try TapeScalars.float(bytes)) : T(try TapeScalars.double(bytes))
+            }
         case .string:
             // Infinity and NaN spelled as the non-conforming float strategy says, byte for byte
             // (as JSONDecoder compares: `e\u{301}` is not the `é` of a strategy).
@@ -206,18 +218,18 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// The key at `entry` as the key strategy makes it, for an object at `node`. A custom
     /// converter is called for every key of every object, as `JSONDecoder` calls it.
     ///
-    /// - Throws: ``TapeScalars/Invalid`` for a key that is not a valid string.
+    /// - Throws: ``JSONError`` for a key that is not a valid string.
     func convertedKey(at entry: JSONTape.Entry, in node: CodingPathNode) throws -> String {
         switch options.keyDecodingStrategy {
         case .convertFromSnakeCase:
             if entry.isSimpleString, entry.isASCII {
                 return SnakeCase.camelCased(ascii: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(text)[entry.offset..<(entry.offset + entry.length)]))
             }
-            return SnakeCase.camelCased(try TapeScalars.string(entry, in: text))
+            return SnakeCase.camelCased(try reading { () throws(TapeScalars.Invalid) in try TapeScalars.string(entry, in: text) })
         case .custom(let converter):
-            return converter(node.path + [DictionaryKey(try TapeScalars.string(entry, in: text))]).stringValue
+            return converter(node.path + [DictionaryKey(try reading { () throws(TapeScalars.Invalid) in try TapeScalars.string(entry, in: text) })]).stringValue
         default:
-            return try TapeScalars.string(entry, in: text)
+            return try reading { () throws(TapeScalars.Invalid) in try TapeScalars.string(entry, in: text) }
         }
     }
 
@@ -277,6 +289,9 @@ final class TapeStorage {
     let entries: UnsafeMutableBufferPointer<JSONTape.Entry>
     private(set) var text: UnsafeBufferPointer<UInt8>
     private var ownedText: UnsafeMutableRawBufferPointer?
+    /// How far line feeds have been counted, for faults' lines: faults come in text order, so
+    /// counting on from the last costs one pass over the text in all.
+    var lineFeedsCounted = (end: 0, count: 0, last: -1)
 
     init(entries: UnsafeMutableBufferPointer<JSONTape.Entry>, text: UnsafeBufferPointer<UInt8>) {
         self.entries = entries

@@ -46,12 +46,13 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         while position < end {
             let key = entries[position]
             if key.isSimpleString, key.isASCII {
-                if TapeScalars.hasControlCharacter(UnsafeBufferPointer(rebasing: text[key.offset..<(key.offset + key.length)])) {
-                    throw TapeScalars.Invalid(reason: "a control character must be escaped in a string")
+                let range = key.offset..<(key.offset + key.length)
+                if TapeScalars.hasControlCharacter(UnsafeBufferPointer(rebasing: text[range])) {
+                    throw decoder.storage.error(for: .string(range))
                 }
             } else {
                 allSimpleASCII = false
-                _ = try TapeScalars.string(key, in: text)
+                _ = try decoder.reading { () throws(TapeScalars.Invalid) in try TapeScalars.string(key, in: text) }
             }
             position = next(after: position, in: entries)
         }

@@ -4,10 +4,18 @@ import Foundation
 /// characters, escapes and UTF-8 only when read; numbers by JSON's grammar, then as the type asks
 /// (an `Int` exactly as `JSONDecoder` reads one, a `Double` rounded once).
 enum TapeScalars {
-    /// A fault `JSONDecoder` finds only when it reads the value; the decode fails with
-    /// `DecodingError.dataCorrupted` at the top level, as `JSONDecoder`'s does.
-    struct Invalid: Error {
-        var reason: String
+    /// A fault `JSONDecoder` finds only when it reads the value, by where it is; the decoder that
+    /// reads it throws it as the ``JSONError`` `JSONDecoder` throws (see
+    /// ``TapeStorage/error(for:)``), and the decode fails with `DecodingError.dataCorrupted` at the
+    /// top level, as `JSONDecoder`'s does.
+    enum Invalid: Error {
+        /// A string, its content (between the quotes) at these offsets of the text, that does not
+        /// read: a control character, an escape, or bytes that are not UTF-8.
+        case string(Range<Int>)
+        /// A number, at these offsets of the text, outside JSON's grammar (`01`, `1.`, `-`).
+        case number(Range<Int>)
+        /// A number the type asked for cannot hold.
+        case notRepresentable(parsed: String)
     }
 
     // MARK: - Strings
@@ -17,30 +25,29 @@ enum TapeScalars {
     /// - Throws: ``Invalid`` at a control character, an invalid escape or bytes that are not UTF-8.
     @inline(__always)
     static func string(_ entry: JSONTape.Entry, in text: UnsafeBufferPointer<UInt8>) throws(Invalid) -> String {
-        let content = UnsafeBufferPointer(rebasing: text[entry.offset..<(entry.offset + entry.length)])
+        let range = entry.offset..<(entry.offset + entry.length)
+        let content = UnsafeBufferPointer(rebasing: text[range])
         if entry.isSimpleString {
             if entry.isASCII {
                 // ASCII needs no validation but for control characters.
-                guard !Self.hasControlCharacter(content) else { throw Invalid(reason: "a control character must be escaped in a string") }
+                guard !Self.hasControlCharacter(content) else { throw .string(range) }
                 return String(decoding: content, as: UTF8.self)
             }
-            guard !Self.hasControlCharacter(content), let text = JSONLexer.string(validating: content) else {
-                throw Invalid(reason: Self.hasControlCharacter(content) ? "a control character must be escaped in a string" : "a string is not valid UTF-8")
-            }
+            guard !Self.hasControlCharacter(content), let text = JSONLexer.string(validating: content) else { throw .string(range) }
             return text
         }
-        return try escapedString(content)
+        return try escapedString(content, range)
     }
 
     /// A string with escapes, decoded; out of line, so the common string stays small.
     @inline(never)
-    private static func escapedString(_ content: UnsafeBufferPointer<UInt8>) throws(Invalid) -> String {
+    private static func escapedString(_ content: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(Invalid) -> String {
         let lexer = JSONLexer(content)
         let token = JSONLexer.StringToken(content: 0..<content.count, hasEscapes: true, isASCII: false)
         do {
             return try lexer.text(of: token)
         } catch {
-            throw Invalid(reason: error.reason)
+            throw .string(range)
         }
     }
 
@@ -70,7 +77,8 @@ enum TapeScalars {
     /// - Throws: ``Invalid`` for a number outside the grammar (`01`, `1.`, `-`).
     @inline(__always)
     static func number(_ entry: JSONTape.Entry, in text: UnsafeBufferPointer<UInt8>) throws(Invalid) -> UnsafeBufferPointer<UInt8> {
-        let bytes = UnsafeBufferPointer(rebasing: text[entry.offset..<(entry.offset + entry.length)])
+        let range = entry.offset..<(entry.offset + entry.length)
+        let bytes = UnsafeBufferPointer(rebasing: text[range])
         // The common number: digits, perhaps after a minus, with no leading zero.
         var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
         let digitsStart = index
@@ -78,18 +86,18 @@ enum TapeScalars {
         if index == bytes.count, index > digitsStart, bytes[digitsStart] != UInt8(ascii: "0") || index == digitsStart + 1 {
             return bytes
         }
-        try validateGrammar(bytes)
+        guard followsGrammar(bytes) else { throw .number(range) }
         return bytes
     }
 
     @inline(never)
-    private static func validateGrammar(_ bytes: UnsafeBufferPointer<UInt8>) throws(Invalid) {
+    private static func followsGrammar(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var lexer = JSONLexer(bytes)
         do throws(JSONSyntaxError) {
             _ = try lexer.number()
-            if let extra = lexer.peek() { throw lexer.error("unexpected \(JSONLexer.describe(extra)) in a number") }
+            return lexer.peek() == nil
         } catch {
-            throw Invalid(reason: error.reason)
+            return false
         }
     }
 
@@ -128,7 +136,7 @@ enum TapeScalars {
     private static func slowInteger<T: FixedWidthInteger>(_ bytes: UnsafeBufferPointer<UInt8>, as type: T.Type) throws(Invalid) -> T {
         let literal = String(decoding: bytes, as: UTF8.self)
         guard let value = JSONNumber.integer(fromLiteral: literal, as: T.self) else {
-            throw Invalid(reason: "the number \(literal) is not representable as \(T.self)")
+            throw .notRepresentable(parsed: literal)
         }
         return value
     }
@@ -145,7 +153,7 @@ enum TapeScalars {
         }
         let literal = String(decoding: bytes, as: UTF8.self)
         guard let value = JSONNumber.double(fromLiteral: literal) else {
-            throw Invalid(reason: "the number \(literal) is not representable as Double")
+            throw .notRepresentable(parsed: literal)
         }
         return value
     }
@@ -154,7 +162,7 @@ enum TapeScalars {
     static func float(_ bytes: UnsafeBufferPointer<UInt8>) throws(Invalid) -> Float {
         let literal = String(decoding: bytes, as: UTF8.self)
         guard let value = Float(literal), value.isFinite, value != 0 || JSONNumber.isZero(literal) else {
-            throw Invalid(reason: "the number \(literal) is not representable as Float")
+            throw .notRepresentable(parsed: literal)
         }
         return value
     }

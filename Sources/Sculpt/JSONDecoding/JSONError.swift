@@ -1,0 +1,58 @@
+/// What `SculptJSONDecoder` throws, inside a type's own `init(from:)`, for a value whose text is
+/// not JSON, or a number no Swift type of its kind holds: the same cases, values and words as the
+/// error `JSONDecoder` throws there (FoundationEssentials' `JSONError`, which is not public either),
+/// so that a type that catches and keeps it (`Lossy`, `LossyArray`'s failures) reads the same
+/// under either decoder. `"\(error)"` prints the case (`numberWithLeadingZero(location: ...)`);
+/// ``debugDescription`` is the sentence. Past the type, the decode fails as `JSONDecoder`'s does:
+/// `DecodingError.dataCorrupted` "The given data was not valid JSON.", at the top level.
+enum JSONError: Error, Sendable {
+    /// Where in the text: the byte's offset, its line (from 1) and its column (from 1 after a line
+    /// feed; 0 for the line feed itself), counted as `JSONDecoder` counts them.
+    struct SourceLocation: Sendable, Equatable {
+        let line: Int
+        let column: Int
+        let index: Int
+    }
+
+    case cannotConvertInputStringDataToUTF8(location: SourceLocation)
+    case unexpectedCharacter(context: String?, ascii: UInt8, location: SourceLocation)
+    case invalidHexDigitSequence(String, location: SourceLocation)
+    case unexpectedEscapedCharacter(ascii: UInt8, location: SourceLocation)
+    case unescapedControlCharacterInString(ascii: UInt8, location: SourceLocation)
+    case expectedLowSurrogateUTF8SequenceAfterHighSurrogate(location: SourceLocation)
+    case couldNotCreateUnicodeScalarFromUInt32(location: SourceLocation, unicodeScalarValue: UInt32)
+    case numberWithLeadingZero(location: SourceLocation)
+    case numberIsNotRepresentableInSwift(parsed: String)
+
+    /// The fault in words, with its line and column.
+    var debugDescription: String {
+        switch self {
+        case .cannotConvertInputStringDataToUTF8(let at):
+            "Unable to convert data to a string around \(Self.place(at))."
+        case .unexpectedCharacter(let context, let ascii, let at):
+            "Unexpected character '\(Self.character(ascii))' \(context.map { "\($0) " } ?? "")around \(Self.place(at))."
+        case .invalidHexDigitSequence(let digits, let at):
+            "Invalid hex digit in unicode escape sequence '\(digits)' around \(Self.place(at))."
+        case .unexpectedEscapedCharacter(let ascii, let at):
+            "Invalid escape sequence '\(Self.character(ascii))' around \(Self.place(at))."
+        case .unescapedControlCharacterInString(let ascii, let at):
+            "Unescaped control character '0x\(String(ascii, radix: 16))' around \(Self.place(at))."
+        case .expectedLowSurrogateUTF8SequenceAfterHighSurrogate(let at):
+            "Missing low code point in surrogate pair around \(Self.place(at))."
+        case .couldNotCreateUnicodeScalarFromUInt32(let at, let value):
+            "Invalid unicode scalar value '0x\(String(value, radix: 16))' around \(Self.place(at))."
+        case .numberWithLeadingZero(let at):
+            "Number with leading zero around \(Self.place(at))."
+        case .numberIsNotRepresentableInSwift(let parsed):
+            "Number \(parsed) is not representable in Swift."
+        }
+    }
+
+    private static func place(_ location: SourceLocation) -> String {
+        "line \(location.line), column \(location.column)"
+    }
+
+    private static func character(_ byte: UInt8) -> String {
+        String(Unicode.Scalar(byte))
+    }
+}
