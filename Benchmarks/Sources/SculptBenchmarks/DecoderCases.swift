@@ -9,6 +9,8 @@ extension Cases {
         let sculpt = SculptJSONDecoder()
         return [
             versus("1.2 KB user", GitHubUser.self, Payloads.userJSON),
+            versus("1.2 KB user, 19 of its members, in key order", UserSummary.self, Payloads.userSortedJSON, target: 0.6),
+            versus("1.2 KB user, 19 of its members, as JSONSerialization writes it", UserSummary.self, Payloads.userSerializedJSON, target: 0.6),
             versus("220 KB issues", [Issue].self, Payloads.issuesJSON),
             versus("5 MB array", [Item].self, Payloads.largeArrayJSON),
             versus("Stack Exchange wrapper", QuestionWrapper.self, Payloads.wrapperJSON),

@@ -37,7 +37,7 @@ enum Memory {
 
     /// This process's peak resident memory. On Linux `ru_maxrss` carries over from the parent across
     /// fork and exec, so the kernel's per-process high-water mark (`VmHWM`) is read instead.
-    private static func peakResidentKilobytes() -> Int {
+    static func peakResidentKilobytes() -> Int {
         #if os(Linux)
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
@@ -85,15 +85,24 @@ enum Memory {
     }
 
     struct ChildFailed: Error, CustomStringConvertible {
-        var mode: Mode
+        var mode: String
         var output: String
         var description: String { "the \(mode) memory child printed no peak: \(output)" }
     }
 
     private static func peak(_ mode: Mode, _ payload: URL) throws -> Double {
+        do {
+            return try childPeak(arguments: ["--memory-child", mode.rawValue, payload.path])
+        } catch let failure as ChildFailed {
+            throw ChildFailed(mode: mode.rawValue, output: failure.output)
+        }
+    }
+
+    /// Runs this executable with `arguments` and reads the peak it prints.
+    static func childPeak(arguments: [String]) throws -> Double {
         let process = Process()
         process.executableURL = URL(filePath: CommandLine.arguments[0])
-        process.arguments = ["--memory-child", mode.rawValue, payload.path]
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -102,7 +111,7 @@ enum Memory {
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard process.terminationStatus == 0, let peak = Double(text) else {
-            throw ChildFailed(mode: mode, output: String(text.prefix(2_000)))
+            throw ChildFailed(mode: arguments.dropFirst().joined(separator: " "), output: String(text.prefix(2_000)))
         }
         return peak
     }

@@ -139,3 +139,33 @@ struct Ort: Codable, Sendable {
     let größe: Int
     let café: Bool
 }
+
+/// What an app keeps of a GitHub user: 19 of its 33 members, 6 of them optional, declared in an
+/// order of their own, as apps write models.
+struct UserSummary: Decodable, Sendable {
+    let login: String
+    let name: String?
+    let id: Int
+    let avatarURL: String
+    let htmlURL: String
+    let bio: String?
+    let company: String?
+    let location: String?
+    let blog: String?
+    let email: String?
+    let followers: Int
+    let following: Int
+    let publicRepos: Int
+    let publicGists: Int
+    let type: String
+    let siteAdmin: Bool
+    let nodeID: String
+    let createdAt: String
+    let updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case login, name, id, bio, company, location, blog, email, followers, following, type
+        case avatarURL = "avatar_url", htmlURL = "html_url", publicRepos = "public_repos", publicGists = "public_gists"
+        case siteAdmin = "site_admin", nodeID = "node_id", createdAt = "created_at", updatedAt = "updated_at"
+    }
+}

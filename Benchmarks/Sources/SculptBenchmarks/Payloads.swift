@@ -38,6 +38,18 @@ enum Payloads {
 
     /// A 1.2 KB GitHub user.
     static let userJSON = encode(user(1))
+    /// The same user with its members in key order, not the model's, as `JSONSerialization`
+    /// and many servers write them.
+    static let userSortedJSON: Data = {
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = .sortedKeys
+        return (try? sorted.encode(user(1))) ?? Data()
+    }()
+    /// The same user as `JSONSerialization` writes it: its own member order, its own `Data`.
+    static let userSerializedJSON: Data = {
+        guard let object = try? JSONSerialization.jsonObject(with: userJSON) else { return Data() }
+        return (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
+    }()
     /// 100 GitHub issues, about 220 KB.
     static let issuesJSON = encode((1...100).map(issue))
     /// An array of at least 5 MB.
@@ -71,7 +83,16 @@ enum Payloads {
     /// base64 blob arrives.
     static let longStringJSON = encode([String(repeating: "lorem ipsum dolor sit amet, ", count: 1_000_000 / 28)])
     /// An object whose discriminator comes last, after a 200 KB string.
-    static let discriminatorLastJSON = encode(Blob(id: 1, body: String(repeating: "lorem ipsum \"dolor\" sit amet, ", count: 200_000 / 30), type: "blob"))
+    static let discriminatorLastJSON = discriminatorLast(after: "lorem ipsum \"dolor\" sit amet, ")
+    /// The same after 200 KB of one letter, as a padded or base64-like value arrives.
+    static let discriminatorAfterLetterJSON = discriminatorLast(after: "a")
+    /// The same after 200 KB of text beyond ASCII (accents and CJK, no escapes).
+    static let discriminatorAfterNonASCIIJSON = discriminatorLast(after: "café 東京 naïve ")
+
+    /// An object whose discriminator comes last, after a string of `piece` repeated to about 200 KB.
+    static func discriminatorLast(after piece: String) -> Data {
+        encode(Blob(id: 1, body: String(repeating: piece, count: 200_000 / piece.utf8.count), type: "blob"))
+    }
 
     /// Stripe's invoice sample (5.2 KB), as recorded in the repository's corpus.
     static let stripeInvoiceJSON: Data = {

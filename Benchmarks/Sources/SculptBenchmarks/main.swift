@@ -7,6 +7,10 @@ if arguments.count == 4, arguments[1] == "--memory-child", let mode = Memory.Mod
     try Memory.child(mode, payload: URL(filePath: arguments[3]))
     exit(0)
 }
+if arguments.count == 5, arguments[1] == "--shape-child", let index = Int(arguments[2]), let side = Shape.Side(rawValue: arguments[3]) {
+    try Shape.child(shape: index, side, payload: URL(filePath: arguments[4]))
+    exit(0)
+}
 // --profile TEXT N [--baseline]: run one side of the first matching case N times, nothing else
 // (for valgrind --tool=callgrind; profile both sides and compare).
 if let index = arguments.firstIndex(of: "--profile"), arguments.count > index + 2, let count = Int(arguments[index + 2]),
@@ -48,6 +52,9 @@ for item in try Cases.all() where filter.map({ item.name.localizedCaseInsensitiv
 }
 if filter.map({ "peak memory".localizedCaseInsensitiveContains($0) }) ?? true {
     for measurement in try Memory.measure() { report(measurement) }
+}
+if filter.map({ "peak memory, shape:".localizedCaseInsensitiveContains($0) || "shape:".localizedCaseInsensitiveContains($0) }) ?? true {
+    for measurement in try Shape.measureMemory() { report(measurement) }
 }
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

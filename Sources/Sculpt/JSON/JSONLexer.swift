@@ -238,7 +238,7 @@ package struct JSONLexer {
     package mutating func skipString() throws(JSONSyntaxError) {
         index += 1
         while true {
-            moveToQuoteOrBackslash()
+            moveToQuoteOrBackslashSkipping()
             guard index < bytes.count else { throw error("the text ends inside a string") }
             if bytes[index] == UInt8(ascii: "\"") {
                 index += 1
@@ -333,6 +333,28 @@ package struct JSONLexer {
             index += 1
         }
         return passed & Self.highBits != 0
+    }
+
+    /// Moves to the next `"` or `\` (or the end) without noting what it passes: a word at a time
+    /// for the first 64 bytes, where most strings end, then at `memchr`'s speed, to the next quote
+    /// and, before it, the first backslash (a long string's text is passed over twice, each time
+    /// many bytes to an instruction).
+    @inline(__always)
+    private mutating func moveToQuoteOrBackslashSkipping() {
+        let raw = UnsafeRawBufferPointer(bytes)
+        let wordsEnd = Swift.min(index + 64, bytes.count)
+        while index + 8 <= wordsEnd {
+            let mask = Self.quoteOrBackslashMask(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+            if mask != 0 {
+                index += mask.trailingZeroBitCount / 8
+                return
+            }
+            index += 8
+        }
+        guard let base = raw.baseAddress, index < bytes.count else { return }
+        let quote = memchr(base + index, Int32(UInt8(ascii: "\"")), bytes.count - index).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
+        let backslash = memchr(base + index, Int32(UInt8(ascii: "\\")), quote - index).map { base.distance(to: UnsafeRawPointer($0)) }
+        index = backslash ?? quote
     }
 
     /// Throws at the first control character in `range`, which JSON requires to be escaped.

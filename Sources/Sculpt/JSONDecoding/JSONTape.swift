@@ -124,7 +124,10 @@ extension JSONTape {
 
         init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            entries = EntryBuffer(capacity: bytes.count / 8)
+            // One entry per four bytes holds an array of `null`, `true` or `false` (five bytes
+            // each, comma included) without growing: a grow copies, and the copy stays resident
+            // beside the tape. Pages of the estimate that no entry reaches are never touched.
+            entries = EntryBuffer(capacity: bytes.count / 4)
         }
 
         mutating func scan() throws(Invalid) {
