@@ -79,13 +79,14 @@ extension PropertyListDecoder: ModelDecoder {
         if data.starts(with: PropertyListBounds.binaryMagic) {
             switch BinaryPropertyList.firstFinding(in: data, maximumDepth: limit, maximumValues: .max) {
             case .tooDeep(let offset), .holdsItself(let offset): return offset
-            case .tooManyValues, .unreadable, nil: return nil
+            case .tooManyValues, .unreadable, .unreadableTrailer, nil: return nil
             }
         }
-        guard let wide = WideTextEncoding(of: data) else { return XMLMarkup.firstOffset(exceedingDepth: limit, in: data) }
+        // Foundation's parser ends a tag at its first `>`, quoted or not: so are levels counted.
+        guard let wide = WideTextEncoding(of: data) else { return XMLMarkup.firstOffset(exceedingDepth: limit, in: data, quotesHideMarkup: false) }
         // Text that does not read is the decoder's to refuse.
         guard let text = try? wide.text(of: data),
-            let offset = XMLMarkup.firstOffset(exceedingDepth: limit, in: Data(text.utf8))
+            let offset = XMLMarkup.firstOffset(exceedingDepth: limit, in: Data(text.utf8), quotesHideMarkup: false)
         else { return nil }
         return wide.offset(ofUTF8: offset, in: text)
     }

@@ -89,24 +89,33 @@ extension XMLDocumentText {
     private static func withDataInEveryInstruction(_ document: Data) -> Data {
         document.withUnsafeBytes { bytes in
             var rewrite = ByteRewrite(document)
+            var closes = CloseFinder(bytes)
             var index = 0
+            // Where the comment or instruction being passed through ends: inside one, `<![CDATA[`
+            // opens no section, but an instruction without data still gets its space.
+            var markupEnd = 0
             while let open = bytes.offset(of: UInt8(ascii: "<"), from: index) {
-                if bytes.has(cdataOpen, at: open) {
+                index = open + 1
+                if open >= markupEnd, bytes.has(cdataOpen, at: open) {
                     // A CDATA section's content is text, whatever it looks like; one that does
                     // not end is not a section.
-                    index = bytes.offset(of: cdataClose, from: open + cdataOpen.count).map { $0 + cdataClose.count } ?? open + 1
-                    continue
+                    if let close = closes.first(cdataClose, from: open + cdataOpen.count) { index = close + cdataClose.count }
+                } else if open >= markupEnd, bytes.has(commentOpen, at: open) {
+                    markupEnd = closes.first(commentClose, from: open + commentOpen.count).map { $0 + commentClose.count } ?? markupEnd
+                } else if bytes.has(instructionOpen, at: open) {
+                    if open >= markupEnd {
+                        markupEnd = closes.first(instructionClose, from: open + instructionOpen.count).map { $0 + instructionClose.count } ?? markupEnd
+                    }
+                    let nameStart = open + instructionOpen.count
+                    var nameEnd = nameStart
+                    while nameEnd < bytes.count, !isSpace(bytes[nameEnd]), ![UInt8(ascii: "?"), UInt8(ascii: "<"), UInt8(ascii: ">")].contains(bytes[nameEnd]) {
+                        nameEnd += 1
+                    }
+                    if nameEnd > nameStart, bytes.has(instructionClose, at: nameEnd) {
+                        rewrite.replace(nameEnd..<nameEnd) { $0.append(UInt8(ascii: " ")) }
+                    }
+                    index = max(nameStart, nameEnd)
                 }
-                guard bytes.has(instructionOpen, at: open) else {
-                    index = open + 1
-                    continue
-                }
-                var nameEnd = open + instructionOpen.count
-                while nameEnd < bytes.count, !isSpace(bytes[nameEnd]), bytes[nameEnd] != UInt8(ascii: "?") { nameEnd += 1 }
-                if nameEnd > open + instructionOpen.count, bytes.has(instructionClose, at: nameEnd) {
-                    rewrite.replace(nameEnd..<nameEnd) { $0.append(UInt8(ascii: " ")) }
-                }
-                index = open + instructionOpen.count
             }
             return rewrite.result
         }
@@ -121,5 +130,28 @@ extension XMLDocumentText {
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}
+
+/// Searches for what closes a markup (`]]>`, `-->`, `?>`) that remember their last answer: a
+/// search from a later offset that the last answer still covers costs nothing, so markup opened
+/// many times and closed once (or never) is searched once.
+private struct CloseFinder {
+    private let bytes: UnsafeRawBufferPointer
+    /// For each pattern searched: where the last search started and what it found.
+    private var last: [[UInt8]: (from: Int, found: Int?)] = [:]
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    /// The offset of the first `pattern` at or after `start`.
+    mutating func first(_ pattern: [UInt8], from start: Int) -> Int? {
+        if let (from, found) = last[pattern], from <= start, found.map({ $0 >= start }) ?? true {
+            return found
+        }
+        let found = bytes.offset(of: pattern, from: start)
+        last[pattern] = (start, found)
+        return found
     }
 }

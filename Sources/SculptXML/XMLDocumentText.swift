@@ -36,6 +36,10 @@ enum XMLDocumentText {
             throw corrupted("The XML document has text or a second element outside its root element at byte \(offset): XML allows one root element.")
         case .noRootElement:
             throw corrupted("The XML document has no root element.")
+        case .tooManyAttributes(let offset):
+            throw corrupted("The XML document's element at byte \(offset) has more than \(XMLMarkup.mostAttributes) attributes: FoundationXML's parser takes time that grows faster than their number.")
+        case .unclosed(let markup, let offset):
+            throw corrupted("The XML document has \(markup) that does not end, opened at byte \(offset).")
         case .undeclaredEntity(let offset):
             throw corrupted("The XML document refers to an entity that is not declared at byte \(offset): Sculpt reads no DTD, so only XML's own (&amp; &lt; &gt; &quot; &apos;) and character references have a value.")
         }
@@ -82,9 +86,10 @@ enum XMLDocumentText {
         "us-ascii": .ascii, "ascii": .ascii, "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252,
     ]
 
-    /// The `encoding` of an XML declaration at the start of an ASCII-compatible document.
+    /// The `encoding` of an XML declaration at the start of an ASCII-compatible document, read to
+    /// the declaration's end however long it is: libxml2 reads it so.
     private static func declaredEncoding(of data: Data) -> String? {
-        var bytes = data.prefix(1_024)[...]
+        var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard bytes.starts(with: Array("<?xml".utf8)), let end = bytes.firstRange(of: Array("?>".utf8)) else { return nil }
         return encodingValue(in: String(decoding: bytes[..<end.lowerBound], as: UTF8.self))?.value

@@ -11,11 +11,11 @@ import Foundation
 /// for, references resolved and sections joined. It keeps its meaning: XMLCoder reads a CDATA
 /// section as text.
 ///
-/// Text that cannot be written so is left for the parser: text with a comment or a processing
-/// instruction in it (either may be malformed, and the parser must say so), a reference that is
-/// not well-formed, and `]]>` outside a section (not allowed in text). Such text, and a section
-/// that must be split because its text holds `]]>`, still reaches XMLCoder in pieces, so
-/// ``maximumPieceWork`` bounds what it may cost.
+/// Comments and processing instructions in the text are left out, as XMLCoder leaves them out.
+/// Text that cannot be written so is left for the parser, which must say what is wrong: a comment
+/// or instruction that XML does not allow, a reference that is not well-formed, and `]]>` outside
+/// a section. Such text, and a section that must be split because its text holds `]]>`, still
+/// reaches XMLCoder in pieces, so ``maximumPieceWork`` bounds what it may cost.
 struct XMLElementText {
     /// The text's range in the document, from the end of one tag to the start of the next.
     let range: Range<Int>
@@ -35,7 +35,12 @@ struct XMLElementText {
     /// parser reads a line end as a line feed, and starts a piece there).
     static func isInPieces(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
         [UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: "\r")].contains { bytes.offset(of: $0, in: range) != nil }
+            || range.count > longestTextInOnePiece && range.contains { bytes[$0] >= 0x80 }
     }
+
+    /// libxml2 hands text with a character past ASCII over in pieces of about 300 bytes; shorter
+    /// text comes whole.
+    static let longestTextInOnePiece = 256
 
     /// Reads the text in `range` of `bytes`, which holds no tag: text, references, and whole CDATA
     /// sections, comments and processing instructions.
@@ -100,10 +105,16 @@ private struct Reader {
                 content.append(contentsOf: String(scalar).utf8)
                 index = next
             case UInt8(ascii: "<"):
-                // Only a CDATA section is joined; a comment or instruction stays the parser's.
-                guard bytes.has(cdataOpen, at: index), let close = bytes.offset(of: cdataClose, from: index + cdataOpen.count), close < end else { return nil }
-                content.append(contentsOf: bytes[(index + cdataOpen.count)..<close])
-                index = close + cdataClose.count
+                // A CDATA section is joined; a well-formed comment or instruction is left out, as
+                // XMLCoder leaves it out; anything else stays the parser's to judge.
+                if bytes.has(cdataOpen, at: index), let close = bytes.offset(of: cdataClose, in: (index + cdataOpen.count)..<end) {
+                    appendNormalizingLineEnds(bytes[(index + cdataOpen.count)..<close], to: &content)
+                    index = close + cdataClose.count
+                } else if let after = wellFormedComment(at: index) ?? wellFormedInstruction(at: index) {
+                    index = after
+                } else {
+                    return nil
+                }
             default:
                 let stop = bytes.firstOffset(ofEither: UInt8(ascii: "&"), UInt8(ascii: "<"), in: index..<end) ?? end
                 // `]]>` is not allowed in text: the parser must refuse it.
@@ -115,9 +126,41 @@ private struct Reader {
         return content
     }
 
+    /// Where the comment at `index` ends, when it is one XML allows: no `--` inside it, and no `-`
+    /// before its end.
+    private func wellFormedComment(at index: Int) -> Int? {
+        guard bytes.has(commentOpen, at: index), let close = bytes.offset(of: commentClose, in: (index + commentOpen.count)..<end) else { return nil }
+        let inside = (index + commentOpen.count)..<close
+        guard bytes.offset(of: Array("--".utf8), in: inside) == nil, inside.isEmpty || bytes[close - 1] != UInt8(ascii: "-") else { return nil }
+        return close + commentClose.count
+    }
+
+    /// Where the processing instruction at `index` ends, when it is one XML allows: a name that
+    /// is not `xml` in any case, then white space and data or nothing.
+    private func wellFormedInstruction(at index: Int) -> Int? {
+        guard bytes.has(instructionOpen, at: index), let close = bytes.offset(of: instructionClose, in: (index + instructionOpen.count)..<end) else { return nil }
+        let nameStart = index + instructionOpen.count
+        var nameEnd = nameStart
+        while nameEnd < close, Self.isNameByte(bytes[nameEnd], first: nameEnd == nameStart) { nameEnd += 1 }
+        let name = bytes[nameStart..<nameEnd]
+        guard !name.isEmpty, !name.elementsEqual("xml".utf8, by: { $0 | 0x20 == $1 }),
+            nameEnd == close || [0x20, 0x09, 0x0A, 0x0D].contains(bytes[nameEnd])
+        else { return nil }
+        return close + instructionClose.count
+    }
+
+    /// Whether `byte` may be in an XML name (any byte past ASCII, as part of a character that may).
+    private static func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"), UInt8(ascii: ":"), 0x80...: true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."): !first
+        default: false
+        }
+    }
+
     /// Appends text as the parser reads it: `\r\n` and a lone `\r` are line ends, read as `\n`
-    /// (XML 1.0, section 2.11). A carriage return written as a reference stays one, and the
-    /// parser keeps one in a CDATA section as it is.
+    /// (XML 1.0, section 2.11), in text and in CDATA sections. A carriage return written as a
+    /// reference stays one.
     private func appendNormalizingLineEnds(_ text: Slice<UnsafeRawBufferPointer>, to content: inout [UInt8]) {
         var start = text.startIndex
         while let carriageReturn = bytes.offset(of: UInt8(ascii: "\r"), in: start..<text.endIndex) {
@@ -173,3 +216,7 @@ private struct Reader {
 
 private let cdataOpen = Array("<![CDATA[".utf8)
 private let cdataClose = Array("]]>".utf8)
+private let commentOpen = Array("<!--".utf8)
+private let commentClose = Array("-->".utf8)
+private let instructionOpen = Array("<?".utf8)
+private let instructionClose = Array("?>".utf8)

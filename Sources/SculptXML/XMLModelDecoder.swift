@@ -34,7 +34,7 @@ public struct XMLModelDecoder: ModelDecoder {
     private let configure: @Sendable (XMLDecoder) -> Void
 
     /// Creates a decoder whose `XMLDecoder`s are set up by `configure`, reading documents whose
-    /// elements nest at most `maximumDepth` levels.
+    /// elements nest at most `maximumDepth` levels (at least 1: a document has its root).
     ///
     /// ```swift
     /// // SOAP: element names without their namespace prefixes (soap:Body reads as Body).
@@ -44,7 +44,7 @@ public struct XMLModelDecoder: ModelDecoder {
     /// XMLCoder's `errorContextLength` is always 0: XMLCoder traps building the context of an
     /// error in a document of several lines.
     public init(maximumDepth: Int = 256, configure: @escaping @Sendable (XMLDecoder) -> Void = { _ in }) {
-        self.maximumDepth = maximumDepth
+        self.maximumDepth = max(1, maximumDepth)
         self.configure = configure
     }
 

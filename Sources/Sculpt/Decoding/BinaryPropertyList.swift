@@ -9,7 +9,7 @@ import Foundation
 /// One walk over the objects and their references, without recursion, finds both: its time is
 /// linear in the size of the list. Levels are counted as the list's XML form counts elements:
 /// `<plist>` is level 1, the top value level 2, a dictionary's keys and values one level below it.
-/// A list whose trailer does not read is left to the decoder, which refuses it; a container
+/// A list whose trailer does not read is refused; a container
 /// whose count or references do not fit the list is a finding, since a decoder may recurse through
 /// the rest before it meets it.
 package enum BinaryPropertyList {
@@ -25,14 +25,23 @@ package enum BinaryPropertyList {
         /// The object at byte `offset` (or named by a reference there) does not fit the list:
         /// a count past the offset table, a reference past the last object.
         case unreadable(offset: Int)
+        /// The trailer (the last 32 bytes) does not read: sizes of references or offsets other
+        /// than 1 to 8 bytes, a table or object count that does not fit the list, or a version
+        /// other than `bplist00`.
+        case unreadableTrailer
     }
 
     /// The first reason `data` cannot be decoded with at most `maximumDepth` levels and
     /// `maximumValues` values visited; `nil` when it can, or when `data` is not a binary property
-    /// list (its trailer does not read).
+    /// list (it does not start with `bplist`). A value's visit counts 1, and a string's or data's
+    /// 1 more for each 32 bytes it holds: decoding a long string held in many places copies it
+    /// each time.
     package static func firstFinding(in data: Data, maximumDepth: Int, maximumValues: Int) -> Finding? {
         data.withUnsafeBytes { bytes in
-            guard let graph = Graph(bytes) else { return nil }
+            guard bytes.starts(with: Array("bplist".utf8)) else { return nil }
+            // Foundation reads references and offsets of any size by their last eight bytes;
+            // what this walk does not read, no decoder is given.
+            guard bytes.starts(with: Array("bplist00".utf8)), let graph = Graph(bytes) else { return .unreadableTrailer }
             return graph.firstFinding(maximumDepth: maximumDepth, maximumValues: maximumValues)
         }
     }
@@ -104,6 +113,28 @@ package enum BinaryPropertyList {
             return (start, count * perEntry)
         }
 
+        /// What a visit of `object` costs: 1, and for a string or data 1 more for each 32 bytes.
+        func weight(of object: Int) -> Int {
+            guard let offset = offset(of: object) else { return 1 }
+            let marker = bytes[offset]
+            let unitBytes: Int
+            switch marker >> 4 {
+            case 0x4, 0x5: unitBytes = 1  // data, ASCII string
+            case 0x6: unitBytes = 2  // UTF-16 string
+            default: return 1
+            }
+            var count = Int(marker & 0x0F)
+            if count == 0x0F {
+                let start = offset + 1
+                guard start < tableOffset, bytes[start] >> 4 == 0x1, bytes[start] & 0x0F <= 3,
+                    let value = Self.integer(in: bytes, at: start + 1, size: 1 << Int(bytes[start] & 0x0F))
+                else { return 1 }
+                count = value
+            }
+            // A count past the list is the decoder's to refuse; it costs no more than the list.
+            return 1 + min(count, tableOffset) * unitBytes / 32
+        }
+
         /// The object that reference `index` of a list starting at `start` names.
         func reference(_ index: Int, from start: Int) -> Int? {
             guard let object = Self.integer(in: bytes, at: start + index * referenceSize, size: referenceSize),
@@ -147,7 +178,7 @@ package enum BinaryPropertyList {
                     }
                 } else {
                     var levels = 0
-                    var visited = 1
+                    var visited = min(weight(of: last.object), valueCap)
                     for index in 0..<last.references.count {
                         guard let child = reference(index, from: last.references.start) else { return unreadable(last.object) }
                         levels = max(levels, height[child])

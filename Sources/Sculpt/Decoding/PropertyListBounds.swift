@@ -19,7 +19,7 @@ enum PropertyListBounds {
             return
         }
         // A value held in several places is decoded in each: more visits than bytes means
-        // containers held in many places, each holding more, which no encoder writes.
+        // containers (or long strings) held in many places, which no encoder needs.
         let maximumValues = max(data.count, 64)
         switch BinaryPropertyList.firstFinding(in: data, maximumDepth: maximumDepth, maximumValues: maximumValues) {
         case nil:
@@ -29,9 +29,11 @@ enum PropertyListBounds {
         case .holdsItself(let offset):
             throw corrupted("The binary property list's container at byte \(offset) holds itself: decoding it would never end.")
         case .tooManyValues:
-            throw corrupted("The binary property list holds its containers in so many places that decoding it would visit more than \(maximumValues) values, one for each of its bytes.")
+            throw corrupted("The binary property list holds its containers or long strings in so many places that decoding it would visit more than \(maximumValues) values (a string or data counting one for each 32 bytes), one for each of its bytes.")
         case .unreadable(let offset):
             throw corrupted("The binary property list's object at byte \(offset) does not fit the list: a count past its offset table or a reference past its last object.")
+        case .unreadableTrailer:
+            throw corrupted("The binary property list's trailer (its last 32 bytes) does not read: Sculpt reads bplist00 with references and offsets of 1 to 8 bytes and counts that fit the list.")
         }
     }
 

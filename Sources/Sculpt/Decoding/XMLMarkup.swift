@@ -22,6 +22,13 @@ package enum XMLMarkup {
         case besideRootElement(offset: Int)
         /// The document has no element at all.
         case noRootElement
+        /// A comment, CDATA section, processing instruction, declaration or tag opened at byte
+        /// `offset` does not end: libxml2 recovers from each in time that grows with the square of
+        /// their number.
+        case unclosed(markup: String, offset: Int)
+        /// The element opened at byte `offset` has more than ``mostAttributes`` attributes:
+        /// FoundationXML's parser takes time that grows faster than their number.
+        case tooManyAttributes(offset: Int)
         /// A reference to an entity other than XML's five (`&amp;` `&lt;` `&gt;` `&quot;`
         /// `&apos;`) starts at byte `offset`, in text or an attribute value. With no internal
         /// subset, only an external DTD could declare it, and no parser here reads one:
@@ -32,18 +39,23 @@ package enum XMLMarkup {
 
     /// The first thing in `data` Sculpt refuses, in document order; `nil` for none.
     package static func firstFinding(in data: Data, maximumDepth: Int) -> Finding? {
-        data.withUnsafeBytes { firstFinding(in: $0, maximumDepth: maximumDepth, onlyDepth: false) }
+        data.withUnsafeBytes { firstFinding(in: $0, maximumDepth: maximumDepth, onlyDepth: false, quotesHideMarkup: true) }
     }
 
     /// The offset of the element that opens level `limit + 1`, whatever else the document holds;
     /// `nil` when it nests no deeper.
-    package static func firstOffset(exceedingDepth limit: Int, in data: Data) -> Int? {
-        guard case .tooDeep(let offset) = data.withUnsafeBytes({ firstFinding(in: $0, maximumDepth: limit, onlyDepth: true) }) else { return nil }
+    ///
+    /// - Parameter quotesHideMarkup: whether a `>` inside a quoted attribute value is part of the
+    ///   value, as XML says and libxml2 reads it; `false` for a property list, which Foundation's
+    ///   parser reads to the first `>` however it is quoted.
+    package static func firstOffset(exceedingDepth limit: Int, in data: Data, quotesHideMarkup: Bool = true) -> Int? {
+        let finding = data.withUnsafeBytes { firstFinding(in: $0, maximumDepth: limit, onlyDepth: true, quotesHideMarkup: quotesHideMarkup) }
+        guard case .tooDeep(let offset) = finding else { return nil }
         return offset
     }
 
     /// The first finding in `bytes`; when `onlyDepth`, the first `.tooDeep`, past anything else.
-    private static func firstFinding(in bytes: UnsafeRawBufferPointer, maximumDepth: Int, onlyDepth: Bool) -> Finding? {
+    private static func firstFinding(in bytes: UnsafeRawBufferPointer, maximumDepth: Int, onlyDepth: Bool, quotesHideMarkup: Bool) -> Finding? {
         var depth = 0
         var roots = 0
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -57,21 +69,21 @@ package enum XMLMarkup {
             switch bytes[start] {
             case ascii("/"):
                 depth = max(0, depth - 1)
-                guard let end = bytes.firstIndex(of: ascii(">"), from: start) else { return nil }
+                guard let end = bytes.firstIndex(of: ascii(">"), from: start) else { return unclosed("an end tag", open) }
                 index = end + 1
             case ascii("?"):
-                guard let end = bytes.offset(after: "?>", from: start) else { return nil }
+                guard let end = bytes.offset(after: "?>", from: start) else { return unclosed("a processing instruction", open) }
                 index = end
             case ascii("!"):
                 if bytes.hasPrefix("!--", at: start) {
-                    guard let end = bytes.offset(after: "-->", from: start + 3) else { return nil }
+                    guard let end = bytes.offset(after: "-->", from: start + 3) else { return unclosed("a comment", open) }
                     index = end
                 } else if bytes.hasPrefix("![CDATA[", at: start) {
-                    guard let end = bytes.offset(after: "]]>", from: start + 8) else { return nil }
+                    guard let end = bytes.offset(after: "]]>", from: start + 8) else { return unclosed("a CDATA section", open) }
                     index = end
                 } else {
                     // <!DOCTYPE ...>: an internal subset opens with `[` outside quotes.
-                    guard let (end, bracket) = tagEnd(in: bytes, from: start, stoppingAt: ascii("[")) else { return nil }
+                    guard let (end, bracket) = tagEnd(in: bytes, from: start, stoppingAt: ascii("["), quotes: quotesHideMarkup) else { return unclosed("a declaration", open) }
                     if bracket, !onlyDepth, bytes.hasPrefix("!DOCTYPE", at: start) { return .internalSubset(offset: open) }
                     index = end + 1
                 }
@@ -82,7 +94,8 @@ package enum XMLMarkup {
                 }
                 depth += 1
                 if depth > maximumDepth { return .tooDeep(offset: open) }
-                guard let (end, _) = tagEnd(in: bytes, from: start, stoppingAt: nil) else { return nil }
+                guard let (end, _) = tagEnd(in: bytes, from: start, stoppingAt: nil, quotes: quotesHideMarkup) else { return unclosed("a tag", open) }
+                if !onlyDepth, attributeCount(in: bytes, start..<end) > mostAttributes { return .tooManyAttributes(offset: open) }
                 if !onlyDepth, let entity = firstUndeclaredEntity(in: bytes, start..<end) { return .undeclaredEntity(offset: entity) }
                 if bytes[end - 1] == ascii("/") { depth -= 1 }
                 index = end + 1
@@ -92,6 +105,32 @@ package enum XMLMarkup {
         if depth == 0, let text = firstNonSpace(in: bytes, index..<bytes.count) { return .besideRootElement(offset: text) }
         if let entity = firstUndeclaredEntity(in: bytes, index..<bytes.count) { return .undeclaredEntity(offset: entity) }
         return roots == 0 ? .noRootElement : nil
+    }
+
+    /// The most attributes (namespace declarations included) one element may have.
+    package static let mostAttributes = 1_024
+
+    /// How many attributes a start tag's bytes hold: its `=` outside quoted values.
+    private static func attributeCount(in bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int {
+        var count = 0
+        var quote: UInt8?
+        for index in range {
+            let byte = bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == ascii("\"") || byte == ascii("'") {
+                quote = byte
+            } else if byte == ascii("=") {
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// `markup` opened at `offset` and not ended, when all findings are asked for; only depth is
+    /// not affected by it.
+    private static func unclosed(_ markup: String, _ offset: Int) -> Finding? {
+        .unclosed(markup: markup, offset: offset)
     }
 
     /// The offset of the first byte in `range` that is not XML white space.
@@ -114,15 +153,15 @@ package enum XMLMarkup {
         return nil
     }
 
-    /// The offset of the `>` that closes a tag, skipping quoted values; when `stop` comes first
-    /// outside quotes, its offset and `true`.
-    private static func tagEnd(in bytes: UnsafeRawBufferPointer, from start: Int, stoppingAt stop: UInt8?) -> (Int, Bool)? {
+    /// The offset of the `>` that closes a tag, skipping quoted values when `quotes`; when `stop`
+    /// comes first outside quotes, its offset and `true`.
+    private static func tagEnd(in bytes: UnsafeRawBufferPointer, from start: Int, stoppingAt stop: UInt8?, quotes: Bool) -> (Int, Bool)? {
         var quote: UInt8?
         for index in start..<bytes.count {
             let byte = bytes[index]
             if let open = quote {
                 if byte == open { quote = nil }
-            } else if byte == ascii("\"") || byte == ascii("'") {
+            } else if quotes, byte == ascii("\"") || byte == ascii("'") {
                 quote = byte
             } else if byte == ascii(">") {
                 return (index, false)

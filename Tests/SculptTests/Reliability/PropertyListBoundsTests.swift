@@ -179,4 +179,36 @@ struct PropertyListBoundsTests {
             return
         }
     }
+
+    @Test("a binary list whose trailer gives references or offsets wider than 8 bytes, or another version, is refused, never decoded", arguments: [
+        // A self-referencing array with 9-byte references.
+        [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xA1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x08, 0, 0, 0, 0, 0, 0, 0x01, 0x09,
+         0, 0, 0, 0, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x12],
+        Array("bplist15".utf8) + Array(Self.binaryList([.array([])]).dropFirst(8)),
+    ] as [[UInt8]])
+    func unreadableTrailer(bytes: [UInt8]) throws {
+        let description = Self.decodingFailure(Data(bytes))
+        #expect(description?.contains("trailer (its last 32 bytes) does not read") == true, "\(description ?? "")")
+        guard case .failure = Self.result(Data(bytes), limit: 64) else {
+            Issue.record("decoded with a limit")
+            return
+        }
+    }
+
+    @Test("a long string held in many places is refused before decoding copies it in each", arguments: [2_000, 20_000])
+    func sharedLongString(count: Int) throws {
+        let body = Self.binaryList([.array(Array(repeating: 1, count: count)), .string(String(repeating: "s", count: count))])
+        let description = Self.decodingFailure(body)
+        #expect(description?.contains("containers or long strings in so many places") == true, "\(description ?? "")")
+    }
+
+    @Test("an XML list's levels are counted as Foundation reads its tags, to the first >, quoted or not")
+    func quotedGreaterThan() throws {
+        let body = Data(("<plist version=\"1.0\"><array x=\">" + String(repeating: "<array>", count: 600) + String(repeating: "</array>", count: 600) + "<!-- \" --></array></plist>").utf8)
+        guard case .failure(.nestingTooDeep(64, _, _)) = Self.result(body, limit: 64) else {
+            Issue.record("600 levels behind a quoted > were not refused at 64")
+            return
+        }
+        #expect(Self.decodingFailure(body)?.contains("nests deeper than 512 levels") == true)
+    }
 }

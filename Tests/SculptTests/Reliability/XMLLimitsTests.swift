@@ -122,6 +122,8 @@ struct XMLLimitsTests {
         "<r><v>x</v></r><?pi?>",
         "<?xml version=\"1.0\"?>\n<?xml-stylesheet?><r><v>x</v><?a b?><?c\t?></r>",
         "<r><v>x</v><?caf\u{E9}?></r>",
+        "<!-- <![CDATA[ --><?pi?><!-- ]]> --><r><v>x</v></r>",
+        "<r><?x <![CDATA[ ?><?pi?><?y ]]> ?><v>x</v></r>",
     ])
     func instructionWithoutData(body: String) throws {
         #expect(try XMLModelDecoder().decode(Value.self, from: Data(body.utf8)) == Value(v: "x"))

@@ -76,4 +76,38 @@ struct XMLTextTests {
         }
         #expect(offset == unitSize + 31 * unitSize, "the fourth level's < in the body's own bytes")
     }
+
+    @Test("an encoding declared past the first kilobyte is read as libxml2 reads it: refused when Sculpt does not read it, used when it does")
+    func lateDeclaration() throws {
+        let padding = String(repeating: " ", count: 1_100)
+        let utf7 = XMLLimitsTests.decodingFailure("<?xml version=\"1.0\"\(padding)encoding=\"UTF-7\"?><r><v>a</v>+ADwALwByAD4APAByAD4-<v>b</v></r>")
+        #expect(utf7?.contains("encoding 'utf-7' is not one Sculpt reads") == true, "\(utf7?.prefix(300) ?? "")")
+        let latin1 = Data(Array("<?xml version=\"1.0\"\(padding)encoding=\"ISO-8859-1\"?><r><v>caf".utf8) + [0xE9] + Array("</v></r>".utf8))
+        #expect(try XMLModelDecoder().decode(Value.self, from: latin1) == Value(v: "caf\u{E9}"))
+    }
+
+    @Test("markup that does not end is refused before the parser recovers from it, saying what and where", arguments: [
+        ("<r>" + String(repeating: "<![CDATA[", count: 20_000) + "</r>", "a CDATA section that does not end, opened at byte 3"),
+        ("<r>" + String(repeating: "<!--", count: 20_000) + "</r>", "a comment that does not end, opened at byte 3"),
+        ("<r><v>x</v><?pi x", "a processing instruction that does not end, opened at byte 11"),
+    ])
+    func unclosed(body: String, expected: String) throws {
+        let description = XMLLimitsTests.decodingFailure(body)
+        #expect(description?.contains(expected) == true, "\(description?.prefix(300) ?? "")")
+    }
+
+    @Test("an element with more than 1,024 attributes is refused; one with 1,024 decodes")
+    func attributes() throws {
+        func element(_ count: Int) -> String {
+            "<r><v " + (0..<count).map { "a\($0)=\"x\"" }.joined(separator: " ") + ">x</v></r>"
+        }
+        #expect(try XMLModelDecoder().decode(Value.self, from: Data(element(1_024).utf8)) == Value(v: "x"))
+        let description = XMLLimitsTests.decodingFailure(element(1_025))
+        #expect(description?.contains("element at byte 3 has more than 1024 attributes") == true, "\(description?.prefix(300) ?? "")")
+    }
+
+    @Test("a maximum depth below 1 is 1: the root is read, nothing deeper")
+    func depthFloor() throws {
+        #expect(XMLModelDecoder(maximumDepth: -1).maximumDepth == 1)
+    }
 }
