@@ -145,10 +145,12 @@ extension SecretPolicy {
         return ranges
     }
 
-    /// Whether an element or attribute name, without its namespace prefix, names a secret.
+    /// Whether an element or attribute name, without its namespace prefix, names a secret: by the
+    /// body fields' names, as a JSON member's would (`key`, `session` and `signature` name secrets
+    /// in a query, and an S3 listing's `<Key>` or a property list's `<key>` in a body).
     private func isSecretXMLName(_ name: ArraySlice<UInt8>) -> Bool {
         let local = name.lastIndex(of: UInt8(ascii: ":")).map { name[($0 + 1)...] } ?? name
-        return !local.isEmpty && isSecret(parameter: String(decoding: local, as: UTF8.self), besideOAuth: false)
+        return !local.isEmpty && isSecret(bodyField: String(decoding: local, as: UTF8.self))
     }
 
     private static let cdataStart = Array("<![CDATA[".utf8)

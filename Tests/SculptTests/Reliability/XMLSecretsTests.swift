@@ -28,6 +28,20 @@ struct XMLSecretsTests {
         "<s:Envelope xmlns:s=\"urn:s\"><s:Header><wsse:Security><wsse:Password>\(password)</wsse:Password><wsse:Token>\(token)</wsse:Token></wsse:Security></s:Header><s:Body><expires>x</expires></s:Body></s:Envelope>",
     ]
 
+    @Test("elements named as query secrets but not body secrets (an S3 listing's Key, a property list's key) are shown", arguments: [
+        "<ListBucketResult><Contents><Key>photos/expires.jpg</Key></Contents></ListBucketResult>",
+        "<plist><dict><key>expires</key><string>soon</string><key>session</key><string>abc</string></dict></plist>",
+    ])
+    func queryNamesInXML(body: String) throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Session.self), decoders: [.xml()])
+        let context = ResponseContext(url: URL(string: "https://api.example.com/list"), method: .get, status: .ok, headerFields: [.contentType: "application/xml"])
+        guard case .failure(let error) = serializer.result(Data(body.utf8), for: context, as: Session.self) else {
+            Issue.record("\(body) serialized")
+            return
+        }
+        #expect(!"\(error)".contains("REDACTED"), "\(error)")
+    }
+
     @Test("an XML body's secret values never reach an error's description", arguments: bodies)
     func descriptions(body: String) throws {
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Session.self), decoders: [.xml()], errorMatcher: StaticModelMatcher(Fault.self))
