@@ -83,12 +83,7 @@ extension PropertyListDecoder: ModelDecoder {
             }
         }
         // Foundation's parser ends a tag at its first `>`, quoted or not: so are levels counted.
-        guard let wide = WideTextEncoding(of: data) else { return XMLMarkup.firstOffset(exceedingDepth: limit, in: data, quotesHideMarkup: false) }
-        // Text that does not read is the decoder's to refuse.
-        guard let text = try? wide.text(of: data),
-            let offset = XMLMarkup.firstOffset(exceedingDepth: limit, in: Data(text.utf8), quotesHideMarkup: false)
-        else { return nil }
-        return wide.offset(ofUTF8: offset, in: text)
+        return XMLMarkup.firstOffset(exceedingDepth: limit, inEncoded: data, quotesHideMarkup: false)
     }
 
     /// Refuses a property list that `PropertyListDecoder` could not read within bounded time and

@@ -74,13 +74,13 @@ public struct XMLModelDecoder: ModelDecoder {
         }
     }
 
-    /// Counts elements: the root is level 1; a `[` in text is not a level.
+    /// Counts elements: the root is level 1; a `[` in text is not a level. The offset is in the
+    /// body's bytes as sent, in any encoding.
     ///
     /// ```swift
     /// XMLModelDecoder().nestingOffset(exceeding: 1, in: Data("<a><b/></a>".utf8))  // 3
     /// ```
     public func nestingOffset(exceeding limit: Int, in data: Data) -> Int? {
-        let document = (try? XMLDocumentText.utf8(data)) ?? data
-        return XMLMarkup.firstOffset(exceedingDepth: limit, in: document)
+        XMLMarkup.firstOffset(exceedingDepth: limit, inEncoded: data)
     }
 }

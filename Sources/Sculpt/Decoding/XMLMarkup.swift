@@ -54,6 +54,18 @@ package enum XMLMarkup {
         return offset
     }
 
+    /// ``firstOffset(exceedingDepth:in:quotesHideMarkup:)`` for a document in any encoding Sculpt
+    /// reads, the offset in its bytes as sent: UTF-8 and the single-byte encodings as they are
+    /// (their markup is ASCII), UTF-16 and UTF-32 read as text; `nil` for text that does not read
+    /// (its decoder refuses it).
+    package static func firstOffset(exceedingDepth limit: Int, inEncoded data: Data, quotesHideMarkup: Bool = true) -> Int? {
+        guard let wide = WideTextEncoding(of: data) else { return firstOffset(exceedingDepth: limit, in: data, quotesHideMarkup: quotesHideMarkup) }
+        guard let text = try? wide.text(of: data),
+            let offset = firstOffset(exceedingDepth: limit, in: Data(text.utf8), quotesHideMarkup: quotesHideMarkup)
+        else { return nil }
+        return wide.offset(ofUTF8: offset, in: text)
+    }
+
     /// The first finding in `bytes`; when `onlyDepth`, the first `.tooDeep`, past anything else.
     private static func firstFinding(in bytes: UnsafeRawBufferPointer, maximumDepth: Int, onlyDepth: Bool, quotesHideMarkup: Bool) -> Finding? {
         var depth = 0

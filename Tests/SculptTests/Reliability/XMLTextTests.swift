@@ -110,4 +110,13 @@ struct XMLTextTests {
     func depthFloor() throws {
         #expect(XMLModelDecoder(maximumDepth: -1).maximumDepth == 1)
     }
+
+    @Test("nestingOffset gives the offset in the body's bytes as sent, in every encoding", arguments: [
+        (Self.encoded("<a><b/></a>", unitSize: 2, bigEndian: false, mark: true), 8),
+        (Self.encoded("<a><b/></a>", unitSize: 4, bigEndian: true, mark: false), 12),
+        (Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>".utf8) + [0xE9] + Array("<b/></a>".utf8), 47),
+    ] as [([UInt8], Int)])
+    func offsetsAsSent(body: [UInt8], offset: Int) throws {
+        #expect(XMLModelDecoder().nestingOffset(exceeding: 1, in: Data(body)) == offset)
+    }
 }
