@@ -1,4 +1,5 @@
 import Foundation
+import Sculpt
 
 /// The text between two tags inside the root element, as the parser would hand it to XMLCoder,
 /// and the same text written as one CDATA section.

@@ -43,6 +43,8 @@ extension SecretPolicy {
                 add(bytes[range])
                 let trimmed = String(decoding: bytes[range], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 add(trimmed.utf8)
+                // As a decoder gives it: `x&amp;y` is `x&y`, `&#83;` is `S`.
+                add(Self.resolvingReferences(in: trimmed).utf8)
             }
             fallthrough  // then as text, as a form is read
         case .form:

@@ -98,17 +98,61 @@ extension SecretPolicy {
         return output
     }
 
-    /// The ranges of the values XML text holds under secret names, in order: an element's text or
-    /// CDATA content up to its first child, and an attribute's quoted value. One pass, no
-    /// recursion: a tag is read up to its `>`, so a document of any depth or size costs its length.
+    /// The ranges of the values XML text holds under secret names, in order: every run of text
+    /// and CDATA content inside a secret element (its children's included: `<password><value>`),
+    /// an attribute's quoted value, and in a property list the value after a `<key>` naming a
+    /// secret. One pass, no recursion: a document of any depth or size costs its length (what
+    /// closes a comment, section or instruction is searched for once).
     func secretXMLValueRanges(in bytes: [UInt8]) -> [Range<Int>] {
+        bytes.withUnsafeBytes { raw in secretXMLValueRanges(in: raw) }
+    }
+
+    private func secretXMLValueRanges(in bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
         let policy = formPolicy
+        var closes = CloseFinder(bytes)
         var ranges: [Range<Int>] = []
-        var index = 0
         let count = bytes.count
-        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+        var depth = 0
+        // The depth outside the outermost secret element open, while one is.
+        var secretDepth: Int?
+        // A property list's `<key>` being read, and whether the value after the last one is secret.
+        var keyText: Range<Int>?
+        var nextIsSecret = false
+        var index = 0
+        func text(_ range: Range<Int>) {
+            guard !range.isEmpty else { return }
+            if secretDepth.map({ depth > $0 }) ?? false, bytes[range].contains(where: { !Self.isSpace($0) }) { ranges.append(range) }
+            if keyText != nil { keyText = range }
+        }
+        while let open = bytes.offset(of: UInt8(ascii: "<"), from: index) {
+            text(index..<open)
             index = open + 1
-            guard index < count, Self.isNameStart(bytes[index]) else { continue }  // </, <!, <?
+            if bytes.has(Self.cdataStart, at: open) {
+                let start = open + Self.cdataStart.count
+                let close = closes.first(Self.cdataEnd, from: start) ?? count
+                text(start..<close)
+                index = min(count, close + Self.cdataEnd.count)
+                continue
+            }
+            guard index < count else { break }
+            switch bytes[index] {
+            case UInt8(ascii: "!"), UInt8(ascii: "?"):
+                // A comment, instruction or declaration: to its end.
+                let pattern = bytes.has(Self.commentStart, at: open) ? Self.commentEnd : bytes[index] == UInt8(ascii: "?") ? Self.instructionEnd : Self.tagEnd
+                index = closes.first(pattern, from: index).map { $0 + pattern.count } ?? count
+                continue
+            case UInt8(ascii: "/"):
+                depth = max(0, depth - 1)
+                if secretDepth == depth { secretDepth = nil }
+                if let key = keyText {
+                    nextIsSecret = isSecret(bodyField: String(decoding: bytes[key], as: UTF8.self))
+                    keyText = nil
+                }
+                index = closes.first(Self.tagEnd, from: index).map { $0 + 1 } ?? count
+                continue
+            default:
+                guard Self.isNameStart(bytes[index]) else { continue }
+            }
             let name = index..<Self.nameEnd(bytes, from: index)
             index = name.upperBound
             var selfClosing = false
@@ -124,37 +168,72 @@ extension SecretPolicy {
                 index = Self.skippingSpace(bytes, from: index + 1)
                 guard index < count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { continue }
                 let quote = bytes[index]
-                let value = index + 1..<(bytes[(index + 1)...].firstIndex(of: quote) ?? count)
+                let value = (index + 1)..<(bytes.offset(of: quote, from: index + 1) ?? count)
                 if !value.isEmpty, policy.isSecretXMLName(bytes[attribute]) { ranges.append(value) }
                 index = value.upperBound + 1
                 selfClosing = false
             }
-            guard index < count else { break }
-            index += 1
-            guard !selfClosing, policy.isSecretXMLName(bytes[name]) else { continue }
-            let content: Range<Int>
-            if bytes[index...].starts(with: Self.cdataStart) {
-                let start = index + Self.cdataStart.count
-                content = start..<(bytes[start...].firstRange(of: Self.cdataEnd)?.lowerBound ?? count)
-            } else {
-                content = index..<(bytes[index...].firstIndex(of: UInt8(ascii: "<")) ?? count)
-            }
-            if bytes[content].contains(where: { !Self.isSpace($0) }) { ranges.append(content) }
-            index = content.upperBound
+            index = min(count, index + 1)
+            let local = Self.localName(bytes[name])
+            let secret = policy.isSecretXMLName(bytes[name]) || nextIsSecret
+            if !local.elementsEqual("key".utf8) { nextIsSecret = false }
+            guard !selfClosing else { continue }
+            if secret, secretDepth == nil { secretDepth = depth }
+            if local.elementsEqual("key".utf8), secretDepth == nil { keyText = index..<index }
+            depth += 1
         }
+        text(index..<count)
         return ranges
+    }
+
+    /// `text` with XML's five entity references and its character references replaced by what
+    /// they stand for; a reference that does not read stays as written.
+    static func resolvingReferences(in text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        var output = ""
+        var rest = text[...]
+        while let ampersand = rest.firstIndex(of: "&") {
+            output += rest[..<ampersand]
+            let reference = rest[ampersand...].dropFirst()
+            guard let semicolon = reference.prefix(12).firstIndex(of: ";") else {
+                output += "&"
+                rest = reference
+                continue
+            }
+            let name = reference[..<semicolon]
+            let named: [Substring: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+            if let value = named[name] {
+                output += value
+            } else if name.hasPrefix("#"), let code = name.hasPrefix("#x") ? UInt32(name.dropFirst(2), radix: 16) : UInt32(name.dropFirst(), radix: 10),
+                let scalar = Unicode.Scalar(code) {
+                output.unicodeScalars.append(scalar)
+            } else {
+                output += "&" + name + ";"
+            }
+            rest = reference[reference.index(after: semicolon)...]
+        }
+        return output + rest
+    }
+
+    /// A name without its namespace prefix.
+    private static func localName(_ name: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        name.lastIndex(of: UInt8(ascii: ":")).map { name[($0 + 1)...] } ?? name
     }
 
     /// Whether an element or attribute name, without its namespace prefix, names a secret: by the
     /// body fields' names, as a JSON member's would (`key`, `session` and `signature` name secrets
     /// in a query, and an S3 listing's `<Key>` or a property list's `<key>` in a body).
-    private func isSecretXMLName(_ name: ArraySlice<UInt8>) -> Bool {
-        let local = name.lastIndex(of: UInt8(ascii: ":")).map { name[($0 + 1)...] } ?? name
+    private func isSecretXMLName(_ name: Slice<UnsafeRawBufferPointer>) -> Bool {
+        let local = Self.localName(name)
         return !local.isEmpty && isSecret(bodyField: String(decoding: local, as: UTF8.self))
     }
 
     private static let cdataStart = Array("<![CDATA[".utf8)
     private static let cdataEnd = Array("]]>".utf8)
+    private static let commentStart = Array("<!--".utf8)
+    private static let commentEnd = Array("-->".utf8)
+    private static let instructionEnd = Array("?>".utf8)
+    private static let tagEnd = Array(">".utf8)
 
     private static func isNameStart(_ byte: UInt8) -> Bool {
         byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":")
@@ -163,7 +242,7 @@ extension SecretPolicy {
 
     /// The end of an XML name starting at `start`: letters, digits, `-`, `.`, `_`, `:` and any
     /// non-ASCII byte.
-    private static func nameEnd(_ bytes: [UInt8], from start: Int) -> Int {
+    private static func nameEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         var index = start
         while index < bytes.count {
             let byte = bytes[index]
@@ -173,7 +252,7 @@ extension SecretPolicy {
         return index
     }
 
-    private static func skippingSpace(_ bytes: [UInt8], from start: Int) -> Int {
+    private static func skippingSpace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         var index = start
         while index < bytes.count, isSpace(bytes[index]) { index += 1 }
         return index

@@ -26,7 +26,33 @@ struct XMLSecretsTests {
         #"<session client_secret="\#(token)" expires="x"/>"#,
         #"<session><auth client_secret='\#(token)' password = "\#(password)"/><expires>x</expires></session>"#,
         "<s:Envelope xmlns:s=\"urn:s\"><s:Header><wsse:Security><wsse:Password>\(password)</wsse:Password><wsse:Token>\(token)</wsse:Token></wsse:Security></s:Header><s:Body><expires>x</expires></s:Body></s:Envelope>",
+        "<session><access_token>\n  <![CDATA[\(token)]]>\n</access_token><expires>x</expires></session>",
+        "<session><access_token><!-- x -->\(token)</access_token><expires>x</expires></session>",
+        "<session><password><value>\(password)</value></password><expires>x</expires></session>",
+        "<plist><dict><key>access_token</key><string>\(token)</string><key>expires</key><string>x</string></dict></plist>",
     ]
+
+    struct Quoting: Decodable, Sendable {
+        enum Keys: String, CodingKey { case accessToken = "access_token" }
+        init(from decoder: any Decoder) throws {
+            let value = try decoder.container(keyedBy: Keys.self).decode(String.self, forKey: .accessToken)
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "refused \(value)"))
+        }
+    }
+
+    @Test("a secret written with references is hidden as the decoder gives it, when an error quotes it", arguments: [
+        "<session><access_token>tok_&amp;4f9a8b7c6d5e</access_token></session>",
+        "<session><access_token>&#116;ok_4f9a8b7c6d5e</access_token></session>",
+    ])
+    func referencesInSecrets(body: String) throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Quoting.self), decoders: [.xml()])
+        let context = ResponseContext(url: URL(string: "https://api.example.com/session"), method: .post, status: .ok, headerFields: [.contentType: "application/xml"])
+        guard case .failure(let error) = serializer.result(Data(body.utf8), for: context, as: Quoting.self) else {
+            Issue.record("\(body) serialized")
+            return
+        }
+        #expect("\(error)".contains("refused REDACTED"), "\(error)")
+    }
 
     @Test("elements named as query secrets but not body secrets (an S3 listing's Key, a property list's key) are shown", arguments: [
         "<ListBucketResult><Contents><Key>photos/expires.jpg</Key></Contents></ListBucketResult>",

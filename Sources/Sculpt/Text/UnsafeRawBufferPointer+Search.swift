@@ -4,24 +4,24 @@ import Foundation
 /// match or at the end of the range it is given.
 extension UnsafeRawBufferPointer {
     /// The offset of the first `byte` at or after `start`.
-    func offset(of byte: UInt8, from start: Int) -> Int? {
+    package func offset(of byte: UInt8, from start: Int) -> Int? {
         offset(of: byte, in: start..<count)
     }
 
     /// The offset of the first `byte` in `range`.
-    func offset(of byte: UInt8, in range: Range<Int>) -> Int? {
+    package func offset(of byte: UInt8, in range: Range<Int>) -> Int? {
         let range = range.clamped(to: 0..<count)
         guard !range.isEmpty, let base = baseAddress, let found = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
         return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// The offset of the first `pattern` at or after `start`.
-    func offset(of pattern: [UInt8], from start: Int) -> Int? {
+    package func offset(of pattern: [UInt8], from start: Int) -> Int? {
         offset(of: pattern, in: start..<count)
     }
 
     /// The offset of the first `pattern` that lies wholly in `range`.
-    func offset(of pattern: [UInt8], in range: Range<Int>) -> Int? {
+    package func offset(of pattern: [UInt8], in range: Range<Int>) -> Int? {
         guard let first = pattern.first else { return range.lowerBound }
         var index = range.lowerBound
         let last = range.upperBound - pattern.count
@@ -33,7 +33,7 @@ extension UnsafeRawBufferPointer {
     }
 
     /// Whether `pattern` is at `offset`.
-    func has(_ pattern: [UInt8], at offset: Int) -> Bool {
+    package func has(_ pattern: [UInt8], at offset: Int) -> Bool {
         guard offset >= 0, offset + pattern.count <= count, let base = baseAddress else { return false }
         return pattern.withUnsafeBytes { pattern in
             guard let start = pattern.baseAddress else { return true }
@@ -42,7 +42,7 @@ extension UnsafeRawBufferPointer {
     }
 
     /// The offset of the first `first` or `second` in `range`.
-    func firstOffset(ofEither first: UInt8, _ second: UInt8, in range: Range<Int>) -> Int? {
+    package func firstOffset(ofEither first: UInt8, _ second: UInt8, in range: Range<Int>) -> Int? {
         range.clamped(to: 0..<count).first { self[$0] == first || self[$0] == second }
     }
 }
