@@ -75,6 +75,9 @@ extension SecretPolicy {
             let scanned = body.prefix(bytes + (64 << 10))
             let (text, remaining) = excerpt(ofForm: redacting(xml: scanned), bytes: bytes)
             return (text, remaining + body.count - scanned.count)
+        case .opaque where body.starts(with: Array("bplist".utf8)):
+            // Its strings are its bytes, and which of them are secret only a decoder can say.
+            return ("(a binary property list, not shown: its strings may be secrets)", 0)
         case .form, .opaque: return excerpt(ofForm: body, bytes: bytes)
         }
     }

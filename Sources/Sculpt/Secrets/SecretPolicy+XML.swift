@@ -5,11 +5,11 @@ import Foundation
 /// (`<access_token>`, `<wsse:Password>`, `client_secret="..."`).
 extension SecretPolicy {
     /// Whether a body is XML as far as secrets go: `<` after white space (and a byte order mark),
-    /// under an XML content type (`*/xml`, `*/*+xml`) or none. (HTML stays text, as a form is
-    /// read, for recordings; descriptions read its tags too.)
+    /// under an XML or property-list content type (`*/xml`, `*/*+xml`, `*/x-plist`, `*/plist`) or
+    /// none. (HTML stays text, as a form is read, for recordings; descriptions read its tags too.)
     static func isXML(_ bytes: some Collection<UInt8>, mediaTypes: [String]) -> Bool {
         guard bytes.first == UInt8(ascii: "<") else { return false }
-        return mediaTypes.isEmpty || mediaTypes.contains { $0.hasSuffix("/xml") || $0.hasSuffix("+xml") }
+        return mediaTypes.isEmpty || mediaTypes.contains { $0.hasSuffix("/xml") || $0.hasSuffix("+xml") || $0.hasSuffix("plist") }
     }
 
     /// How a description reads `body`: as ``kind(of:contentTypes:)`` says, except that text

@@ -54,6 +54,22 @@ struct XMLSecretsTests {
         #expect("\(error)".contains("refused REDACTED"), "\(error)")
     }
 
+    @Test("a property list's secret is never shown in a description, as XML or binary")
+    func propertyLists() throws {
+        struct Grant: Decodable, Sendable { let expires: Int }
+        let xml = Data("<plist><dict><key>access_token</key><string>\(Self.token)</string></dict></plist>".utf8)
+        let binary = try PropertyListSerialization.data(fromPropertyList: ["access_token": Self.token], format: .binary, options: 0)
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Grant.self), decoders: [.propertyList()])
+        for body in [xml, binary] {
+            let context = ResponseContext(url: URL(string: "https://api.example.com/token"), method: .post, status: .unauthorized, headerFields: [.contentType: "application/x-plist"])
+            guard case .failure(let error) = serializer.result(body, for: context, as: Grant.self) else {
+                Issue.record("serialized")
+                continue
+            }
+            #expect(!"\(error)".contains(Self.token), "\(error)")
+        }
+    }
+
     @Test("elements named as query secrets but not body secrets (an S3 listing's Key, a property list's key) are shown", arguments: [
         "<ListBucketResult><Contents><Key>photos/expires.jpg</Key></Contents></ListBucketResult>",
         "<plist><dict><key>expires</key><string>soon</string><key>session</key><string>abc</string></dict></plist>",
