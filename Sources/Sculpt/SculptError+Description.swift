@@ -38,8 +38,10 @@ extension SculptError {
         let scan = policy.secretValues(in: readable, contentTypes: contentTypes, scanning: Self.secretScanLimit)
         var secrets = scan.values
         if let url = context.response.url { secrets += policy.secretValues(in: url) }
-        let excerpt = SecretPolicy.redacting(
-            values: secrets, in: Self.bodyExcerpt(of: readable, size: context.body.count, encoding: text?.transcodedFrom?.encoding, contentTypes))
+        // A body that reads as UTF-16 or UTF-32 by its first bytes but does not decode is not
+        // read for secrets: its bytes are not shown.
+        let excerpt = text == nil ? "Body (\(context.body.count) bytes): UTF-16 or UTF-32 that does not read, not shown."
+            : SecretPolicy.redacting(values: secrets, in: Self.bodyExcerpt(of: readable, size: context.body.count, encoding: text?.transcodedFrom?.encoding, contentTypes))
         let room = Self.descriptionLimit - excerpt.utf8.count - 1
         // Each line's control, bidirectional and invisible characters escaped: the only line
         // breaks are the report's own, and what a server sent cannot pose as another log line.

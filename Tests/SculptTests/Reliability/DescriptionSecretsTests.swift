@@ -240,4 +240,15 @@ struct DescriptionSecretsTests {
         let error = try #require(throws: SculptError.self) { try serializer.serialize(body, for: Self.context()) }
         #expect(!error.description.contains("not shown"), "\(error.description.prefix(600))")
     }
+
+    @Test("a body in UTF-16 that does not read is not shown, so no secret in it is")
+    func unreadableWideBody() throws {
+        var body = try #require(#"{"message":"x","token":"\#(Self.secret)"}"#.data(using: .utf16LittleEndian))
+        body.append(contentsOf: [0x00, 0xD8])  // a high surrogate with nothing after it
+        let error = try #require(throws: SculptError.self) {
+            try ModelResponseSerializer(matcher: StaticModelMatcher(User.self)).serialize(body, for: Self.context())
+        }
+        #expect(!error.description.contains("S\\0E\\0C"), "\(error.description)")
+        #expect(error.description.contains("UTF-16 or UTF-32 that does not read, not shown"), "\(error.description)")
+    }
 }
