@@ -15,6 +15,9 @@ public import Observation
 /// state stays ``State/loading(last:)`` until the load ends, then becomes ``State/loaded(_:)``
 /// with its last value, or ``State/failed(_:last:)`` keeping the last value shown. A reload
 /// cancels the load before it, whose values then never reach the state.
+///
+/// Observation, which it is built on, needs macOS 14, iOS 17, tvOS 17 and watchOS 10.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 @Observable
 public final class ModelSource<Value: Sendable> {

@@ -15,6 +15,9 @@ public import Observation
 /// does nothing. `reload()` cancels the page in flight, forgets the items and loads the first
 /// page again; a failed page keeps the items before it and can be asked for again, and so does a
 /// page whose load was cancelled (the task `loadNextPage()` returned).
+///
+/// Observation, which it is built on, needs macOS 14, iOS 17, tvOS 17 and watchOS 10.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 @Observable
 public final class PagedSource<Element: Sendable> {
