@@ -71,7 +71,7 @@ package enum XMLMarkup {
         var depth = 0
         var roots = 0
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while let open = bytes.firstIndex(of: ascii("<"), from: index) {
+        while let open = bytes.offset(of: ascii("<"), from: index) {
             if !onlyDepth {
                 if depth == 0, let text = firstNonSpace(in: bytes, index..<open) { return .besideRootElement(offset: text) }
                 if let entity = firstUndeclaredEntity(in: bytes, index..<open) { return .undeclaredEntity(offset: entity) }
@@ -81,7 +81,7 @@ package enum XMLMarkup {
             switch bytes[start] {
             case ascii("/"):
                 depth = max(0, depth - 1)
-                guard let end = bytes.firstIndex(of: ascii(">"), from: start) else { return unclosed("an end tag", open) }
+                guard let end = bytes.offset(of: ascii(">"), from: start) else { return unclosed("an end tag", open) }
                 index = end + 1
             case ascii("?"):
                 guard let end = bytes.offset(after: "?>", from: start) else { return unclosed("a processing instruction", open) }
@@ -188,11 +188,6 @@ package enum XMLMarkup {
 }
 
 private extension UnsafeRawBufferPointer {
-    func firstIndex(of byte: UInt8, from start: Int) -> Int? {
-        guard start < count else { return nil }
-        return self[start...].firstIndex(of: byte)
-    }
-
     func hasPrefix(_ text: StaticString, at start: Int) -> Bool {
         let length = text.utf8CodeUnitCount
         guard start + length <= count else { return false }
@@ -203,7 +198,7 @@ private extension UnsafeRawBufferPointer {
     func offset(after text: StaticString, from start: Int) -> Int? {
         let first = text.utf8Start[0]
         var index = start
-        while let candidate = firstIndex(of: first, from: index) {
+        while let candidate = offset(of: first, from: index) {
             if hasPrefix(text, at: candidate) { return candidate + text.utf8CodeUnitCount }
             index = candidate + 1
         }

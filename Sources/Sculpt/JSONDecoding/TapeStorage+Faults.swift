@@ -2,31 +2,20 @@ extension TapeStorage {
     /// The ``JSONError`` `JSONDecoder` throws for `invalid`: the fault diagnosed in the text, with
     /// its line and column.
     func error(for invalid: TapeScalars.Invalid) -> JSONError {
-        let fault: JSONFaultDiagnosis.Fault?
-        let start: Int
+        let range: Range<Int>
+        let fault: JSONError?
         switch invalid {
         case .notRepresentable(let parsed):
             return .numberIsNotRepresentableInSwift(parsed: parsed)
-        case .string(let range):
-            fault = JSONFaultDiagnosis.stringFault(in: text, range)
-            start = range.lowerBound
-        case .number(let range):
-            fault = JSONFaultDiagnosis.numberFault(in: text, range)
-            start = range.lowerBound
+        case .string(let string):
+            range = string
+            fault = JSONFaultDiagnosis.stringFault(in: text, string, locate: location(of:))
+        case .number(let number):
+            range = number
+            fault = JSONFaultDiagnosis.numberFault(in: text, number, locate: location(of:))
         }
-        switch fault {
-        case .invalidUTF8(let at)?: return .cannotConvertInputStringDataToUTF8(location: location(of: at))
-        case .unexpectedCharacter(let context, let ascii, let at)?: return .unexpectedCharacter(context: context, ascii: ascii, location: location(of: at))
-        case .invalidHexDigits(let digits, let at)?: return .invalidHexDigitSequence(digits, location: location(of: at))
-        case .invalidEscape(let ascii, let at)?: return .unexpectedEscapedCharacter(ascii: ascii, location: location(of: at))
-        case .controlCharacter(let ascii, let at)?: return .unescapedControlCharacterInString(ascii: ascii, location: location(of: at))
-        case .missingLowSurrogate(let at)?: return .expectedLowSurrogateUTF8SequenceAfterHighSurrogate(location: location(of: at))
-        case .invalidScalar(let value, let at)?: return .couldNotCreateUnicodeScalarFromUInt32(location: location(of: at), unicodeScalarValue: value)
-        case .leadingZero(let at)?: return .numberWithLeadingZero(location: location(of: at))
-        case nil:
-            // The fast read and the diagnosis disagree: name the value's start.
-            return .cannotConvertInputStringDataToUTF8(location: location(of: start))
-        }
+        // The fast read and the diagnosis disagree: name the value's start.
+        return fault ?? .cannotConvertInputStringDataToUTF8(location: location(of: range.lowerBound))
     }
 
     /// The line (from 1) and column of the byte at `offset`, as `JSONDecoder` counts them: a line
