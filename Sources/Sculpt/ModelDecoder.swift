@@ -29,11 +29,12 @@ public protocol ModelDecoder: Sendable {
     /// ```
     func nestingOffset(exceeding limit: Int, in data: Data) -> Int?
 
-    /// Refuses `data` when this decoder could not read it within bounded time and stack,
-    /// whatever the serializer's limits: the serializer asks it of every body before the decoder
-    /// reads it. The default refuses nothing (`JSONDecoder` refuses more than 512 levels itself);
-    /// `PropertyListDecoder`'s refuses what a few bytes of a binary property list can describe
-    /// (a container that holds itself, containers held in many places) and more than 512 levels.
+    /// Refuses `data` when this decoder could not read it within bounded time and stack, or
+    /// without stopping the process, whatever the serializer's limits: the serializer asks it of
+    /// every body before the decoder reads it. The default refuses nothing. `JSONDecoder`'s
+    /// refuses a body whose last character opens level 513, which it traps on.
+    /// `PropertyListDecoder`'s refuses what a few bytes of a binary property list can describe (a
+    /// container that holds itself, containers held in many places) and more than 512 levels.
     ///
     /// ```swift
     /// try PropertyListDecoder().checkBounds(of: body)
@@ -64,8 +65,6 @@ extension ModelDecoder {
         return try decode(type, from: data)
     }
 }
-
-extension JSONDecoder: ModelDecoder {}
 
 extension PropertyListDecoder: ModelDecoder {
     /// Counts the elements of an XML property list (`<plist>` and the values inside it), in

@@ -5,7 +5,7 @@ extension DiscriminatorScanner {
     /// `start` in `body`, after any byte order mark), with the same outcome the byte-by-byte peek
     /// gives, offsets counted in the body as it arrived; `nil` where the two could differ (a key
     /// whose reading fails), for the caller to peek as usual.
-    func find(in entries: UnsafeMutableBufferPointer<JSONTape.Entry>, body: UnsafeBufferPointer<UInt8>, start: Int) -> Outcome? {
+    func find(in entries: JSONTape.Entries, body: UnsafeBufferPointer<UInt8>, start: Int) -> Outcome? {
         let lexer = JSONLexer(body)
         var object = 0
         switch entries[0].kind {
@@ -28,9 +28,8 @@ extension DiscriminatorScanner {
 
     /// The value entry of the first member of `object` named `key`: `nil` when there is none,
     /// `.some(nil)` when a key could not be read.
-    private func member(_ key: Key, of object: Int, in entries: UnsafeMutableBufferPointer<JSONTape.Entry>, _ lexer: JSONLexer, start: Int) -> Int?? {
-        let entries = UnsafeBufferPointer(entries)
-        var position = object + 1
+    private func member(_ key: Key, of object: Int, in entries: JSONTape.Entries, _ lexer: JSONLexer, start: Int) -> Int?? {
+        var position = JSONTape.firstChild(of: object)
         while position < entries[object].end {
             let entry = entries[position]
             let token = JSONLexer.StringToken(content: Self.range(of: entry, start), hasEscapes: !entry.isSimpleString, isASCII: entry.isASCII)
@@ -41,7 +40,7 @@ extension DiscriminatorScanner {
             } else {
                 matches = key.matches(UnsafeBufferPointer(rebasing: lexer.bytes[token.content]), candidateIsASCII: token.isASCII)
             }
-            if matches { return .some(position + 1) }
+            if matches { return .some(JSONTape.value(ofKey: position)) }
             position = TapeKeyedContainer<IndexKey>.next(after: position, in: entries)
         }
         return nil

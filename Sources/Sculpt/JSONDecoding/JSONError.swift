@@ -4,7 +4,8 @@
 /// so that a type that catches and keeps it (`Lossy`, `LossyArray`'s failures) reads the same
 /// under either decoder. `"\(error)"` prints the case (`numberWithLeadingZero(location: ...)`);
 /// ``debugDescription`` is the sentence. Past the type, the decode fails as `JSONDecoder`'s does:
-/// `DecodingError.dataCorrupted` "The given data was not valid JSON.", at the top level.
+/// `DecodingError.dataCorrupted` "The given data was not valid JSON.", at the top level. It is also
+/// the underlying error of what `JSONDecoder`'s `checkBounds(of:)` throws.
 enum JSONError: Error, Sendable {
     /// Where in the text: the byte's offset, its line (from 1) and its column (from 1 after a line
     /// feed; 0 for the line feed itself), counted as `JSONDecoder` counts them.
@@ -12,6 +13,27 @@ enum JSONError: Error, Sendable {
         let line: Int
         let column: Int
         let index: Int
+
+        /// The place of the byte at `offset`, after `lineFeeds` line feeds, the last of them at
+        /// `lastLineFeed` (-1 when there is none): a line feed ends its line, so it is column 0
+        /// of the next.
+        init(offset: Int, lineFeeds: Int, lastLineFeed: Int) {
+            line = lineFeeds + 1
+            column = lastLineFeed < 0 ? offset + 1 : offset - lastLineFeed
+            index = offset
+        }
+
+        /// The place of the byte at `offset` in `text`, its line feeds counted from the start.
+        init(offset: Int, in text: UnsafeRawBufferPointer) {
+            var (lineFeeds, last) = (0, -1)
+            var index = 0
+            while let found = text.offset(of: UInt8(ascii: "\n"), in: index..<min(offset + 1, text.count)) {
+                lineFeeds += 1
+                last = found
+                index = found + 1
+            }
+            self.init(offset: offset, lineFeeds: lineFeeds, lastLineFeed: last)
+        }
     }
 
     case cannotConvertInputStringDataToUTF8(location: SourceLocation)
@@ -23,6 +45,7 @@ enum JSONError: Error, Sendable {
     case couldNotCreateUnicodeScalarFromUInt32(location: SourceLocation, unicodeScalarValue: UInt32)
     case numberWithLeadingZero(location: SourceLocation)
     case numberIsNotRepresentableInSwift(parsed: String)
+    case tooManyNestedArraysOrDictionaries(location: SourceLocation)
 
     /// The fault in words, with its line and column.
     var debugDescription: String {
@@ -45,6 +68,8 @@ enum JSONError: Error, Sendable {
             "Number with leading zero around \(Self.place(at))."
         case .numberIsNotRepresentableInSwift(let parsed):
             "Number \(parsed) is not representable in Swift."
+        case .tooManyNestedArraysOrDictionaries(let at):
+            "Too many nested arrays or dictionaries around \(Self.place(at))."
         }
     }
 

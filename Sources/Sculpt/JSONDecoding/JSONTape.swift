@@ -4,6 +4,8 @@ import Foundation
 /// ``SculptJSONDecoder`` decodes from. Each value is one entry; an object's entry is followed by
 /// its members (a key's entry, then the value's entries), an array's by its elements, and a
 /// container's entry says where it ends, so a value is skipped in one step whatever it holds.
+/// A literal's entry is one 8-byte word and any other entry two (see ``Entries``), so an array of
+/// `null`, `true` or `false` costs what `JSONDecoder`'s scan of it costs.
 ///
 /// The scan checks what `JSONDecoder`'s scanner checks before a decode, no more: the structure,
 /// the literals, that strings end and that each `\u` has four bytes before any quote, and nesting
@@ -16,15 +18,17 @@ struct JSONTape {
         case null = 0, `true`, `false`, number, string, array, object
     }
 
-    /// One value: its kind and flags, where its text starts, and its length (a scalar's bytes) or
-    /// its end and count (a container's entry index past its last child, and its children).
+    /// One value: its kind and flags, where its text starts, and its length (a string's or a
+    /// number's bytes) or its end and count (a container's entry index past its last child, and
+    /// its children).
     struct Entry {
         /// Bits 60...63 the kind, bit 59 "a string without escapes", bit 58 "ASCII only" (control
         /// characters are the decode's to find),
         /// bits 0...47 the byte offset of the value's text (a string's content, after its quote).
         let header: UInt64
-        /// A scalar's length in bytes; a container's end entry (bits 0...31) and count (32...63).
-        var payload: UInt64
+        /// A string's or a number's length in bytes; a container's end entry (bits 0...31) and
+        /// count (32...63); 0 for a literal, whose entry has no payload word.
+        let payload: UInt64
 
         @inline(__always) var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: header >> 60)) ?? .null }
         @inline(__always) var offset: Int { Int(truncatingIfNeeded: header & 0xFFFF_FFFF_FFFF) }
@@ -34,15 +38,38 @@ struct JSONTape {
         @inline(__always) var end: Int { Int(truncatingIfNeeded: payload & 0xFFFF_FFFF) }
         @inline(__always) var count: Int { Int(truncatingIfNeeded: payload >> 32) }
 
+        /// Words the entry takes in ``Entries``: a literal's header alone, or a header and a payload.
+        @inline(__always) var width: Int { Self.hasPayload(header) ? 2 : 1 }
+
         @inline(__always)
-        init(_ kind: Kind, offset: Int, payload: UInt64, simple: Bool = false, ascii: Bool = false) {
+        init(_ kind: Kind, offset: Int, payload: UInt64 = 0, simple: Bool = false, ascii: Bool = false) {
             var header = UInt64(kind.rawValue) << 60 | UInt64(truncatingIfNeeded: offset)
             if simple { header |= 1 << 59 }
             if ascii { header |= 1 << 58 }
             self.header = header
             self.payload = payload
         }
+
+        @inline(__always)
+        init(header: UInt64, payload: UInt64) {
+            self.header = header
+            self.payload = payload
+        }
+
+        /// Whether an entry with this header is followed by a payload word: all but the literals.
+        @inline(__always)
+        static func hasPayload(_ header: UInt64) -> Bool {
+            header >> 60 >= UInt64(Kind.number.rawValue)
+        }
     }
+
+    /// The entry of an object's or array's first child (when it has one: else its end).
+    @inline(__always)
+    static func firstChild(of container: Int) -> Int { container + 2 }
+
+    /// The entry of a member's value, from its key's entry (a string's, two words).
+    @inline(__always)
+    static func value(ofKey key: Int) -> Int { key + 2 }
 
     /// The deepest nesting of arrays and objects, as `JSONDecoder` allows.
     static let maximumDepth = 512
@@ -58,7 +85,7 @@ struct JSONTape {
     /// deallocates): the document's, then one `null` (see `TapeStorage.nullEntry`).
     ///
     /// - Throws: ``Invalid`` for text `JSONDecoder` refuses before decoding.
-    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws(Invalid) -> UnsafeMutableBufferPointer<Entry> {
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) throws(Invalid) -> Entries {
         var scanner = Scanner(bytes: bytes)
         do throws(Invalid) {
             try scanner.scan()
@@ -67,7 +94,7 @@ struct JSONTape {
             throw error
         }
         // One `null` after the document: what a decoder reads for a key that is not there.
-        scanner.entries.append(Entry(.null, offset: 0, payload: 0))
+        scanner.entries.append(Entry(.null, offset: 0))
         return scanner.entries.finished
     }
 }
@@ -75,10 +102,12 @@ struct JSONTape {
 extension JSONTape {
     /// Entries appended one at a time into storage that doubles as it fills.
     struct EntryBuffer {
-        private var base: UnsafeMutablePointer<Entry>
+        private var base: UnsafeMutablePointer<UInt64>
         private var capacity: Int
+        /// Words written so far: the index the next entry gets.
         private(set) var count = 0
 
+        /// A buffer of `capacity` words.
         init(capacity: Int) {
             self.capacity = max(16, capacity)
             base = .allocate(capacity: self.capacity)
@@ -86,19 +115,27 @@ extension JSONTape {
 
         @inline(__always)
         mutating func append(_ entry: Entry) {
-            if count == capacity { grow() }
-            (base + count).initialize(to: entry)
-            count += 1
+            if count + 2 > capacity { grow() }
+            base[count] = entry.header
+            if Entry.hasPayload(entry.header) {
+                base[count + 1] = entry.payload
+                count += 2
+            } else {
+                count += 1
+            }
         }
 
         @inline(__always)
-        subscript(index: Int) -> Entry {
-            get { base[index] }
-            nonmutating set { base[index] = newValue }
+        subscript(index: Int) -> Entry { Entries.entry(at: index, in: base) }
+
+        /// Sets the payload of the entry at `index` (a container's, once it is closed).
+        @inline(__always)
+        func setPayload(_ payload: UInt64, ofEntryAt index: Int) {
+            base[index + 1] = payload
         }
 
         private mutating func grow() {
-            let larger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+            let larger = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity * 2)
             larger.moveInitialize(from: base, count: count)
             base.deallocate()
             base = larger
@@ -106,9 +143,46 @@ extension JSONTape {
         }
 
         /// The entries, for their new owner to deallocate.
-        var finished: UnsafeMutableBufferPointer<Entry> { UnsafeMutableBufferPointer(start: base, count: count) }
+        var finished: Entries { Entries(base: base, count: count) }
 
         func deallocate() { base.deallocate() }
+    }
+
+    /// A scanned document's entries, stored as 8-byte words: a literal's entry is its header, any
+    /// other entry its header and its payload. An entry's index is its header's word, so entries
+    /// are found by skipping (``next(after:)``, ``JSONTape/firstChild(of:)``), never by counting.
+    struct Entries {
+        /// The first word; the owner deallocates the words.
+        private let base: UnsafeMutablePointer<UInt64>
+        /// The words in all: the index past the last entry.
+        let count: Int
+
+        fileprivate init(base: UnsafeMutablePointer<UInt64>, count: Int) {
+            self.base = base
+            self.count = count
+        }
+
+        /// The entry whose header is at `index`.
+        @inline(__always)
+        subscript(index: Int) -> Entry { Self.entry(at: index, in: base) }
+
+        /// The entry after the value at `index` and everything it holds.
+        @inline(__always)
+        func next(after index: Int) -> Int {
+            let entry = self[index]
+            switch entry.kind {
+            case .object, .array: return entry.end
+            default: return index + entry.width
+            }
+        }
+
+        func deallocate() { base.deallocate() }
+
+        @inline(__always)
+        static func entry(at index: Int, in base: UnsafeMutablePointer<UInt64>) -> Entry {
+            let header = base[index]
+            return Entry(header: header, payload: Entry.hasPayload(header) ? base[index + 1] : 0)
+        }
     }
 }
 
@@ -124,10 +198,11 @@ extension JSONTape {
 
         init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            // One entry per four bytes holds an array of `null`, `true` or `false` (five bytes
-            // each, comma included) without growing: a grow copies, and the copy stays resident
-            // beside the tape. Pages of the estimate that no entry reaches are never touched.
-            entries = EntryBuffer(capacity: bytes.count / 4)
+            // A word per two bytes holds an array of `null`, `true` or `false` (five bytes each,
+            // comma included) or of strings without growing: a grow copies, and the copy stays
+            // resident beside the tape. Pages of the estimate that no entry reaches are never
+            // touched.
+            entries = EntryBuffer(capacity: bytes.count / 2)
         }
 
         mutating func scan() throws(Invalid) {
@@ -189,8 +264,8 @@ extension JSONTape {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard open.count < JSONTape.maximumDepth else { throw invalid("nested deeper than \(JSONTape.maximumDepth) levels") }
                 let isObject = byte == UInt8(ascii: "{")
-                entries.append(Entry(isObject ? .object : .array, offset: index, payload: 0))
-                open.append((entries.count - 1, 0))
+                open.append((entries.count, 0))
+                entries.append(Entry(isObject ? .object : .array, offset: index))
                 index += 1
                 skipWhitespace()
                 if index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
@@ -212,7 +287,7 @@ extension JSONTape {
         /// Closes the innermost container: its end and count recorded.
         private mutating func close() {
             let (entry, count) = open.removeLast()
-            entries[entry].payload = UInt64(truncatingIfNeeded: count) << 32 | UInt64(truncatingIfNeeded: entries.count)
+            entries.setPayload(UInt64(truncatingIfNeeded: count) << 32 | UInt64(truncatingIfNeeded: entries.count), ofEntryAt: entry)
         }
 
         /// A string, from its opening quote: its content's place, and whether it has escapes and
@@ -257,7 +332,7 @@ extension JSONTape {
             guard index + expected.count <= bytes.count,
                 UnsafeBufferPointer(rebasing: bytes[index..<(index + expected.count)]).elementsEqual(expected)
             else { throw invalid("expected \(text), found \(describe(index))") }
-            entries.append(Entry(kind, offset: index, payload: UInt64(expected.count)))
+            entries.append(Entry(kind, offset: index))
             index += expected.count
         }
 

@@ -24,7 +24,7 @@ struct KeyTable {
 
     /// Fills the table with the keys of `object`; `false`, leaving it empty, when the keys
     /// collide past four probes per key.
-    mutating func fill(object: Int, entries: UnsafeBufferPointer<JSONTape.Entry>, text: UnsafeRawBufferPointer, snakeCase: Bool) -> Bool {
+    mutating func fill(object: Int, entries: JSONTape.Entries, text: UnsafeRawBufferPointer, snakeCase: Bool) -> Bool {
         let count = entries[object].count
         let capacity = 1 << (Int.bitWidth - (2 * Swift.max(count, 1) - 1).leadingZeroBitCount)  // a power of two >= 2 * count
         if slots.count < capacity {
@@ -37,7 +37,7 @@ struct KeyTable {
         self.object = -1
         self.snakeCase = snakeCase
         var probes = 0
-        var position = object + 1
+        var position = JSONTape.firstChild(of: object)
         let end = entries[object].end
         while position < end {
             let key = Self.bytes(entries[position], in: text)
@@ -63,7 +63,7 @@ struct KeyTable {
 
     /// The entry of the first key equal to the ASCII `name` (as converted, under snake case).
     @inline(__always)
-    func find(_ name: UnsafeRawBufferPointer, entries: UnsafeBufferPointer<JSONTape.Entry>, text: UnsafeRawBufferPointer) -> Int? {
+    func find(_ name: UnsafeRawBufferPointer, entries: JSONTape.Entries, text: UnsafeRawBufferPointer) -> Int? {
         var slot = Int(truncatingIfNeeded: KeyBytes.hash(name)) & mask
         while true {
             let position = slots[slot]

@@ -69,7 +69,7 @@ public struct SculptJSONDecoder: ModelDecoder, Sendable {
     /// The decode proper, over UTF-8 that lives for the call (`body`'s text): from the scan the
     /// type-field peek made of it (see `SharedScan`), or from a scan of its own.
     private static func decode<T: Decodable>(_ type: T.Type, from text: UnsafeBufferPointer<UInt8>, of body: Data, options: Options) throws -> T {
-        let entries: UnsafeMutableBufferPointer<JSONTape.Entry>
+        let entries: JSONTape.Entries
         if let shared = SharedScan.take(for: text, of: body) {
             entries = shared
         } else {

@@ -24,7 +24,7 @@ enum SharedScan {
         var body: Data?
         /// Where the scanned text starts (after a byte order mark) and its length.
         var text: (start: UnsafePointer<UInt8>?, count: Int) = (nil, -1)
-        var entries: UnsafeMutableBufferPointer<JSONTape.Entry>?
+        var entries: JSONTape.Entries?
 
         /// Whether the scan kept is of `text`, the bytes of `body` after any byte order mark.
         /// The address tells for a body in storage of its own, which the slot holds; a body small
@@ -36,7 +36,7 @@ enum SharedScan {
         }
 
         /// Keeps `entries`, the scan of `text` in `body`, freeing the scan kept before.
-        func keep(_ entries: UnsafeMutableBufferPointer<JSONTape.Entry>, of text: UnsafeBufferPointer<UInt8>, in body: Data) {
+        func keep(_ entries: JSONTape.Entries, of text: UnsafeBufferPointer<UInt8>, in body: Data) {
             self.entries?.deallocate()
             (self.body, self.text, self.entries) = (body, (text.baseAddress, text.count), entries)
         }
@@ -97,7 +97,7 @@ enum SharedScan {
     /// The scan of `text` (a UTF-8 body's bytes after any byte order mark), made now when there
     /// is none yet; `nil` outside a scope, or when the text is not JSON (the caller then reads it
     /// as it would have).
-    static func entries(for text: UnsafeBufferPointer<UInt8>, of body: Data) -> UnsafeMutableBufferPointer<JSONTape.Entry>? {
+    static func entries(for text: UnsafeBufferPointer<UInt8>, of body: Data) -> JSONTape.Entries? {
         guard let slot = openSlot else { return nil }
         if slot.holds(text, of: body), let entries = slot.entries { return entries }
         guard let entries = try? JSONTape.scan(text) else { return nil }
@@ -107,7 +107,7 @@ enum SharedScan {
 
     /// Takes the scan of `text` (the bytes of `body`) for a decode, when the scope holds one: the
     /// decode owns it then.
-    static func take(for text: UnsafeBufferPointer<UInt8>, of body: Data) -> UnsafeMutableBufferPointer<JSONTape.Entry>? {
+    static func take(for text: UnsafeBufferPointer<UInt8>, of body: Data) -> JSONTape.Entries? {
         guard let slot = openSlot, slot.holds(text, of: body), let entries = slot.entries else { return nil }
         slot.release(freeing: false)
         return entries

@@ -161,7 +161,7 @@ struct ObjectMembers {
 
     init(decoder: TapeDecoder, object: Int) {
         self.decoder = decoder
-        position = object + 1
+        position = JSONTape.firstChild(of: object)
         end = decoder.entries[object].end
         count = decoder.entries[object].count
     }
@@ -173,7 +173,7 @@ struct ObjectMembers {
         guard position < end else { return nil }
         let entry = decoder.entries[position]
         let text = decoder.text
-        let member = (try decoder.reading { () throws(TapeScalars.Invalid) in try TapeScalars.string(entry, in: text) }, position + 1)
+        let member = (try decoder.reading { () throws(TapeScalars.Invalid) in try TapeScalars.string(entry, in: text) }, JSONTape.value(ofKey: position))
         position = TapeKeyedContainer<IndexKey>.next(after: position, in: decoder.entries)
         return member
     }

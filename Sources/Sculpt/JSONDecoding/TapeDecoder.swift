@@ -7,7 +7,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// The document, shared with the decoders `superDecoder()` makes.
     let storage: TapeStorage
     /// The scanned document's entries.
-    let entries: UnsafeBufferPointer<JSONTape.Entry>
+    let entries: JSONTape.Entries
     let options: SculptJSONDecoder.Options
     // The mutable state below is this decode's alone (the decoder is not shared across threads,
     // and no access to it overlaps another), so it goes without run-time exclusivity checks,
@@ -28,7 +28,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     init(storage: TapeStorage, entry: Int = 0, node: CodingPathNode = .root, options: SculptJSONDecoder.Options) {
         self.storage = storage
-        self.entries = UnsafeBufferPointer(storage.entries)
+        self.entries = storage.entries
         self.options = options
         self.current = entry
         self.node = node
@@ -286,14 +286,14 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 /// A scanned document: its entries, and its text, which is the caller's bytes during the decode
 /// and a copy of its own once the decode is over, when a decoder that reads it is still kept.
 final class TapeStorage {
-    let entries: UnsafeMutableBufferPointer<JSONTape.Entry>
+    let entries: JSONTape.Entries
     private(set) var text: UnsafeBufferPointer<UInt8>
     private var ownedText: UnsafeMutableRawBufferPointer?
     /// How far line feeds have been counted, for faults' lines: faults come in text order, so
     /// counting on from the last costs one pass over the text in all.
     var lineFeedsCounted = (end: 0, count: 0, last: -1)
 
-    init(entries: UnsafeMutableBufferPointer<JSONTape.Entry>, text: UnsafeBufferPointer<UInt8>) {
+    init(entries: JSONTape.Entries, text: UnsafeBufferPointer<UInt8>) {
         self.entries = entries
         self.text = text
     }

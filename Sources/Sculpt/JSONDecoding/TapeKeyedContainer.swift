@@ -41,7 +41,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let entries = decoder.entries
         let text = decoder.text
         let end = entries[object].end
-        var position = object + 1
+        var position = JSONTape.firstChild(of: object)
         var allSimpleASCII = true
         while position < end {
             let key = entries[position]
@@ -61,12 +61,8 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The entry after a member (its key and its value).
     @inline(__always)
-    static func next(after key: Int, in entries: UnsafeBufferPointer<JSONTape.Entry>) -> Int {
-        let value = entries[key + 1]
-        switch value.kind {
-        case .object, .array: return value.end
-        default: return key + 2
-        }
+    static func next(after key: Int, in entries: JSONTape.Entries) -> Int {
+        entries.next(after: JSONTape.value(ofKey: key))
     }
 
     var codingPath: [any CodingKey] { node.path }
@@ -90,7 +86,7 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// entry, in document order.
     private func forEachKey(_ body: (String, Int) -> Void) throws {
         let entries = decoder.entries
-        var position = object + 1
+        var position = JSONTape.firstChild(of: object)
         while position < entries[object].end {
             let name = if keysInText, decoder.options.usesSnakeCase {
                 SnakeCase.camelCased(ascii: KeyTable.bytes(entries[position], in: UnsafeRawBufferPointer(decoder.text)))
@@ -129,17 +125,17 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             guard keysInText, KeyBytes.isASCII(name) else { return nil }
             return decoder.findKey(name, in: object, depth: node.depth)
         }
-        if let found { return found.map { $0 + 1 } }
+        if let found { return found.map(JSONTape.value(ofKey:)) }
         return slowValue(named: name)
     }
 
     /// A lookup through the object's dictionary, made when the decoder does not keep it.
     @inline(never)
     private func slowValue(named name: String) -> Int? {
-        if let index = decoder.index(for: object, depth: node.depth) { return index[name].map { $0 + 1 } }
+        if let index = decoder.index(for: object, depth: node.depth) { return index[name].map(JSONTape.value(ofKey:)) }
         guard let index = try? makeIndex() else { return nil }
         decoder.setIndex(index, for: object, depth: node.depth)
-        return index[name].map { $0 + 1 }
+        return index[name].map(JSONTape.value(ofKey:))
     }
 
     // MARK: - Lookups

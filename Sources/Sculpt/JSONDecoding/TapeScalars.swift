@@ -141,23 +141,6 @@ enum TapeScalars {
         return value
     }
 
-    /// The floating-point value `JSONDecoder` decodes from a number's text (grammar checked).
-    ///
-    /// - Throws: ``Invalid`` for a number past the type's range, or one that rounds to zero
-    ///   without being zero.
-    @inline(__always)
-    static func double(_ bytes: UnsafeBufferPointer<UInt8>) throws(Invalid) -> Double {
-        // A whole number of at most 15 digits is exact as a Double.
-        if bytes.count <= 15, let value = plainInteger(bytes, as: Int64.self), !(value == 0 && bytes.first == UInt8(ascii: "-")) {
-            return Double(value)
-        }
-        let literal = String(decoding: bytes, as: UTF8.self)
-        guard let value = JSONNumber.double(fromLiteral: literal) else {
-            throw .notRepresentable(parsed: literal)
-        }
-        return value
-    }
-
     /// The `Float` `JSONDecoder` decodes from a number's text.
     static func float(_ bytes: UnsafeBufferPointer<UInt8>) throws(Invalid) -> Float {
         let literal = String(decoding: bytes, as: UTF8.self)

@@ -18,8 +18,7 @@ extension TapeStorage {
         return fault ?? .cannotConvertInputStringDataToUTF8(location: location(of: range.lowerBound))
     }
 
-    /// The line (from 1) and column of the byte at `offset`, as `JSONDecoder` counts them: a line
-    /// feed ends its line, so it is column 0 of the next.
+    /// The line (from 1) and column of the byte at `offset`, as `JSONDecoder` counts them.
     private func location(of offset: Int) -> JSONError.SourceLocation {
         var counted = lineFeedsCounted
         if offset + 1 < counted.end { counted = (0, 0, -1) }
@@ -33,6 +32,6 @@ extension TapeStorage {
         }
         counted.end = index
         lineFeedsCounted = counted
-        return .init(line: counted.count + 1, column: counted.last < 0 ? offset + 1 : offset - counted.last, index: offset)
+        return .init(offset: offset, lineFeeds: counted.count, lastLineFeed: counted.last)
     }
 }

@@ -17,7 +17,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         self.decoder = decoder
         self.node = node
         let entry = decoder.entries[array]
-        position = array + 1
+        position = JSONTape.firstChild(of: array)
         end = entry.end
         count = entry.count
     }
@@ -41,11 +41,7 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
     /// Moves past the element at `entry`.
     @inline(__always)
     private mutating func advance(past entry: Int) {
-        let element = decoder.entries[entry]
-        switch element.kind {
-        case .object, .array: position = element.end
-        default: position = entry + 1
-        }
+        position = decoder.entries.next(after: entry)
         currentIndex += 1
     }
 

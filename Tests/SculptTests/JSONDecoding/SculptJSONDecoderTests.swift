@@ -130,6 +130,9 @@ struct SculptJSONDecoderTests {
         "9007199254740993.000000000000000000001", "3.0000000000000001", "1e308", "1e309", "1e-400", "0.0e0", "0e1", "0E5", "0e+1", "-0e1", "0e12", "0.0e1", "0.00e1", "00e1", "0.000e-1", "0e-7", "-0.0", "01", "1.",
         "-", "1e", "1e+", ".5", "1.5.2", "255", "256", "-128", "-129", "65535", "4294967296", "1.7976931348623157e308",
         "2.2250738585072014e-308", "4.9e-324", "0.1", "0.30000000000000004", "123456789.123456789",
+        "9007199254740992", "9007199254740993", "900719925474099.3", "900719925474099.25", "1e22", "1e23", "1e-22", "1e-23",
+        "2.5e+22", "9007199254740992e22", "9007199254740992e-22", "9007199254740992e-23", "1e0022", "1e00022", "-0.000",
+        "0.0000000000000000000001", "0.00000000000000000000001", "4.35", "1.7976931348623157", "-12343.881967",
     ])
     func numbers(_ text: String) {
         let data = Data("[\(text)]".utf8)
@@ -139,6 +142,31 @@ struct SculptJSONDecoderTests {
             ("[Float]", agreement([Float].self, data)), ("[Decimal]", agreement([Decimal].self, data)), ("[UInt]", agreement([UInt].self, data)),
         ].map({ ($0.0, $0.1.sculpt, $0.1.foundation) }) {
             #expect(sculpt == foundation, "\(text) as \(type)")
+        }
+    }
+
+    @Test("doubles of every length, point and exponent round to JSONDecoder's bits")
+    func doubles() throws {
+        // A fixed generator, so that a failure repeats: digits 1 to 20 long, the point anywhere
+        // or nowhere, an exponent in -30...30 or none, either sign.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let numbers = (0..<20_000).map { _ -> String in
+            let length = 1 + next(20)
+            var digits = String(1 + next(9)) + String((1..<length).map { _ in Character(String(next(10))) })
+            if next(3) > 0 { digits.insert(".", at: digits.index(digits.startIndex, offsetBy: 1 + next(length))) }
+            if digits.hasSuffix(".") { digits += "0" }
+            let exponent = next(2) == 0 ? "" : "e\(next(61) - 30)"
+            return (next(2) == 0 ? "-" : "") + digits + exponent
+        }
+        let data = Data("[\(numbers.joined(separator: ","))]".utf8)
+        let sculpt = try SculptJSONDecoder().decode([Double].self, from: data)
+        let foundation = try JSONDecoder().decode([Double].self, from: data)
+        for (index, (mine, theirs)) in zip(sculpt, foundation).enumerated() where mine.bitPattern != theirs.bitPattern {
+            Issue.record("\(numbers[index]): \(mine) where JSONDecoder reads \(theirs)")
         }
     }
 

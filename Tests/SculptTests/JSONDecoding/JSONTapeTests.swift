@@ -1,0 +1,71 @@
+import Foundation
+@testable import Sculpt
+import Testing
+
+/// The scan `SculptJSONDecoder` reads holds a literal (`null`, `true`, `false`) in one 8-byte
+/// word, as `JSONDecoder`'s scan does, and any other value in two; values are found by skipping,
+/// whatever mix of widths precedes them.
+@Suite("The JSON tape's size")
+struct JSONTapeTests {
+    /// The words a scan of `json` takes.
+    static func words(_ json: String) throws -> Int {
+        var json = json
+        return try json.withUTF8 { bytes in
+            let entries = try JSONTape.scan(bytes)
+            defer { entries.deallocate() }
+            return entries.count
+        }
+    }
+
+    @Test("a literal takes one word, any other value two, and the scan one word after the document", arguments: [
+        ("null", 2),
+        ("true", 2),
+        ("[]", 3),
+        ("[null,true,false]", 6),
+        ("[1,\"a\"]", 7),
+        ("{\"a\":true}", 6),
+        ("{\"a\":{\"b\":null},\"c\":[false]}", 15),
+    ])
+    func widths(_ json: String, _ expected: Int) throws {
+        #expect(try Self.words(json) == expected)
+    }
+
+    @Test("an array of a million nulls takes eight bytes an element, as JSONDecoder's scan does")
+    func nulls() throws {
+        let count = 1_000_000
+        let json = "[" + Array(repeating: "null", count: count).joined(separator: ",") + "]"
+        #expect(try Self.words(json) * MemoryLayout<UInt64>.stride == 8 * (count + 3))
+    }
+
+    @Test("values after literals and containers of every width decode in place", arguments: [
+        #"[null,{"a":[true,1,"x"],"b":false},[null],"end"]"#,
+        #"{"n":null,"t":true,"s":"v","o":{"f":false},"a":[],"last":2}"#,
+    ])
+    func mixed(_ json: String) throws {
+        let data = Data(json.utf8)
+        let sculpt = try SculptJSONDecoder().decode(JSONTapeValue.self, from: data)
+        #expect(sculpt == (try JSONDecoder().decode(JSONTapeValue.self, from: data)))
+    }
+}
+
+/// Any JSON value, decoded through every kind of container.
+private indirect enum JSONTapeValue: Decodable, Equatable {
+    case null, bool(Bool), number(Double), string(String), array([JSONTapeValue]), object([String: JSONTapeValue])
+
+    init(from decoder: any Decoder) throws {
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let bool = try? single.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let number = try? single.decode(Double.self) {
+            self = .number(number)
+        } else if let string = try? single.decode(String.self) {
+            self = .string(string)
+        } else if let array = try? single.decode([JSONTapeValue].self) {
+            self = .array(array)
+        } else {
+            self = .object(try single.decode([String: JSONTapeValue].self))
+        }
+    }
+}
