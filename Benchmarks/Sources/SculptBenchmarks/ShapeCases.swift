@@ -47,6 +47,7 @@ struct Shape: Sendable {
         Shape("[Int?], 200,000 half null", 200_000, [Int?].self) { n in text("[" + (0..<n).map { $0.isMultiple(of: 2) ? "null" : "\($0)" }.joined(separator: ",") + "]") },
         Shape("[[Int]], 40,000 of 5", 40_000, [[Int]].self) { n in json((0..<n).map { base in (0..<5).map { base + $0 } }) },
         Shape("[String: Int], 50,000 keys", 50_000, [String: Int].self) { n in json(Dictionary(uniqueKeysWithValues: (0..<n).map { ("key-\($0)", $0) })) },
+        Shape("[[String: Int]], 300,000 empty", 300_000, [[String: Int]].self) { n in text("[" + Array(repeating: "{}", count: n).joined(separator: ",") + "]") },
         Shape("[Int: Int], 50,000 keys", 50_000, [Int: Int].self) { n in text("{" + (0..<n).map { #""\#($0)":\#($0 &* 31)"# }.joined(separator: ",") + "}") },
         Shape("objects with escaped keys, 20,000", 20_000, [EscapedKeys].self) { n in
             text("[" + (0..<n).map { #"{"caf\u00e9":\#($0),"na\u00efve":"x\#($0)","\u0041BC":true}"# }.joined(separator: ",") + "]")

@@ -139,7 +139,8 @@ extension Dictionary: StringKeyedDictionary where Key == String, Value: Decodabl
         _ members: inout ObjectMembers, firstOnly: Bool, _ decode: (any Decodable.Type, String, Int) throws -> any Decodable
     ) throws -> Self {
         var result: [String: Value] = [:]
-        result.reserveCapacity(members.count)
+        // An empty dictionary stays the shared empty one: reserving room for none allocates.
+        if members.count > 0 { result.reserveCapacity(members.count) }
         while let (name, entry) = try members.next() {
             if firstOnly, result[name] != nil { continue }
             guard let value = try decode(Value.self, name, entry) as? Value, result[name] == nil else { continue }

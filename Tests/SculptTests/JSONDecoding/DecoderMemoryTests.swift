@@ -2,11 +2,12 @@ import Foundation
 @testable import Sculpt
 import Testing
 
-/// The scan `SculptJSONDecoder` reads holds a literal (`null`, `true`, `false`) in one 8-byte
-/// word, as `JSONDecoder`'s scan does, and any other value in two; values are found by skipping,
-/// whatever mix of widths precedes them.
-@Suite("The JSON tape's size")
-struct JSONTapeTests {
+/// What `SculptJSONDecoder` holds: its scan keeps a literal (`null`, `true`, `false`) in one 8-byte
+/// word, as `JSONDecoder`'s scan does, and any other value in two, values found by skipping
+/// whatever mix of widths precedes them; and what it makes allocates no more than `JSONDecoder`'s
+/// answer does.
+@Suite("SculptJSONDecoder's memory")
+struct DecoderMemoryTests {
     /// The words a scan of `json` takes.
     static func words(_ json: String) throws -> Int {
         var json = json
@@ -35,6 +36,15 @@ struct JSONTapeTests {
         let count = 1_000_000
         let json = "[" + Array(repeating: "null", count: count).joined(separator: ",") + "]"
         #expect(try Self.words(json) * MemoryLayout<UInt64>.stride == 8 * (count + 3))
+    }
+
+    @Test("an empty object decodes to the shared empty dictionary, with no storage of its own")
+    func emptyDictionaries() throws {
+        let data = Data("[{},{}]".utf8)
+        let decoded = try SculptJSONDecoder().decode([[String: Int]].self, from: data)
+        // A dictionary is one reference: the empty one's is shared by every empty dictionary.
+        let storage = { (dictionary: [String: Int]) in unsafeBitCast(dictionary, to: UInt.self) }
+        #expect(decoded.map(storage) == [storage([:]), storage([:])])
     }
 
     @Test("values after literals and containers of every width decode in place", arguments: [
