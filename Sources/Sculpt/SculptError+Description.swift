@@ -34,19 +34,24 @@ extension SculptError {
         let policy = SecretPolicy.default
         let contentTypes = context.response.headerFields[values: .contentType]
         let text = JSONText(context.body, upTo: Self.secretScanLimit)
-        let readable = text?.utf8 ?? context.body
+        // Read as its decoder reads it: an XML document in the single-byte encoding it declares
+        // is transcoded, so that a secret past ASCII is looked for as it will be decoded.
+        let readable = text.flatMap { $0.transcodedFrom == nil ? XMLDeclaredEncoding.transcoded($0.utf8) : nil } ?? text?.utf8 ?? context.body
         let scan = policy.secretValues(in: readable, contentTypes: contentTypes, scanning: Self.secretScanLimit)
         var secrets = scan.values
         if let url = context.response.url { secrets += policy.secretValues(in: url) }
+        let withheld: Withheld? =
+            if context.body.starts(with: Array("bplist".utf8)) { .binaryPropertyList }
+            else if context.body.count > Self.secretScanLimit { .pastScan(bodySize: context.body.count) }
+            else { scan.isWhole ? nil : .tooManySecrets }
         // A body that reads as UTF-16 or UTF-32 by its first bytes but does not decode is not
         // read for secrets: its bytes are not shown.
         let excerpt = text == nil ? "Body (\(context.body.count) bytes): UTF-16 or UTF-32 that does not read, not shown."
-            : SecretPolicy.redacting(values: secrets, in: Self.bodyExcerpt(of: readable, size: context.body.count, encoding: text?.transcodedFrom?.encoding, contentTypes))
+            : SecretPolicy.redacting(values: secrets, in: Self.bodyExcerpt(
+                of: readable, size: context.body.count, encoding: text?.transcodedFrom?.encoding, contentTypes, withholding: withheld))
         let room = Self.descriptionLimit - excerpt.utf8.count - 1
         // Each line's control, bidirectional and invisible characters escaped: the only line
         // breaks are the report's own, and what a server sent cannot pose as another log line.
-        let withheld: Withheld? = context.body.count > Self.secretScanLimit ? .pastScan(bodySize: context.body.count)
-            : scan.isWhole ? nil : .tooManySecrets
         let lines = report(withholding: withheld).map { PrintableText.value($0, limit: Self.descriptionLimit) }
         let report = SecretPolicy.redacting(values: secrets, in: lines.joined(separator: "\n"))
         return ClippedText.value(report, limit: room) + "\n" + excerpt
@@ -58,9 +63,13 @@ extension SculptError {
         case pastScan(bodySize: Int)
         /// The body holds more secret values than are collected.
         case tooManySecrets
+        /// The body is a binary property list, whose strings are not read for secrets.
+        case binaryPropertyList
 
         var reason: String {
             switch self {
+            case .binaryPropertyList:
+                "(not shown: the body is a binary property list, which Sculpt does not read for secrets)"
             case .pastScan(let size):
                 "(not shown: the body is \(ClippedText.count(size)) bytes, and Sculpt looks for secrets in its first \(ClippedText.count(SculptError.secretScanLimit)))"
             case .tooManySecrets:
@@ -126,9 +135,18 @@ extension SculptError {
 
     /// The first bytes of the body as text, with its size (and encoding, when it is not UTF-8),
     /// secret JSON members' (or form parameters') values replaced: `Body (1,204 bytes): {"login":...`.
-    private static func bodyExcerpt(of text: Data, size: Int, encoding: String.Encoding?, _ contentTypes: [String]) -> String {
+    ///
+    /// Past the bytes read for secrets (`withheld` is `.pastScan`), a secret found nowhere could be
+    /// any value: a JSON body shows its keys and structure only, any other body nothing.
+    private static func bodyExcerpt(of text: Data, size: Int, encoding: String.Encoding?, _ contentTypes: [String], withholding withheld: Withheld?) -> String {
         guard size > 0 else { return "Body: empty." }
-        let (shown, remaining) = SecretPolicy.default.excerpt(of: text, contentTypes: contentTypes, bytes: Self.bodyExcerptLimit)
+        var (shown, remaining) = SecretPolicy.default.excerpt(of: text, contentTypes: contentTypes, bytes: Self.bodyExcerptLimit)
+        if case .pastScan = withheld {
+            guard SecretPolicy.kind(of: text.prefix(64 << 10), contentTypes: contentTypes) == .json else {
+                return "Body (\(size) bytes): \(withheld?.reason ?? "")"
+            }
+            shown = SecretPolicy.maskingValues(inJSON: shown)
+        }
         let more = remaining > 0 ? "… (\(remaining) more bytes)" : ""
         let named = encoding.map { ", \(Self.name(of: $0))" } ?? ""
         // Escaping at most multiplies the excerpt's length by five: the limit never cuts it.

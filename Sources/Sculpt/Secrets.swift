@@ -52,7 +52,9 @@ package enum Secrets {
     /// `access_token`, `refresh_token`, `id_token`, `client_secret`, `client_assertion`,
     /// `assertion`, `code_verifier`; `session_token`, `auth_token`, `private_token`, `token`,
     /// `jwt`; `api_key`, `key` (Google's `?key=`), `auth`, `secret`, `api_secret`,
-    /// `private_key`, `session`, `session_id`, `password`, `passwd`; CSRF tokens (`csrf`,
+    /// `private_key`, `session`, `session_id`, `password`, `passwd`, `pwd`, `passphrase`;
+    /// `api_token`, `bearer_token`, `github_token`, OAuth 1.0a's `oauth_token` and
+    /// `oauth_token_secret`, `secret_key`, `access_key`, `aws_secret_access_key`; CSRF tokens (`csrf`,
     /// `csrf_token`, `xsrf_token`, Rails' `authenticity_token`, Django's `csrfmiddlewaretoken`);
     /// the signatures of presigned URLs (`signature`, `sig`, `X-Amz-Signature`,
     /// `X-Amz-Credential`, `X-Amz-Security-Token`); and the credential headers' names
@@ -64,8 +66,9 @@ package enum Secrets {
     package static let queryParameters = [
         "access_token", "refresh_token", "id_token", "session_token", "auth_token", "private_token", "api_key", "client_secret",
         "client_assertion", "assertion", "code_verifier", "token", "jwt", "key", "auth", "secret", "api_secret", "private_key",
-        "session", "session_id", "password", "passwd", "csrf", "csrf_token", "xsrf_token", "authenticity_token", "csrfmiddlewaretoken",
-        "signature", "sig", "x-amz-signature", "x-amz-credential", "x-amz-security-token",
+        "session", "session_id", "password", "passwd", "pwd", "passphrase", "csrf", "csrf_token", "xsrf_token", "authenticity_token",
+        "csrfmiddlewaretoken", "signature", "sig", "x-amz-signature", "x-amz-credential", "x-amz-security-token", "api_token",
+        "bearer_token", "github_token", "oauth_token", "oauth_token_secret", "secret_key", "access_key", "aws_secret_access_key",
     ] + headers.map { $0.canonicalName }
 
     /// JSON, form and XML members whose values are credentials (compared as ``queryParameters``

@@ -53,7 +53,7 @@ enum XMLDocumentText {
         if let wide = WideTextEncoding(of: data) {
             return Data(withoutEncodingDeclaration(try wide.text(of: data)).utf8)
         }
-        let declared = declaredEncoding(of: data)?.lowercased()
+        let declared = XMLDeclaredEncoding.name(in: data)?.lowercased()
         switch declared {
         case nil, "utf-8", "utf8":
             if let offset = firstInvalidUTF8Offset(in: data) {
@@ -61,7 +61,7 @@ enum XMLDocumentText {
             }
             return data
         case let name?:
-            guard let encoding = singleByteEncodings[name] else {
+            guard let encoding = XMLDeclaredEncoding.singleByte[name] else {
                 throw corrupted("The XML document's encoding \(printable(name)) is not one Sculpt reads (UTF-8; UTF-16 and UTF-32 by their byte order mark or first bytes; ISO-8859-1, US-ASCII, Windows-1252).")
             }
             guard let text = String(data: data, encoding: encoding) else {
@@ -81,41 +81,12 @@ enum XMLDocumentText {
         #endif
     }
 
-    private static let singleByteEncodings: [String: String.Encoding] = [
-        "iso-8859-1": .isoLatin1, "iso8859-1": .isoLatin1, "latin1": .isoLatin1, "latin-1": .isoLatin1,
-        "us-ascii": .ascii, "ascii": .ascii, "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252,
-    ]
-
-    /// The `encoding` of an XML declaration at the start of an ASCII-compatible document, read to
-    /// the declaration's end however long it is: libxml2 reads it so.
-    private static func declaredEncoding(of data: Data) -> String? {
-        var bytes = data[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        guard bytes.starts(with: Array("<?xml".utf8)), let end = bytes.firstRange(of: Array("?>".utf8)) else { return nil }
-        return encodingValue(in: String(decoding: bytes[..<end.lowerBound], as: UTF8.self))?.value
-    }
-
-    /// The declaration's `encoding="..."` pseudo-attribute: its whole range and its value.
-    private static func encodingValue(in declaration: String) -> (range: Range<String.Index>, value: String)? {
-        guard let name = declaration.range(of: "encoding") else { return nil }
-        var index = name.upperBound
-        let skipSpaces = { while index < declaration.endIndex, declaration[index].isWhitespace { index = declaration.index(after: index) } }
-        skipSpaces()
-        guard index < declaration.endIndex, declaration[index] == "=" else { return nil }
-        index = declaration.index(after: index)
-        skipSpaces()
-        guard index < declaration.endIndex, let quote = declaration[index].unicodeScalars.first, quote == "\"" || quote == "'" else { return nil }
-        let valueStart = declaration.index(after: index)
-        guard let close = declaration[valueStart...].firstIndex(of: Character(quote)) else { return nil }
-        return (name.lowerBound..<declaration.index(after: close), String(declaration[valueStart..<close]))
-    }
-
     /// `text` with its XML declaration's `encoding` removed: the bytes are UTF-8 now.
     private static func withoutEncodingDeclaration(_ text: String) -> String {
         let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         guard body.hasPrefix("<?xml"), let end = body.range(of: "?>") else { return body }
         let declaration = String(body[..<end.lowerBound])
-        guard let encoding = encodingValue(in: declaration) else { return body }
+        guard let encoding = XMLDeclaredEncoding.pseudoAttribute(in: declaration) else { return body }
         return declaration.replacingCharacters(in: encoding.range, with: "") + body[end.lowerBound...]
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `SculptJSONDecoder` throws, inside a type's own `init(from:)`, for a value whose text is
 /// not JSON, or a number no Swift type of its kind holds: the same cases, values and words as the
 /// error `JSONDecoder` throws there (FoundationEssentials' `JSONError`, which is not public either),
@@ -79,5 +81,73 @@ enum JSONError: Error, Sendable {
 
     private static func character(_ byte: UInt8) -> String {
         String(Unicode.Scalar(byte))
+    }
+}
+
+extension JSONError: CustomNSError {
+    /// The domain `JSONDecoder`'s own fault bridges to (`FoundationEssentials.JSONError` where
+    /// Foundation is swift-foundation), so that the two read the same as `NSError`s.
+    static var errorDomain: String { FoundationFault.current.domain }
+
+    /// The code `JSONDecoder`'s fault of the same case bridges to: its case's place among the
+    /// cases of FoundationEssentials' `JSONError` that carry values.
+    var errorCode: Int {
+        switch self {
+        case .cannotConvertInputStringDataToUTF8: 0
+        case .unexpectedCharacter: 1
+        case .tooManyNestedArraysOrDictionaries: 2
+        case .invalidHexDigitSequence: 3
+        case .unexpectedEscapedCharacter: 6
+        case .unescapedControlCharacterInString: 7
+        case .expectedLowSurrogateUTF8SequenceAfterHighSurrogate: 8
+        case .couldNotCreateUnicodeScalarFromUInt32: 9
+        case .numberWithLeadingZero: 10
+        case .numberIsNotRepresentableInSwift: 11
+        }
+    }
+}
+
+extension JSONError.SourceLocation: CustomStringConvertible, CustomDebugStringConvertible {
+    /// As `JSONDecoder`'s fault prints its place: `SourceLocation(line: 1, column: 6, index: 5)`.
+    var description: String {
+        "SourceLocation(line: \(line), column: \(column), index: \(index))"
+    }
+
+    /// As `JSONDecoder`'s fault prints its place inside its case, with its type's module:
+    /// `FoundationEssentials.JSONError.SourceLocation(line: 1, column: 6, index: 5)`.
+    var debugDescription: String {
+        "\(JSONError.FoundationFault.current.typeName).\(description)"
+    }
+}
+
+extension JSONError {
+    /// The domain and type name of the fault `JSONDecoder` throws in a value, read once from the
+    /// fault itself; Sculpt's own where `JSONDecoder` throws none of that type (Foundation before
+    /// swift-foundation wraps an `NSError` instead).
+    struct FoundationFault {
+        let domain: String
+        let typeName: String
+
+        static let current: FoundationFault = {
+            let own = FoundationFault(domain: String(reflecting: JSONError.self), typeName: String(reflecting: JSONError.self))
+            guard let fault = (try? JSONDecoder().decode(Probe.self, from: Data("[01]".utf8)))?.fault,
+                String(describing: type(of: fault)) == "JSONError"
+            else { return own }
+            return FoundationFault(domain: (fault as NSError).domain, typeName: String(reflecting: type(of: fault)))
+        }()
+
+        /// What `JSONDecoder` throws for `01` read as an `Int` inside a type's `init(from:)`.
+        private struct Probe: Decodable {
+            let fault: (any Error)?
+            init(from decoder: any Decoder) throws {
+                var elements = try decoder.unkeyedContainer()
+                do {
+                    _ = try elements.decode(Int.self)
+                    fault = nil
+                } catch {
+                    fault = error
+                }
+            }
+        }
     }
 }

@@ -34,7 +34,16 @@ extension SecretPolicy {
             }
             values.append(text)
         }
-        switch Self.descriptionKind(of: scanned, contentTypes: contentTypes) {
+        let kind = Self.descriptionKind(of: scanned, contentTypes: contentTypes)
+        if kind != .opaque {
+            // A query or form written inside a value, and a credential after its scheme.
+            let bytes = Array(scanned)
+            for range in embeddedParameterValueRanges(in: bytes) {
+                add(bytes[range])
+                if let decoded = String(decoding: bytes[range], as: UTF8.self).removingPercentEncoding { add(decoded.utf8) }
+            }
+        }
+        switch kind {
         case .opaque: return ([], isWhole)
         case .json: break
         case .xml:

@@ -145,7 +145,7 @@ extension SecretPolicy {
                 depth = max(0, depth - 1)
                 if secretDepth == depth { secretDepth = nil }
                 if let key = keyText {
-                    nextIsSecret = isSecret(bodyField: String(decoding: bytes[key], as: UTF8.self))
+                    nextIsSecret = isSecret(bodyField: Self.resolvingReferences(in: String(decoding: bytes[key], as: UTF8.self)))
                     keyText = nil
                 }
                 index = closes.first(Self.tagEnd, from: index).map { $0 + 1 } ?? count
@@ -156,6 +156,12 @@ extension SecretPolicy {
             let name = index..<Self.nameEnd(bytes, from: index)
             index = name.upperBound
             var selfClosing = false
+            // Every attribute of a secret element is secret (`<token v="..."/>`); in HTML, a
+            // `value` or `content` is when the element's `name` is (`<input name="csrf_token"
+            // value="...">`, `<meta name="csrf-token" content="...">`), in any order.
+            let secretElement = policy.isSecretXMLName(bytes[name])
+            var namesSecret = false
+            var namedValues: [Range<Int>] = []
             while index < count, bytes[index] != UInt8(ascii: ">") {
                 guard Self.isNameStart(bytes[index]) else {
                     selfClosing = bytes[index] == UInt8(ascii: "/")
@@ -169,10 +175,20 @@ extension SecretPolicy {
                 guard index < count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { continue }
                 let quote = bytes[index]
                 let value = (index + 1)..<(bytes.offset(of: quote, from: index + 1) ?? count)
-                if !value.isEmpty, policy.isSecretXMLName(bytes[attribute]) { ranges.append(value) }
+                if !value.isEmpty {
+                    let local = Self.localName(bytes[attribute])
+                    if secretElement || policy.isSecretXMLName(bytes[attribute]) {
+                        ranges.append(value)
+                    } else if Self.namesAnother(local) {
+                        namesSecret = namesSecret || isSecret(bodyField: String(decoding: bytes[value], as: UTF8.self))
+                    } else if Self.holdsNamedValue(local) {
+                        namedValues.append(value)
+                    }
+                }
                 index = value.upperBound + 1
                 selfClosing = false
             }
+            if namesSecret { ranges += namedValues }
             index = min(count, index + 1)
             let local = Self.localName(bytes[name])
             let secret = policy.isSecretXMLName(bytes[name]) || nextIsSecret
@@ -226,6 +242,18 @@ extension SecretPolicy {
     private func isSecretXMLName(_ name: Slice<UnsafeRawBufferPointer>) -> Bool {
         let local = Self.localName(name)
         return !local.isEmpty && isSecret(bodyField: String(decoding: local, as: UTF8.self))
+    }
+
+    /// Whether an attribute names the value beside it: HTML's `name`, `property` (Open Graph) and
+    /// `itemprop`.
+    private static func namesAnother(_ attribute: Slice<UnsafeRawBufferPointer>) -> Bool {
+        ["name", "property", "itemprop"].contains { attribute.elementsEqual($0.utf8) }
+    }
+
+    /// Whether an attribute holds the value its element's `name` names: `value` (an input),
+    /// `content` (a meta tag).
+    private static func holdsNamedValue(_ attribute: Slice<UnsafeRawBufferPointer>) -> Bool {
+        attribute.elementsEqual("value".utf8) || attribute.elementsEqual("content".utf8)
     }
 
     private static let cdataStart = Array("<![CDATA[".utf8)

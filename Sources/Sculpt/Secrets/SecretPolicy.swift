@@ -98,9 +98,20 @@ package struct SecretPolicy: Sendable {
         headers.contains(name) || (redactsURLs && Secrets.isCredentialHeader(name))
     }
 
-    /// A JSON member name, as decoded from the document, is secret.
+    /// A JSON member name, as decoded from the document, is secret: compared as
+    /// ``canonical(_:)`` makes it, spaces, tabs and NULs around it left out (`"token "`).
     package func isSecret(bodyField name: some StringProtocol) -> Bool {
-        canonicalBodyFields.contains(Self.canonical(name))
+        let utf8 = Array(name.utf8)
+        guard let first = utf8.first, let last = utf8.last, Self.isPadding(first) || Self.isPadding(last) else {
+            return canonicalBodyFields.contains(Self.canonical(name))
+        }
+        let trimmed = utf8.drop(while: Self.isPadding).reversed().drop(while: Self.isPadding).reversed()
+        return canonicalBodyFields.contains(Self.canonical(String(decoding: trimmed, as: UTF8.self)))
+    }
+
+    /// Whether a byte around a name leaves the name what it is: a space, a tab, a NUL.
+    private static func isPadding(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == 0
     }
 
     /// A normalized name as compared: itself, and for `name[]` or `outer[name]` each bracketed
@@ -143,8 +154,7 @@ package struct SecretPolicy: Sendable {
             bytes = Array(decoded.utf8)
         }
         // Spaces, tabs and NULs around a name (`token%00`) do not make it another name.
-        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == 0 }
-        let trimmed = bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+        let trimmed = bytes.drop(while: isPadding).reversed().drop(while: isPadding).reversed()
         return String(decoding: trimmed.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 

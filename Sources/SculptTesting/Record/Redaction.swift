@@ -65,7 +65,9 @@ public struct Redaction: Sendable {
     /// `refresh_token`, `id_token`, `client_secret`, `client_assertion`, `assertion`,
     /// `code_verifier`; `session_token`, `auth_token`, `private_token`, `token`, `jwt`; `api_key`,
     /// `key` (Google's `?key=`), `auth`, `secret`, `api_secret`, `private_key`, `session`,
-    /// `session_id`, `password`, `passwd`; CSRF tokens (`csrf`, `csrf_token`, `xsrf_token`,
+    /// `session_id`, `password`, `passwd`, `pwd`, `passphrase`; `api_token`, `bearer_token`,
+    /// `github_token`, OAuth 1.0a's `oauth_token` and `oauth_token_secret`, `secret_key`,
+    /// `access_key`, `aws_secret_access_key`; CSRF tokens (`csrf`, `csrf_token`, `xsrf_token`,
     /// `authenticity_token`, `csrfmiddlewaretoken`); the signatures of presigned URLs
     /// (`signature`, `sig`, `X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`); the
     /// ``defaultHeaders``' names, and any name written as a credential header's is (`-` between

@@ -29,10 +29,10 @@ struct ValueFaultTests {
         }
     }
 
-    /// An error as printed, with the module that defines the fault's type left out (Foundation's
-    /// is FoundationEssentials).
+    /// An error as printed, as an `NSError`'s domain and code, and as its localized description.
     static func normalized(_ error: any Error) -> String {
-        "\(type(of: error)): \(error)".replacingOccurrences(of: "FoundationEssentials.", with: "").replacingOccurrences(of: "Sculpt.", with: "")
+        let bridged = error as NSError
+        return "\(type(of: error)): \(error) | \(bridged.domain) \(bridged.code) | \(error.localizedDescription)"
     }
 
     static func caught<T: Decodable>(_ type: T.Type, _ value: [UInt8]) -> (json: String, sculpt: String) {

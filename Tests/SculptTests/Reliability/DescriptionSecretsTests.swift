@@ -32,6 +32,7 @@ struct DescriptionSecretsTests {
 
     @Test("what a server sends cannot add lines or reorder text in a description", arguments: [
         "\n", "\r\n", "\u{2028}", "\u{202E}", "\u{061C}", "\u{AD}", "\u{34F}", "\u{180E}", "\u{206A}", "\u{3164}", "\u{FFA0}", "\u{FFF9}", "\u{E0041}",
+        "\u{115F}", "\u{1160}", "\u{FE0F}", "\u{E0100}", "\u{17B4}", "\u{180B}", "\u{1BCA0}", "\u{1D173}",
     ])
     func descriptionsEscape(character: String) throws {
         let serializer = ModelResponseSerializer(matcher: TypeFieldModelMatcher(field: "type", ["user": User.self]))

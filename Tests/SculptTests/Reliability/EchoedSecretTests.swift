@@ -1,0 +1,115 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptMatchers
+import SculptXML
+import Testing
+
+/// A secret the body holds under a secret name, echoed in a value the description quotes (a
+/// decoding error naming the value it could not take): never printed, whatever the body's format,
+/// encoding or size, and wherever the secret is written.
+@Suite("Secrets echoed in other values")
+struct EchoedSecretTests {
+    static let secret = "xQzSECRET42"
+
+    enum Kind: String, Decodable, Sendable { case user }
+    struct Typed: Decodable, Sendable { let kind: Kind }
+
+    /// A body, how it is sent, and which decoder reads it.
+    struct Body: Sendable, CustomTestStringConvertible {
+        let name: String
+        let data: Data
+        var contentType = "application/json"
+        var decoder = ContentDecoder.json()
+        var testDescription: String { name }
+    }
+
+    /// A binary property list of one dictionary of strings, as `PropertyListEncoder` writes it.
+    static func binaryList(_ members: [String: String]) -> Data {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        return (try? encoder.encode(members)) ?? Data()
+    }
+
+    static let bodies: [Body] = [
+        Body(
+            name: "a binary property list", data: binaryList(["token": secret, "kind": secret]),
+            contentType: "application/x-plist", decoder: .propertyList()),
+        Body(
+            name: "XML in UTF-32LE with its byte order mark",
+            data: Data([0xFF, 0xFE, 0x00, 0x00]) + ("<r><token>\(secret)</token><kind>\(secret)</kind></r>".data(using: .utf32LittleEndian) ?? Data()),
+            contentType: "application/xml", decoder: .xml()),
+        Body(
+            name: "XML whose link carries the secret in its query",
+            data: Data("<r><link>https://h/cb?access_token=\(secret)</link><kind>\(secret)</kind></r>".utf8),
+            contentType: "application/xml", decoder: .xml()),
+        Body(
+            name: "XML in the ISO-8859-1 it declares, the secret past ASCII",
+            data: Data(#"<?xml version="1.0" encoding="ISO-8859-1"?><r><token>xSECR"#.utf8) + Data([0xC9]) + Data("Tx</token><kind>xSECR".utf8)
+                + Data([0xC9]) + Data("Tx</kind></r>".utf8),
+            contentType: "application/xml", decoder: .xml()),
+        Body(name: "a form inside a JSON string", data: Data(#"{"data":"a=1&token=\#(secret)","kind":"\#(secret)"}"#.utf8)),
+        Body(
+            name: "a secret past the first 4 MiB, echoed before them",
+            data: Data((#"{"kind":"\#(secret)","# + String(repeating: " ", count: 5 << 20) + #""token":"\#(secret)"}"#).utf8)),
+    ] + ["api_token", "oauth_token", "secret_key", "aws_secret_access_key", "passphrase", "bearer_token", "github_token", "pwd", "token ", " token"].map {
+        Body(name: "JSON under \"\($0)\"", data: Data(#"{"\#($0)":"\#(secret)","kind":"\#(secret)"}"#.utf8))
+    } + [
+        Body(
+            name: "a property list key written with a reference",
+            data: Data("<plist><dict><key>t&#111;ken</key><string>\(secret)</string><key>kind</key><string>\(secret)</string></dict></plist>".utf8),
+            contentType: "application/x-plist", decoder: .propertyList()),
+        Body(
+            name: "an XML secret element's attribute", data: Data(#"<r><token v="\#(secret)"/><kind>\#(secret)</kind></r>"#.utf8),
+            contentType: "application/xml", decoder: .xml()),
+    ]
+
+    @Test("never printed", arguments: bodies)
+    func neverPrinted(_ body: Body) throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Typed.self), decoders: [body.decoder])
+        let context = ResponseContext(url: URL(string: "https://h/x"), status: .ok, headerFields: [.contentType: body.contentType])
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(body.data, for: context) }
+        let secretPastASCII = "xSECR\u{C9}Tx"
+        #expect(!error.description.contains(Self.secret) && !error.description.contains(secretPastASCII), "\(error.description.prefix(1_500))")
+    }
+
+    @Test("a UTF-32LE body with its byte order mark is named and read as UTF-32LE")
+    func utf32Named() throws {
+        let data = Data([0xFF, 0xFE, 0x00, 0x00]) + ("<r><kind>plain</kind></r>".data(using: .utf32LittleEndian) ?? Data())
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Typed.self), decoders: [.xml()])
+        let context = ResponseContext(url: URL(string: "https://h/x"), status: .ok, headerFields: [.contentType: "application/xml"])
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(data, for: context) }
+        #expect(error.description.contains("UTF-32LE): <r><kind>plain</kind></r>"), "\(error.description)")
+    }
+
+    @Test("past the first 4 MiB a JSON excerpt keeps its keys and structure, its values withheld")
+    func excerptPastScan() throws {
+        let data = Data((#"{"kind":"plain","id":12345,"n":7,"# + String(repeating: " ", count: 5 << 20) + "}").utf8)
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Typed.self))
+        let context = ResponseContext(url: URL(string: "https://h/x"), status: .ok, headerFields: [.contentType: "application/json"])
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(data, for: context) }
+        #expect(error.description.contains(#"{"kind":"…","id":…,"n":7,"#), "\(error.description.prefix(1_500))")
+    }
+
+    @Test("a credential in an HTML page's hidden input or meta tag, or after its scheme in text, is not shown", arguments: [
+        ("text/html", #"<html><form><input type="hidden" name="authenticity_token" value="\#(secret)"></form></html>"#),
+        ("text/html", #"<html><head><meta name="csrf-token" content="\#(secret)"></head></html>"#),
+        ("text/html", #"<html><input value="\#(secret)" name="csrfmiddlewaretoken" type="hidden"></html>"#),
+        ("text/plain", "Authorization: Bearer \(secret)\nretry later"),
+        ("text/plain", "curl -H 'Authorization: Basic \(secret)' https://h/x"),
+    ])
+    func textCredentials(_ contentType: String, _ page: String) throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Typed.self))
+        let context = ResponseContext(url: URL(string: "https://h/x"), status: .ok, headerFields: [.contentType: contentType])
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(Data(page.utf8), for: context) }
+        #expect(!error.description.contains(Self.secret), "\(error.description)")
+    }
+
+    @Test("credential names in a URL's query are not shown", arguments: ["api_token", "oauth_token", "apiToken", "access_key", "secret_key"])
+    func queryNames(_ name: String) throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Typed.self))
+        let context = ResponseContext(url: URL(string: "https://h/x?\(name)=\(Self.secret)"), status: .ok, headerFields: [.contentType: "application/json"])
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(Data("{}".utf8), for: context) }
+        #expect(!error.description.contains(Self.secret), "\(error.description)")
+    }
+}
