@@ -22,6 +22,8 @@ enum XMLDocumentText {
         try checkSize(data.count / 4, of: data)
         let document = try utf8(data)
         try checkSize(document.count, of: document)
+        // Offsets are the UTF-8 document's: said so when it is not the body as sent.
+        let read = document == data ? "" : " of the document read as UTF-8"
         switch XMLMarkup.firstFinding(in: document, maximumDepth: maximumDepth) {
         case nil:
             let rewritten = try rewritten(document)
@@ -29,19 +31,19 @@ enum XMLDocumentText {
             try checkSize(rewritten.count, of: rewritten, rewrittenFrom: data)
             return rewritten
         case .tooDeep(let offset):
-            throw corrupted("The XML document nests elements deeper than \(maximumDepth) levels: level \(maximumDepth + 1) opens at byte \(offset).")
+            throw corrupted("The XML document nests elements deeper than \(maximumDepth) levels: level \(maximumDepth + 1) opens at byte \(offset)\(read).")
         case .internalSubset(let offset):
-            throw corrupted("The XML document declares a DTD internal subset at byte \(offset): Sculpt reads no document that declares entities (their expansion is unbounded).")
+            throw corrupted("The XML document declares a DTD internal subset at byte \(offset)\(read): Sculpt reads no document that declares entities (their expansion is unbounded).")
         case .besideRootElement(let offset):
-            throw corrupted("The XML document has text or a second element outside its root element at byte \(offset): XML allows one root element.")
+            throw corrupted("The XML document has text or a second element outside its root element at byte \(offset)\(read): XML allows one root element.")
         case .noRootElement:
             throw corrupted("The XML document has no root element.")
         case .tooManyAttributes(let offset):
-            throw corrupted("The XML document's element at byte \(offset) has more than \(XMLMarkup.mostAttributes) attributes: FoundationXML's parser takes time that grows faster than their number.")
+            throw corrupted("The XML document's element at byte \(offset)\(read) has more than \(XMLMarkup.mostAttributes) attributes: FoundationXML's parser takes time that grows faster than their number.")
         case .unclosed(let markup, let offset):
-            throw corrupted("The XML document has \(markup) that does not end, opened at byte \(offset).")
+            throw corrupted("The XML document has \(markup) that does not end, opened at byte \(offset)\(read).")
         case .undeclaredEntity(let offset):
-            throw corrupted("The XML document refers to an entity that is not declared at byte \(offset): Sculpt reads no DTD, so only XML's own (&amp; &lt; &gt; &quot; &apos;) and character references have a value.")
+            throw corrupted("The XML document refers to an entity that is not declared at byte \(offset)\(read): Sculpt reads no DTD, so only XML's own (&amp; &lt; &gt; &quot; &apos;) and character references have a value.")
         }
     }
 

@@ -59,6 +59,13 @@ struct XMLLimitsTests {
         #expect(description?.contains("deeper than 2 levels: level 3 opens at byte 6") == true, "\(description ?? "")")
     }
 
+    @Test("a refusal's offset in a UTF-16 document says it counts the document read as UTF-8")
+    func wideDocumentOffsets() throws {
+        let body = try #require("<r><v><w/></v></r>".data(using: .utf16LittleEndian))
+        let error = try #require(throws: DecodingError.self) { try XMLModelDecoder(maximumDepth: 2).decode(Value.self, from: body) }
+        #expect("\(error)".contains("level 3 opens at byte 6 of the document read as UTF-8"), "\(error)")
+    }
+
     @Test("markup that is not an element does not count as a level", arguments: [
         "<r><!-- <a><b><c> --><v>x</v></r>",
         "<r><![CDATA[<a><b><c>]]><v>x</v></r>",
