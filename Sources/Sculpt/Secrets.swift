@@ -54,7 +54,9 @@ package enum Secrets {
     /// `jwt`; `api_key`, `key` (Google's `?key=`), `auth`, `secret`, `api_secret`,
     /// `private_key`, `session`, `session_id`, `password`, `passwd`, `pwd`, `passphrase`;
     /// `api_token`, `bearer_token`, `github_token`, OAuth 1.0a's `oauth_token` and
-    /// `oauth_token_secret`, `secret_key`, `access_key`, `aws_secret_access_key`; CSRF tokens (`csrf`,
+    /// `oauth_token_secret`, `secret_key`, `access_key`, `aws_secret_access_key`,
+    /// `secret_access_key` (AWS STS's `SecretAccessKey`), `webhook_secret`, `credentials`,
+    /// `connection_string`; CSRF tokens (`csrf`,
     /// `csrf_token`, `xsrf_token`, Rails' `authenticity_token`, Django's `csrfmiddlewaretoken`);
     /// the signatures of presigned URLs (`signature`, `sig`, `X-Amz-Signature`,
     /// `X-Amz-Credential`, `X-Amz-Security-Token`); and the credential headers' names
@@ -69,6 +71,7 @@ package enum Secrets {
         "session", "session_id", "password", "passwd", "pwd", "passphrase", "csrf", "csrf_token", "xsrf_token", "authenticity_token",
         "csrfmiddlewaretoken", "signature", "sig", "x-amz-signature", "x-amz-credential", "x-amz-security-token", "api_token",
         "bearer_token", "github_token", "oauth_token", "oauth_token_secret", "secret_key", "access_key", "aws_secret_access_key",
+        "secret_access_key", "webhook_secret", "credentials", "connection_string",
     ] + headers.map { $0.canonicalName }
 
     /// JSON, form and XML members whose values are credentials (compared as ``queryParameters``

@@ -1,11 +1,12 @@
 import Foundation
 
 extension JSONDecoder: ModelDecoder {
-    /// Refuses the body `JSONDecoder` stops the process on: one whose last character opens an
-    /// array or object past 512 levels (FoundationEssentials places its "too many nested" error
-    /// past the text's end, and traps). Any other body is left to `JSONDecoder`, which refuses
-    /// every other body nested that deep itself, so the answer is the same, without the trap.
-    /// One look at the last character; the levels are counted only when it opens a container.
+    /// Refuses the body `JSONDecoder` stops the process on: one whose last character, white space
+    /// aside, opens an array or object past 512 levels (FoundationEssentials places its "too many
+    /// nested" error past the text's end, and traps). Any other body is left to `JSONDecoder`,
+    /// which refuses every other body nested that deep itself, so the answer is the same, without
+    /// the trap. One look at the end of the body; the levels are counted only when it opens a
+    /// container.
     ///
     /// ```swift
     /// try JSONDecoder().checkBounds(of: Data(String(repeating: "[", count: 513).utf8))  // throws
@@ -24,16 +25,14 @@ extension JSONDecoder: ModelDecoder {
     /// The deepest nesting `JSONDecoder` reads.
     private static let maximumDepth = 512
 
-    /// Whether the last character of `data` is `[` or `{`, in any encoding `JSONDecoder` reads
-    /// (a UTF-16 or UTF-32 code unit ends in up to three zero bytes after or before it).
+    /// Whether the last character of `data` that is not JSON white space is `[` or `{`, in any
+    /// encoding `JSONDecoder` reads (a UTF-16 or UTF-32 code unit is its ASCII byte and zeros).
     private static func endsByOpeningContainer(_ data: Data) -> Bool {
-        var trailingZeros = 0
         for byte in data.reversed() {
-            if byte == 0, trailingZeros < 3 {
-                trailingZeros += 1
-                continue
+            switch byte {
+            case 0x00, UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): continue
+            default: return byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{")
             }
-            return byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{")
         }
         return false
     }

@@ -36,11 +36,21 @@ extension SecretPolicy {
         }
         let kind = Self.descriptionKind(of: scanned, contentTypes: contentTypes)
         if kind != .opaque {
-            // A query or form written inside a value, and a credential after its scheme.
-            let bytes = Array(scanned)
-            for range in embeddedParameterValueRanges(in: bytes) {
-                add(bytes[range])
-                if let decoded = String(decoding: bytes[range], as: UTF8.self).removingPercentEncoding { add(decoded.utf8) }
+            // A query or form written inside a value, and a credential after its scheme: as
+            // written, and as a decoder gives the text (JSON escapes decoded; XML references).
+            let written = Array(scanned)
+            var readings = [written]
+            let decoded = kind == .json ? Self.unescapingJSON(written)
+                : kind == .xml && written.contains(UInt8(ascii: "&")) ? Array(Self.resolvingReferences(in: String(decoding: written, as: UTF8.self)).utf8)
+                : written
+            if decoded != written { readings.append(decoded) }
+            for bytes in readings {
+                // As written, an escape (`\/`, `&#99;`) is part of a value.
+                let escapes: EscapeSyntax = bytes != written ? .none : kind == .json ? .json : kind == .xml ? .xml : .none
+                for range in embeddedParameterValueRanges(in: bytes, escapes: escapes) {
+                    add(bytes[range])
+                    if let decoded = String(decoding: bytes[range], as: UTF8.self).removingPercentEncoding { add(decoded.utf8) }
+                }
             }
         }
         switch kind {

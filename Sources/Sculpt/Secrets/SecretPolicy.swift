@@ -99,9 +99,20 @@ package struct SecretPolicy: Sendable {
     }
 
     /// A JSON member name, as decoded from the document, is secret: compared as
-    /// ``canonical(_:)`` makes it, spaces, tabs and NULs around it left out (`"token "`).
+    /// ``canonical(_:)`` makes it, spaces, tabs and NULs around it left out (`"token "`). A name
+    /// past ASCII is compared as a decoder matches it to a coding key, canonically equivalent
+    /// spellings alike (`api\u{212A}ey`, with KELVIN SIGN, is `apiKey`), with white space and
+    /// invisible formatting characters left out (`token\u{A0}`, `to\u{200B}ken`).
     package func isSecret(bodyField name: some StringProtocol) -> Bool {
         let utf8 = Array(name.utf8)
+        if utf8.contains(where: { $0 >= 0x80 }) {
+            let visible = String(name).precomposedStringWithCanonicalMapping.unicodeScalars.filter {
+                !$0.properties.isWhitespace && $0.properties.generalCategory != .format
+            }
+            var folded = ""
+            folded.unicodeScalars.append(contentsOf: visible)
+            return canonicalBodyFields.contains(Self.canonical(folded))
+        }
         guard let first = utf8.first, let last = utf8.last, Self.isPadding(first) || Self.isPadding(last) else {
             return canonicalBodyFields.contains(Self.canonical(name))
         }

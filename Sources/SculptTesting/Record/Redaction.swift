@@ -67,7 +67,8 @@ public struct Redaction: Sendable {
     /// `key` (Google's `?key=`), `auth`, `secret`, `api_secret`, `private_key`, `session`,
     /// `session_id`, `password`, `passwd`, `pwd`, `passphrase`; `api_token`, `bearer_token`,
     /// `github_token`, OAuth 1.0a's `oauth_token` and `oauth_token_secret`, `secret_key`,
-    /// `access_key`, `aws_secret_access_key`; CSRF tokens (`csrf`, `csrf_token`, `xsrf_token`,
+    /// `access_key`, `aws_secret_access_key`, `secret_access_key`, `webhook_secret`, `credentials`,
+    /// `connection_string`; CSRF tokens (`csrf`, `csrf_token`, `xsrf_token`,
     /// `authenticity_token`, `csrfmiddlewaretoken`); the signatures of presigned URLs
     /// (`signature`, `sig`, `X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`); the
     /// ``defaultHeaders``' names, and any name written as a credential header's is (`-` between

@@ -3,7 +3,7 @@ import Sculpt
 import SculptMatchers
 import Testing
 
-/// `JSONDecoder` stops the process on a body whose last character opens level 513: a serializer
+/// `JSONDecoder` stops the process on a body whose last character (white space aside) opens level 513: a serializer
 /// that decodes with it refuses such a body with an error instead, in every encoding and on every
 /// path a body takes, and leaves every other body to `JSONDecoder`.
 @Suite("JSON bodies JSONDecoder would trap on are refused")
@@ -24,6 +24,8 @@ struct JSONDecoderBoundsTests {
         ("512 objects, then an array", String(repeating: #"{"a":"#, count: 512) + "["),
         ("512 arrays, then an object", String(repeating: "[", count: 512) + "{"),
         ("1,000 arrays", String(repeating: "[", count: 1_000)),
+        ("513 arrays, then a carriage return", String(repeating: "[", count: 513) + "\r"),
+        ("512 objects, then an array and white space", String(repeating: #"{"a":"#, count: 512) + "[ \r\n\t\r"),
     ]
 
     static let bodies: [Body] = deep.flatMap { name, text in
@@ -34,7 +36,7 @@ struct JSONDecoderBoundsTests {
 
     static let context = ResponseContext(url: URL(string: "https://api.example.com/items"), status: .ok, headerFields: [.contentType: "application/json"])
 
-    @Test("refused as invalid JSON by the default serializer, naming the bracket past 512 levels", arguments: bodies)
+    @Test("refused as invalid JSON by the default serializer, naming the bracket past 512 levels, white space after it or not", arguments: bodies)
     func serializer(_ body: Body) {
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Model.self))
         #expect {
@@ -59,7 +61,7 @@ struct JSONDecoderBoundsTests {
 
     @Test("left to JSONDecoder when the last character opens no container past 512 levels", arguments: [
         String(repeating: "[", count: 512),
-        String(repeating: "[", count: 513) + " ",
+        String(repeating: "[", count: 512) + "\r",
         String(repeating: "[", count: 513) + "x",
         String(repeating: "[", count: 512) + String(repeating: "]", count: 512),
         #"{"id":1}"#,
