@@ -33,7 +33,7 @@ extension SculptError {
     public var description: String {
         let policy = SecretPolicy.default
         let contentTypes = context.response.headerFields[values: .contentType]
-        let text = JSONText(context.body, upTo: Self.secretScanLimit)
+        let text = JSONText(context.body, upTo: Self.secretScanLimit, readingUTF32LEMark: true)
         // Read as its decoder reads it: an XML document in the single-byte encoding it declares
         // is transcoded, so that a secret past ASCII is looked for as it will be decoded.
         let readable = text.flatMap { $0.transcodedFrom == nil ? XMLDeclaredEncoding.transcoded($0.utf8) : nil } ?? text?.utf8 ?? context.body

@@ -26,12 +26,14 @@ package struct JSONText: Sendable {
 
     /// The start of the body, about `limit` bytes of it, as UTF-8 text: for a reader that needs
     /// no more (a description), a UTF-16 or UTF-32 body is cut on a whole code unit, and a
-    /// surrogate pair cut in two is left out. A body that starts with UTF-32LE's mark
-    /// (`FF FE 00 00`) is read as UTF-32LE, as an XML decoder reads it: `JSONDecoder` takes it for
-    /// UTF-16LE that starts with a NUL, which it refuses, so no value it decodes is read otherwise.
-    package init?(_ body: Data, upTo limit: Int) {
+    /// surrogate pair cut in two is left out. With `readingUTF32LEMark`, a body that starts with
+    /// UTF-32LE's mark (`FF FE 00 00`) is read as UTF-32LE, as an XML decoder reads it (what a
+    /// description needs): `JSONDecoder` takes it for UTF-16LE that starts with a NUL, which it
+    /// refuses, so no value it decodes is read otherwise.
+    package init?(_ body: Data, upTo limit: Int, readingUTF32LEMark: Bool = false) {
         original = body
-        let marked: (encoding: String.Encoding, orderMark: Int)? = body.starts(with: [0xFF, 0xFE, 0x00, 0x00]) ? (.utf32LittleEndian, 4) : nil
+        let marked: (encoding: String.Encoding, orderMark: Int)? =
+            readingUTF32LEMark && body.starts(with: [0xFF, 0xFE, 0x00, 0x00]) ? (.utf32LittleEndian, 4) : nil
         guard let found = marked ?? body.withUnsafeBytes({ Self.encoding(of: $0.bindMemory(to: UInt8.self)) }) else {
             utf8 = body.prefix(limit)
             transcodedFrom = nil
