@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "Sculpt", targets: ["Sculpt"]),
         .library(name: "SculptMatchers", targets: ["SculptMatchers"]),
+        .library(name: "SculptJSON", targets: ["SculptJSON"]),
+        .library(name: "SculptLoading", targets: ["SculptLoading"]),
         .library(name: "SculptTesting", targets: ["SculptTesting"]),
         // The persistent store, on SQLite through GRDB: empty unless the Persistence trait is on.
         .library(name: "SculptStore", targets: ["SculptStore"]),
@@ -40,24 +42,45 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // What several modules share and no user imports: the JSON lexer and scan, text clipping
+        // and escaping, the secret vocabulary, the Foundation field conversion.
         .target(
-            name: "Sculpt",
+            name: "SculptShared",
             dependencies: [
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
         .target(
+            name: "Sculpt",
+            dependencies: [
+                "SculptShared",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+            ]
+        ),
+        .target(
+            name: "SculptJSON",
+            dependencies: ["Sculpt", "SculptShared"]
+        ),
+        .target(
+            name: "SculptLoading",
+            dependencies: [
+                "Sculpt", "SculptShared",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .target(
             name: "SculptMatchers",
             dependencies: [
-                "Sculpt",
+                "Sculpt", "SculptShared",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .target(
             name: "SculptTesting",
             dependencies: [
-                "Sculpt",
+                "Sculpt", "SculptShared",
                 "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
@@ -65,7 +88,7 @@ let package = Package(
         .target(
             name: "SculptStore",
             dependencies: [
-                "Sculpt",
+                "Sculpt", "SculptLoading",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Persistence"])),
             ]
@@ -82,7 +105,7 @@ let package = Package(
         .target(
             name: "SculptXML",
             dependencies: [
-                "Sculpt",
+                "Sculpt", "SculptShared",
                 .product(name: "XMLCoder", package: "XMLCoder"),
             ]
         ),
@@ -90,12 +113,12 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .executableTarget(
             name: "SculptExample",
-            dependencies: ["Sculpt", "SculptMatchers", "SculptTesting"]
+            dependencies: ["Sculpt", "SculptMatchers", "SculptJSON", "SculptLoading", "SculptTesting"]
         ),
         .executableTarget(
             name: "SculptCommand",
             dependencies: [
-                "Sculpt", "SculptTesting",
+                "Sculpt", "SculptShared", "SculptJSON", "SculptTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
@@ -103,7 +126,7 @@ let package = Package(
         .testTarget(
             name: "SculptTests",
             dependencies: [
-                "Sculpt", "SculptMatchers", "SculptTesting", "SculptStore", "SculptAsyncHTTPClient", "SculptXML",
+                "Sculpt", "SculptShared", "SculptMatchers", "SculptJSON", "SculptLoading", "SculptTesting", "SculptStore", "SculptAsyncHTTPClient", "SculptXML",
                 // Built so the tests can run it as a user does, as a subprocess.
                 "SculptCommand",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientAdapter"])),

@@ -20,6 +20,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Sculpt", package: "Sculpt"),
                 .product(name: "SculptMatchers", package: "Sculpt"),
+                .product(name: "SculptJSON", package: "Sculpt"),
+                .product(name: "SculptLoading", package: "Sculpt"),
                 .product(name: "SculptTesting", package: "Sculpt"),
                 .product(name: "SculptStore", package: "Sculpt"),
                 .product(name: "SculptXML", package: "Sculpt"),

@@ -22,6 +22,7 @@ let package = Package(
                 "CLibFuzzer",
                 .product(name: "Sculpt", package: "Sculpt"),
                 .product(name: "SculptMatchers", package: "Sculpt"),
+                .product(name: "SculptJSON", package: "Sculpt"),
                 .product(name: "SculptTesting", package: "Sculpt"),
             ]
         )
@@ -33,6 +34,7 @@ let package = Package(
                     "FuzzSupport",
                     .product(name: "Sculpt", package: "Sculpt"),
                     .product(name: "SculptMatchers", package: "Sculpt"),
+                    .product(name: "SculptJSON", package: "Sculpt"),
                     .product(name: "SculptTesting", package: "Sculpt"),
                     .product(name: "SculptXML", package: "Sculpt"),
                     .product(name: "HTTPTypes", package: "swift-http-types"),

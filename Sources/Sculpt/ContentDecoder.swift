@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 
 /// A decoder and the content types it reads: one entry of a serializer's
 /// ``ModelResponseSerializer/decoders``, which picks the decoder for each response by its
@@ -49,18 +50,6 @@ public struct ContentDecoder: Sendable {
         ContentDecoder(decoder, for: jsonContentTypes)
     }
 
-    /// JSON, as ``json(_:)-(JSONDecoder)`` names it, read by a ``SculptJSONDecoder``: `JSONDecoder`'s answers,
-    /// about twice as fast (see Docs/Performance.md).
-    ///
-    /// ```swift
-    /// var decoder = SculptJSONDecoder()
-    /// decoder.keyDecodingStrategy = .convertFromSnakeCase
-    /// let serializer = ModelResponseSerializer(matcher: routes, decoders: [.json(decoder)])
-    /// ```
-    public static func json(_ decoder: SculptJSONDecoder) -> ContentDecoder {
-        ContentDecoder(decoder, for: jsonContentTypes)
-    }
-
     /// Property lists, XML or binary, under the names servers send them: `application/x-plist`
     /// (the common one) and `application/plist`.
     ///
@@ -71,7 +60,7 @@ public struct ContentDecoder: Sendable {
         ContentDecoder(decoder, for: ["application/x-plist", "application/plist"])
     }
 
-    /// The media ranges of ``json(_:)-(JSONDecoder)``, and a serializer's default
+    /// The media ranges of ``json(_:)``, and a serializer's default
     /// ``ModelResponseSerializer/acceptableContentTypes``: `application/json`, `text/json`,
     /// `text/javascript` and any `+json` structured suffix (`*/*+json`).
     ///

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// A serializer's acceptable content types, parsed once: the media ranges, in the order they are
 /// best tried (exact types first, `application/json` before the rest, wildcards and suffixes last),

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 internal import HTTPTypes
 #if canImport(FoundationNetworking)
 import FoundationNetworking

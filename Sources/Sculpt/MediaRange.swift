@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// A content type pattern such as `application/json`, `text/*` or `*/*+json`, compared the way
 /// HTTP compares media types: case-insensitively, parameters (`; charset=utf-8`) ignored.

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// Something that turns bytes into a `Decodable` value: the format half of a serializer.
 ///
@@ -41,6 +42,11 @@ public protocol ModelDecoder: Sendable {
     /// ```
     /// - Throws: `DecodingError.dataCorrupted` saying what the body holds, and where.
     func checkBounds(of data: Data) throws
+
+    /// Whether this decoder reads the scan a type-field peek made of the same JSON body, so that
+    /// the serializer keeps that scan for it instead of each scanning the body. SculptJSON's
+    /// `SculptJSONDecoder` does; the default is `false`.
+    var sharesJSONScan: Bool { get }
 }
 
 extension ModelDecoder {
@@ -56,6 +62,9 @@ extension ModelDecoder {
     /// Refuses nothing: a decoder that reads any body within bounded time and stack needs no
     /// check.
     public func checkBounds(of data: Data) throws {}
+
+    /// `false`: the decoder scans each body itself.
+    public var sharesJSONScan: Bool { false }
 
     /// `data` decoded as `type`, once ``checkBounds(of:)`` has let it through: how every body a
     /// serializer reads is decoded.

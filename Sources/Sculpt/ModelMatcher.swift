@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// Resolves a response to the model type its body should be decoded into.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 // The errors of the pipeline's steps, each built by a function of its own, out of line, from what
 // the steps before it resolved: the code a response runs through stays small, the error's context

@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 public import HTTPTypes
 
 /// The serializer that asks a ``ModelMatcher`` which model type a response holds, then decodes it.
@@ -337,9 +338,9 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         return decoders.first { $0.filter.accepts(contentType) }?.decoder ?? primaryDecoder
     }
 
-    /// Whether `decoders` include a `SculptJSONDecoder` (see ``sharesScans``).
+    /// Whether one of `decoders` reads a type-field peek's scan (see ``sharesScans``).
     static func sharesScans(_ decoders: [ContentDecoder]) -> Bool {
-        decoders.contains { $0.decoder is SculptJSONDecoder }
+        decoders.contains { $0.decoder.sharesJSONScan }
     }
 
     static func primaryDecoder(of decoders: [ContentDecoder]) -> any ModelDecoder {

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// A model type a matcher resolved a response to, and where in the body the model sits.
 ///

@@ -1,3 +1,4 @@
+import SculptShared
 /// A model with a value for responses that carry no body.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 public import HTTPTypes
 #if canImport(FoundationNetworking)
 public import FoundationNetworking

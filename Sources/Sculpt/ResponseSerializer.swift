@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif

@@ -1,3 +1,4 @@
+import SculptShared
 extension SculptError {
     /// Which case an error is, without its values: for a `switch` that only needs the kind, a
     /// log field, or a test that checks the kind alone.

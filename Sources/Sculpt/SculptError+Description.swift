@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 extension SculptError {
     /// How many bytes of the body a description shows.

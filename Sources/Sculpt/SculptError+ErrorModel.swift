@@ -1,3 +1,4 @@
+import SculptShared
 extension SculptError {
     /// The error model the response carried, as the caller's own type: the value the
     /// serializer's `errorMatcher` decoded from an error status's body (or a matched

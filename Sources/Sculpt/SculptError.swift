@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// Why a response did not become a model.
 ///

@@ -1,3 +1,4 @@
+import SculptShared
 /// A serializer's acceptable status codes, ready to be asked for every response: a set that is one
 /// run of codes (the default `200...299`) is answered by two comparisons instead of a hash lookup.
 @usableFromInline

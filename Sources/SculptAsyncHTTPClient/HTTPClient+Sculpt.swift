@@ -1,8 +1,8 @@
 #if AsyncHTTPClientAdapter
+public import Sculpt
 public import AsyncHTTPClient
 import Foundation
 public import NIOCore
-public import Sculpt
 
 extension HTTPClient {
     /// Executes a request and serializes its response, matched on the final URL (after the

@@ -1,8 +1,8 @@
 #if AsyncHTTPClientAdapter
+public import Sculpt
 public import AsyncHTTPClient
 import Foundation
 internal import HTTPTypes
-public import Sculpt
 
 extension ResponseContext {
     /// A context from an AsyncHTTPClient response: its final URL (after the redirects the

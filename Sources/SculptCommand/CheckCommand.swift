@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SculptShared
 import Sculpt
 import SculptTesting
 

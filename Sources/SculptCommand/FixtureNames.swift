@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 import SculptTesting
 
 /// File names for fixtures, made from each request's method and path: `GET /users/octocat`

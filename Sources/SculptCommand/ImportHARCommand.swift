@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SculptShared
 import SculptTesting
 
 /// `sculpt import-har FILE --out DIR`: a HAR archive's entries as readable fixture files.

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// The lines of a file where values first appear, found in about one pass over the file when
 /// the values are asked for in the order the file holds them (as a document's findings are).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SculptShared
 import HTTPTypes
 import Sculpt
 import SculptTesting

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SculptShared
 
 /// `sculpt`: recorded HTTP fixtures from the command line, for clients that are not Swift.
 @main

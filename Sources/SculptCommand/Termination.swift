@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SculptShared
 
 /// Waiting for SIGINT (Ctrl-C) or SIGTERM, so a long-running command stops cleanly: its server
 /// closed, its files complete.

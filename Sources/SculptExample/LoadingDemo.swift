@@ -2,6 +2,7 @@
 // it, the stored value when the server is gone, and GitHub's five pages of issues by Link.
 import Foundation
 import Sculpt
+import SculptLoading
 import SculptMatchers
 import SculptTesting
 

@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 public import Sculpt
 
 /// A matcher written as a closure, for a one-off rule.

@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 public import Sculpt
 
 /// Asks matchers in order; the first that resolves a model type wins.

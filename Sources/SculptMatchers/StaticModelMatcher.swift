@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 public import Sculpt
 
 /// Resolves every response to one model type.

@@ -1,6 +1,7 @@
 #if Persistence
-public import GRDB
 public import Sculpt
+public import SculptLoading
+public import GRDB
 #if canImport(FoundationNetworking)
 import Foundation
 public import FoundationNetworking

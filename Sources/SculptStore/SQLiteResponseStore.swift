@@ -1,8 +1,9 @@
 #if Persistence
+import Sculpt
+public import SculptLoading
 import Foundation
 import GRDB
 import HTTPTypes
-public import Sculpt
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
@@ -314,13 +315,18 @@ public final class SQLiteResponseStore: ResponseStore {
         var varying: [String: String] = [:]
         var index = parts.startIndex
         while index < parts.endIndex {
-            guard let name = String(validating: parts[index], as: UTF8.self), !name.isEmpty, varying[name] == nil,
-                let value = String(validating: parts[index + 1], as: UTF8.self)
+            guard let name = Self.utf8(parts[index]), !name.isEmpty, varying[name] == nil, let value = Self.utf8(parts[index + 1])
             else { throw damaged("varying", holding: "a name or value no varying field has") }
             varying[name] = value
             index += 2
         }
         return varying
+    }
+
+    /// `bytes` as text, when they are valid UTF-8.
+    private static func utf8(_ bytes: Data) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// The file of a bundle resource looked up by name, refused when the name or the file leaves the
 /// bundle's resource folder: a `..` segment, an absolute path, or a file whose real path (symbolic

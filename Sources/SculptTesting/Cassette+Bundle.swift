@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 
 extension Cassette {
     /// Loads a cassette (or single fixture) shipped as a bundle resource, such as a test target's

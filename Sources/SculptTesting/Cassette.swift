@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 
 /// A sequence of recorded interactions in one file, replayed in order: the same request may
 /// appear several times with different responses.

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 import HTTPTypes
 import Sculpt
 

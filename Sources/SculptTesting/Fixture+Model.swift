@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 public import Sculpt
 
 extension Fixture {

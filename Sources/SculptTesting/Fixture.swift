@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 public import HTTPTypes
 public import Sculpt
 

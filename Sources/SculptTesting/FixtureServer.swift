@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 
 /// An HTTP/1.1 server on 127.0.0.1 that answers requests from a ``FixtureReplay``, for clients
 /// that must talk to a real socket: `URLSession` itself, AsyncHTTPClient, curl, another process.

@@ -1,3 +1,4 @@
+import SculptShared
 public import HTTPTypes
 import Sculpt
 

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// A copy of some bytes with ranges replaced, made only when the first range is.
 struct ByteRewrite {

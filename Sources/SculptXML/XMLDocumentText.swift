@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 import Sculpt
 
 /// An XML document made valid UTF-8 before any parser reads it.

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 import Sculpt
 
 /// The text between two tags inside the root element, as the parser would hand it to XMLCoder,

@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 public import Sculpt
 public import XMLCoder
 

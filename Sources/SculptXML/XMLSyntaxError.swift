@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import Sculpt
+import SculptJSON
 import SculptMatchers
 
 extension Cases {

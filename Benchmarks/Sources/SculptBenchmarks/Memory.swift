@@ -1,5 +1,6 @@
 import Foundation
 import Sculpt
+import SculptJSON
 import SculptMatchers
 
 /// Peak memory of decoding the 5 MB array, and an array holding one 50 MB string, each way in a

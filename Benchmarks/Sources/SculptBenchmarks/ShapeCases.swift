@@ -1,5 +1,6 @@
 import Foundation
 import Sculpt
+import SculptJSON
 
 /// One JSON shape, large enough that its cost shows: `SculptJSONDecoder` beside `JSONDecoder` on
 /// the same bytes, in time (a case) and in peak memory (a fresh child process per decoder).

@@ -7,6 +7,7 @@
 import Foundation
 import FuzzSupport
 import Sculpt
+import SculptJSON
 import SculptMatchers
 
 let fields = ["type", "meta.kind", "Kind", "m\u{E9}ta.caf\u{E9}"]

@@ -5,6 +5,7 @@
 import Foundation
 import FuzzSupport
 import Sculpt
+import SculptJSON
 
 /// The outcome of one decode: the value's text, or the error's case and coding path.
 func outcome(_ decode: () throws -> Shaped) -> (text: String, kind: String?) {

@@ -1,3 +1,4 @@
+import SculptShared
 /// A coding key for any string: key paths and discriminator fields name keys at run time.
 struct AnyCodingKey: CodingKey {
     let stringValue: String

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// The object graph of a binary property list (`bplist00`), measured without decoding it: how
 /// deeply its values nest, whether a container holds itself, and how many values a decoder visits.

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 extension JSONDecoder: ModelDecoder {
     /// Refuses the body `JSONDecoder` stops the process on: one whose last character, white space

@@ -1,3 +1,4 @@
+import SculptShared
 /// Follows a key path through a `Decoder`'s containers and decodes only the target: containers
 /// are opened along the path and elements before an index are skipped without being built.
 struct KeyPathWalk {

@@ -1,3 +1,4 @@
+import SculptShared
 /// A path to the part of a response body that holds the model, such as `data.items` or
 /// `results[0].tracks`.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// How deeply a JSON body nests arrays and objects, measured without parsing it: brackets inside
 /// strings do not count. Used by ``ModelResponseSerializer/maximumNestingDepth``.

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// The bounds within which `PropertyListDecoder` reads a body: what its conformance to
 /// `ModelDecoder` refuses before the decoder recurses through it.

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// Runs a closure on the root `Decoder` of one decode of `data`, for decodes that need context
 /// a `Decodable` type cannot carry (a key path, an envelope's model type): the document is parsed

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// What an XML document's markup declares, read in one pass over its bytes without parsing it:
 /// how deeply its elements nest, whether it has one root element and nothing but markup beside

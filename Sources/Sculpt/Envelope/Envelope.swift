@@ -1,3 +1,4 @@
+import SculptShared
 /// A response's model together with the envelope metadata around it, decoded in one pass.
 ///
 /// ```swift

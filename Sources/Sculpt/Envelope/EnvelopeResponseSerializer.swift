@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// A serializer whose output is the matched model together with metadata decoded from the same
 /// body: Overcoat's `OVCResponse`, typed.

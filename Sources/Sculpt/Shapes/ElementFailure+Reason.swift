@@ -1,3 +1,4 @@
+import SculptShared
 extension ElementFailure {
     /// Why an element failed, in a bounded form: the kind of `DecodingError`, its type or missing
     /// key, its coding path (at most ``pathLimit`` keys, each at most ``textLimit`` bytes) and its

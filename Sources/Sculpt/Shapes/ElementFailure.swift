@@ -1,3 +1,4 @@
+import SculptShared
 /// An array element that a lossy array could not decode, kept with its position and its error.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import SculptShared
 /// The failures of one lossy array as it decodes, each reason recorded once: elements that fail
 /// the same way share a ``ElementFailure/Reason``, and past ``distinctReasonLimit`` different
 /// reasons the rest share one that says so, so the log costs a few dozen bytes an element whatever

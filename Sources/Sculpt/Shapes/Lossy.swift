@@ -1,3 +1,4 @@
+import SculptShared
 /// A model that is `nil`, rather than an error, when its body does not decode, with the failure
 /// kept (Gnomon's optional result): for a response the app can do without.
 ///

@@ -1,3 +1,4 @@
+import SculptShared
 /// An array that decodes every element it can and keeps, rather than throws, the errors of the
 /// others.
 ///

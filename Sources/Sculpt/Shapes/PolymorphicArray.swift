@@ -1,3 +1,4 @@
+import SculptShared
 /// A JSON array whose elements carry their own discriminator, each decoded as the type its tag
 /// names: GitHub's events (`"type": "PushEvent"`), Stripe's lists (`"object": "charge"`).
 ///

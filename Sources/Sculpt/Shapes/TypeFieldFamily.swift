@@ -1,3 +1,4 @@
+import SculptShared
 /// A family of model types told apart by a discriminator field in each JSON object: the table a
 /// ``PolymorphicArray`` decodes its elements with.
 ///

@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 public import Sculpt
 
 /// Resolves a response to a model type by a discriminator field in its JSON body, such as

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// A URL path's segments as byte ranges over its UTF-8, for matching without allocating: the ranges
 /// live on the stack, and only a path with a `%` is copied (to decode its segments).

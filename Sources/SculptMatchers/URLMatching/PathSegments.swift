@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// Splits a raw (percent-encoded) URL path into its segments: on `/`, empty segments dropped, each
 /// segment then percent-decoded on its own, so an encoded slash (`%2F`) stays inside its segment.

@@ -1,3 +1,4 @@
+import SculptShared
 import HTTPTypes
 
 /// The order in which a ``URLModelMatcher`` tries routes, as comparisons: what ``URLModelMatcher/explain(_:method:status:)``

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 import HTTPTypes
 
 /// The routes of a ``URLModelMatcher`` as a trie of pattern tokens, so that matching costs depend

@@ -1,3 +1,4 @@
+import SculptShared
 /// Where the path sits in the text of a URI reference, found the way RFC 3986 (appendix B) splits
 /// one: after a `scheme:`, and after an `//authority` when one follows, up to the first `?` or `#`.
 ///

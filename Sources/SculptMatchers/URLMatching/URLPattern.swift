@@ -1,3 +1,4 @@
+import SculptShared
 /// A compiled URL path pattern such as `/repos/*/*/issues/#` or `/search/**`.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// How many decompressed bytes one HAR import may hold: 64 MB for one body and 256 MB for the
 /// whole archive, so an archive of many small gzip bombs costs at most the archive cap, not the

@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import SculptShared
 
 /// Decompression of gzip (and zlib) bodies that a recorder kept compressed.
 package enum Gzip {

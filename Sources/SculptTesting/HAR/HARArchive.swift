@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 import HTTPTypes
 import Sculpt
 

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 extension JSONValue {
     /// The value as compact JSON: members in order, numbers as written.

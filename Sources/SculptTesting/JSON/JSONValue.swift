@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// A JSON value that keeps what `JSONSerialization` loses: the order of object members (and any
 /// repeated keys) and the literal text of numbers. Fixture bodies round-trip through it unchanged

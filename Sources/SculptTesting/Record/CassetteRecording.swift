@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 import Sculpt
 #if canImport(FoundationNetworking)
 public import FoundationNetworking

@@ -1,4 +1,5 @@
 public import Foundation
+import SculptShared
 import Sculpt
 
 /// When a ``CassetteRecording`` replays its cassette and when it sends requests to the network

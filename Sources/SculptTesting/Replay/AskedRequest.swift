@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 import HTTPTypes
 
 /// A request as ``FixtureReplay`` compares it, parsed once: its path, its query items (decoded,

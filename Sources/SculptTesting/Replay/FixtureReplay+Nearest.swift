@@ -1,3 +1,4 @@
+import SculptShared
 /// The closest recorded interactions a ``FixtureReplay/Miss`` shows, found at a bounded cost.
 extension FixtureReplay {
     /// The most recorded interactions a miss compares in full with its request (query, matched

@@ -1,5 +1,6 @@
 public import HTTPTypes
 import Sculpt
+import SculptShared
 #if canImport(FoundationNetworking)
 import Foundation
 public import FoundationNetworking

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 import Sculpt
 
 /// A body in `application/x-www-form-urlencoded` (`grant_type=refresh_token&refresh_token=r1`) as

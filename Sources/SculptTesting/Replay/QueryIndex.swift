@@ -1,3 +1,4 @@
+import SculptShared
 import Sculpt
 
 /// The interactions of one route (method and path) by their query, so that a request is compared

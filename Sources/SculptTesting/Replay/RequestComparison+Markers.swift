@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 import Sculpt
 
 /// Matching against a recording in which a redaction left ``Redaction/marker``s: a marker stands

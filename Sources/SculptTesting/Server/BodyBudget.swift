@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// The bytes of request bodies a server holds, all connections together, against
 /// ``FixtureServer/Limits/maximumBufferedBodies``: each connection takes what it keeps as it

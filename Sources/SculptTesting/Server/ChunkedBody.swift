@@ -1,3 +1,4 @@
+import SculptShared
 import Sculpt
 
 /// Reads a `Transfer-Encoding: chunked` body (RFC 9112, section 7.1) as its bytes arrive, in any

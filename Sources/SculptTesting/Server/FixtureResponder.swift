@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 import HTTPTypes
 
 /// Answers one request from a ``FixtureReplay``, as ``FixtureServer`` serves it.

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 import HTTPTypes
 
 /// One client connection of a ``FixtureServer``: requests read and answered in order (pipelined

@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// Accepts connections on 127.0.0.1 and serves each on a thread of its own, so a slow or hostile
 /// client holds one thread, never the others: every wait on a connection has a deadline.

@@ -1,3 +1,4 @@
+import SculptShared
 import HTTPTypes
 import Sculpt
 

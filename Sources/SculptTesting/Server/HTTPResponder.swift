@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// Answers a request a connection has read: what an ``HTTPListener`` serves with, a fixture
 /// replay (``FixtureResponder``) or a recording proxy (``ProxyResponder``).

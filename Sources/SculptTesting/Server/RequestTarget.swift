@@ -1,3 +1,4 @@
+import SculptShared
 /// A request target (RFC 9112, section 3.2) reduced to what the server matches on: the path and
 /// query, as a string that parses as a URL the same way on every platform.
 ///

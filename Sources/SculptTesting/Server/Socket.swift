@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import SculptShared
 
 /// A connected or listening TCP socket on 127.0.0.1, with blocking calls bounded by deadlines.
 ///

@@ -1,3 +1,4 @@
+import SculptShared
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,11 +1,11 @@
 #if AsyncHTTPClientAdapter
-import AsyncHTTPClient
-import Foundation
-import HTTPTypes
 import Sculpt
 import SculptAsyncHTTPClient
 import SculptMatchers
 import SculptTesting
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
 import Testing
 
 /// The AsyncHTTPClient adapter against the loopback fixture server: matched on the final URL,

@@ -1,5 +1,7 @@
 import Foundation
 @testable import Sculpt
+import SculptShared
+@testable import SculptJSON
 import Testing
 
 /// What `SculptJSONDecoder` holds: its scan keeps a literal (`null`, `true`, `false`) in one 8-byte

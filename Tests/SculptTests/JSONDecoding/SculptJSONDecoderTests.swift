@@ -1,5 +1,6 @@
 import Foundation
 import Sculpt
+import SculptJSON
 import Testing
 
 /// What a decode gave: the value as `dump` writes it, or the error's case and coding path. Two

@@ -1,5 +1,6 @@
 import Foundation
 import Sculpt
+import SculptJSON
 import Testing
 
 /// A value whose text is not JSON, or a number no Swift type of its kind holds, fails inside a

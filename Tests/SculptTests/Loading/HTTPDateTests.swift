@@ -1,5 +1,5 @@
 import Foundation
-@testable import Sculpt
+@testable import SculptLoading
 import Testing
 
 /// HTTP dates in the three forms a recipient must read (RFC 9110, section 5.6.7).

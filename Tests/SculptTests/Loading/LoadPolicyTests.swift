@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Sculpt
+import SculptLoading
 import SculptMatchers
 import SculptTesting
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Sculpt
+import SculptLoading
 import SculptMatchers
 import SculptTesting
 import Testing
@@ -28,6 +29,7 @@ struct LoadingGuideTests {
     }
 
     @Test("load policies, the cache on disk, and a source")
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func policies() async throws {
         let user = Self.fixture("/user", #"{"login":"octocat"}"#, fields: [.cacheControl: "max-age=60"])
         try await FixtureServer.running(FixtureReplay([user], options: .init(repeatsLastResponse: true))) { _, baseURL in

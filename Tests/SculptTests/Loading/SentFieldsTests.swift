@@ -1,5 +1,6 @@
 import Foundation
 import Sculpt
+import SculptLoading
 import SculptMatchers
 import Testing
 

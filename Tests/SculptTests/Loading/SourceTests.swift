@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
 import Sculpt
+import SculptLoading
 import SculptMatchers
 import SculptTesting
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -24,6 +24,7 @@ struct SourceTests {
     }
 
     /// A description of a state, for comparing.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     static func describe(_ state: ModelSource<Item>.State) -> String {
         switch state {
         case .idle: "idle"
@@ -44,7 +45,7 @@ struct SourceTests {
     /// A source whose loads are streams this test feeds.
     final class Loads: Sendable {
         let streams: [(stream: AsyncThrowingStream<Loaded<Item>, any Error>, continuation: AsyncThrowingStream<Loaded<Item>, any Error>.Continuation)]
-        private let next = Mutex(0)
+        private let next = Locked(0)
 
         init(count: Int) {
             streams = (0..<count).map { _ in AsyncThrowingStream.makeStream(of: Loaded<Item>.self) }
@@ -56,6 +57,7 @@ struct SourceTests {
     }
 
     @Test("a load's values replace one another while it is loading; its end makes the last one loaded")
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func states() async {
         let loads = Loads(count: 1)
         let source = ModelSource { loads.make() }
@@ -72,6 +74,7 @@ struct SourceTests {
     }
 
     @Test("a failed load keeps the last value shown")
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func failure() async {
         let loads = Loads(count: 2)
         let source = ModelSource { loads.make() }
@@ -86,6 +89,7 @@ struct SourceTests {
     }
 
     @Test("a reload cancels the load before it, whose later values never reach the state")
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func reloadCancels() async {
         let loads = Loads(count: 2)
         let source = ModelSource { loads.make() }
@@ -100,6 +104,7 @@ struct SourceTests {
     }
 
     @Test("headless: cached-then-fetch against the fixture server shows the stored value, then the network's")
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func headless() async throws {
         let fresh: HTTPFields = [.cacheControl: "max-age=60", .contentType: "application/json"]
         let fixtures = (1...2).map { version in
@@ -122,6 +127,7 @@ struct SourceTests {
 
     // MARK: - Pages
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     static func githubSource() throws -> (PagedSource<PaginationTests.Issue>, FixtureReplay) {
         let replay = FixtureReplay(try PaginationTests.githubPages())
         let session = replay.makeSession()
@@ -131,6 +137,7 @@ struct SourceTests {
     }
 
     @Test("pages are appended one request at a time until none follows")
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func pagedSource() async throws {
         let (source, replay) = try Self.githubSource()
         #expect(source.items.isEmpty && source.hasMore)
@@ -152,6 +159,7 @@ struct SourceTests {
     }
 
     @Test("reload forgets the items and loads the first page again")
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func pagedReload() async throws {
         let (source, _) = try Self.githubSource()
         await source.loadNextPage().value
@@ -169,6 +177,7 @@ struct SourceTests {
     }
 
     @Test("a next closure that failed once is asked again: the source goes on from the page it failed on")
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func pagedSourceAfterClosureFailure() async throws {
         struct Transient: Error {}
         final class FailOnce: @unchecked Sendable {
@@ -209,6 +218,7 @@ struct SourceTests {
     }
 
     @Test("a page load cancelled in flight leaves the list able to load that page again, and the pages after it")
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func cancelledPage() async throws {
         // Page 1 links to page 2, which ends the list.
         let server = try HeldFirstRequest { head in
@@ -239,6 +249,7 @@ struct SourceTests {
     }
 
     @Test("a page asked for again as soon as its load is cancelled, before that load has ended, is loaded")
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func pageAskedAgainAtOnce() async throws {
         let server = try HeldFirstRequest { _ in
             let body = #"[{"number":1}]"#
@@ -268,7 +279,7 @@ private final class HeldFirstRequest: Sendable {
 
     init(answer: @escaping @Sendable (String) -> String) throws {
         let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
-        let held = Mutex(true)
+        let held = Locked(true)
         let gate = gate
         self.arrivals = arrivals
         server = try ScriptedServer { head in
@@ -281,6 +292,7 @@ private final class HeldFirstRequest: Sendable {
     }
 
     /// A list of issues paged from `/items` through a session that waits as long as a test may.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @MainActor func source() -> PagedSource<PaginationTests.Issue> {
         let session = URLSession(configuration: .unhurried)
         let request = URLRequest(url: server.url("/items"))

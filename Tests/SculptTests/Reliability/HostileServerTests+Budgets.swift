@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import SculptTesting
-import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -16,8 +15,8 @@ extension HostileServerTests {
         try await withServer(limits: .unhurried { $0.maximumConnections = 16 }) { server, baseURL in
             // The flood runs on a thread of its own (its connects and sends block), until the
             // test ends.
-            let opened = Mutex(0)
-            let stopping = Mutex(false)
+            let opened = Locked(0)
+            let stopping = Locked(false)
             let flooding = Thread {
                 var held: [RawHTTP] = []
                 defer { held.forEach { $0.close() } }

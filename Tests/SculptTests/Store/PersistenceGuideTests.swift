@@ -1,10 +1,11 @@
 #if Persistence
-import Foundation
-import GRDB
 import Sculpt
+import SculptLoading
 import SculptMatchers
 import SculptStore
 import SculptTesting
+import Foundation
+import GRDB
 import Testing
 
 #if canImport(FoundationNetworking)

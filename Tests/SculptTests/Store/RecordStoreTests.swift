@@ -1,11 +1,12 @@
 #if Persistence
-import Foundation
-import GRDB
-import HTTPTypes
 import Sculpt
+import SculptLoading
 import SculptMatchers
 import SculptStore
 import SculptTesting
+import Foundation
+import GRDB
+import HTTPTypes
 import Testing
 
 #if canImport(FoundationNetworking)

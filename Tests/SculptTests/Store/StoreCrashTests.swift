@@ -1,10 +1,11 @@
 #if Persistence
+import Sculpt
+import SculptLoading
+import SculptStore
+import SculptTesting
 import Foundation
 import GRDB
 import HTTPTypes
-import Sculpt
-import SculptStore
-import SculptTesting
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,8 +1,9 @@
 #if Persistence
+import Sculpt
+import SculptLoading
+import SculptStore
 import Foundation
 import GRDB
-import Sculpt
-import SculptStore
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,7 +1,8 @@
 #if Persistence
-import Foundation
 import Sculpt
+import SculptLoading
 import SculptStore
+import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +29,7 @@ final class RawHTTP: Sendable {
     }
 
     let descriptor: Int32
-    private let closedOnce = Mutex(false)
+    private let closedOnce = Locked(false)
 
     /// Connects to 127.0.0.1 at the port of `baseURL`.
     ///

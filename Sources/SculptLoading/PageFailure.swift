@@ -1,0 +1,40 @@
+import Foundation
+import Sculpt
+import SculptShared
+
+/// A paginated load that failed on one page: which page, its URL, and why.
+///
+/// ```swift
+/// do {
+///     for try await page in session.pages(for: request, serializer: serializer) { issues += page.value }
+/// } catch let failure as PageFailure {
+///     print(failure)   // Page 3 of the load failed (https://api.github.com/...): ...
+/// }
+/// ```
+public struct PageFailure: Error, CustomStringConvertible {
+    /// The failed page's position, from 1.
+    public var page: Int
+    /// The failed page's URL.
+    public var url: URL?
+    /// The transport or serializer error.
+    public var underlying: any Error
+
+    /// Creates a failure.
+    public init(page: Int, url: URL?, underlying: any Error) {
+        self.page = page
+        self.url = url
+        self.underlying = underlying
+    }
+
+    /// `Page 3 of the load failed (https://...): ` and the underlying error; secrets redacted
+    /// (the URL's, and wherever the underlying error quotes them: a transport error's failing
+    /// URL, a redirect's), at most 4,096 bytes.
+    public var description: String {
+        let url = self.url.map { ClippedText.value(SecretPolicy.default.redacting($0).absoluteString, limit: 1_024) } ?? "no URL"
+        let head = "Page \(page) of the load failed (\(url)): "
+        let failing = (underlying as NSError).userInfo[NSURLErrorFailingURLErrorKey] as? URL
+        let secrets = [self.url, failing].compactMap { $0 }.flatMap { SecretPolicy.default.secretValues(in: $0) }
+        let text = SecretPolicy.redacting(values: secrets, in: String(describing: underlying))
+        return head + ClippedText.value(text, limit: 4_096 - head.utf8.count)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// Bodies in `application/x-www-form-urlencoded` (`grant_type=refresh_token&refresh_token=r1`):
+/// an OAuth token request, or GitHub's token response to a client that did not ask for JSON.
+/// Their parameters are redacted as a query's are, by the query parameter and body field names.
+extension SecretPolicy {
+    /// How a body's secrets are found.
+    package enum BodyKind: Sendable {
+        /// JSON text: secret members' values.
+        case json
+        /// Form-encoded parameters: secret parameters' values.
+        case form
+        /// XML: secret elements' content and secret attributes' values.
+        case xml
+        /// None of these (an image, a protocol buffer): left as it is.
+        case opaque
+    }
+
+    /// How `body` is read for secrets, whatever its `Content-Type` values claim where the claim
+    /// would keep a secret: JSON text (`{` or `[` after white space) is read as JSON under any
+    /// type; other bodies as text (form parameters, and quoted members as JSONP writes them) when
+    /// a type names a form, when no type is given, or when the type is `text/*` or claims JSON or
+    /// JavaScript (a JSON type on a body that is not JSON text); XML (`<` first) under an XML type
+    /// or none.
+    ///
+    /// ```swift
+    /// SecretPolicy.kind(of: Data("refresh_token=r1".utf8), contentTypes: [])   // .form
+    /// ```
+    package static func kind(of body: some Collection<UInt8>, contentTypes: [String]) -> BodyKind {
+        var bytes = body.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3).drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) } }
+        if let first = bytes.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return .json }
+        let media = contentTypes.flatMap { value in
+            value.split(separator: ",").map { lowercased($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
+        }
+        if isXML(bytes, mediaTypes: media) { return .xml }
+        let textLike = media.isEmpty || media.contains { type in
+            type == "application/x-www-form-urlencoded" || type.hasPrefix("text/") || type.hasSuffix("json") || type.hasSuffix("javascript")
+        }
+        return textLike ? .form : .opaque
+    }
+
+    /// `body` with its secrets replaced, read as ``kind(of:contentTypes:)`` says.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.redacting(body: body, contentTypes: fields[values: .contentType])
+    /// ```
+    package func redacting(body: Data, contentTypes: [String]) -> Data {
+        switch Self.kind(of: body, contentTypes: contentTypes) {
+        case .json:
+            // JSON text, or what starts like it: `{'access_token': ...}` is read too.
+            let redacted = redacting(json: body)
+            guard redacted.contains(UInt8(ascii: "'")) else { return redacted }
+            let text = String(decoding: redacted, as: UTF8.self)
+            let quoted = redacting(embeddedMembers: text, singleQuotedOnly: true)
+            return quoted == text ? redacted : Data(quoted.utf8)
+        case .form: return redacting(form: body)
+        case .xml: return redacting(xml: body)
+        case .opaque: return body
+        }
+    }
+
+    /// The start of `body` as text for a description, secrets replaced as
+    /// ``redacting(body:contentTypes:)`` replaces them, and how many bytes were left out. A body
+    /// that is not JSON text is shown as text with its form parameters and quoted members
+    /// redacted whatever its type: a description only shows it.
+    package func excerpt(of body: Data, contentTypes: [String], bytes: Int) -> (text: String, remaining: Int) {
+        switch Self.descriptionKind(of: body.prefix(bytes + (64 << 10)), contentTypes: contentTypes) {
+        case .json:
+            let (text, remaining) = excerpt(of: body, bytes: bytes)
+            return (redacting(embeddedMembers: text, singleQuotedOnly: true), remaining)
+        case .xml:
+            // Tags first, then as text: a token in a URL inside an element (`?access_token=`) is a
+            // parameter.
+            let scanned = body.prefix(bytes + (64 << 10))
+            let (text, remaining) = excerpt(ofForm: redacting(xml: scanned), bytes: bytes)
+            return (text, remaining + body.count - scanned.count)
+        case .opaque where body.starts(with: Array("bplist".utf8)):
+            // Its strings are its bytes, and which of them are secret only a decoder can say.
+            return ("(a binary property list, not shown: its strings may be secrets)", 0)
+        case .form, .opaque: return excerpt(ofForm: body, bytes: bytes)
+        }
+    }
+
+    /// `body` with the value of every parameter named in ``parameters`` or ``bodyFields``
+    /// replaced by ``Secrets/marker``; `body` itself when it holds none.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.redacting(form: Data("refresh_token=r1&scope=repo".utf8))   // refresh_token=REDACTED&scope=repo
+    /// ```
+    package func redacting(form body: Data) -> Data {
+        guard !body.isEmpty else { return body }
+        let text = String(decoding: body, as: UTF8.self)
+        let redacted = redacting(text: text)
+        return redacted == text ? body : Data(redacted.utf8)
+    }
+
+    /// Text (a form, a plain or HTML body) with its secrets replaced: secret parameters' values,
+    /// quoted secret members' values (JSON or JSONP written in it), and the user name and
+    /// password of every URL in it (`https://user:password@host/`).
+    package func redacting(text: String) -> String {
+        redacting(embeddedMembers: formPolicy.redacting(parameters: redactingUserInfo(in: text)))
+    }
+
+    /// `text` with the user name and password of each URL written in it (after `://`, before an
+    /// `@` in the authority) replaced by ``Secrets/marker``.
+    private func redactingUserInfo(in text: String) -> String {
+        guard redactsURLs, text.contains("://") else { return text }
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        var rest = 0
+        var index = 0
+        let separator = Array("://".utf8)
+        while index + separator.count <= bytes.count {
+            guard bytes[index] == separator[0], bytes[index..<(index + separator.count)].elementsEqual(separator) else {
+                index += 1
+                continue
+            }
+            let start = index + separator.count
+            // The authority: up to a path, query, fragment, space or quote.
+            let end = bytes[start...].firstIndex { [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), 0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? bytes.count
+            if let at = bytes[start..<end].lastIndex(of: UInt8(ascii: "@")) {
+                let hasPassword = bytes[start..<at].contains(UInt8(ascii: ":"))
+                output += bytes[rest..<start]
+                output += Array((hasPassword ? "\(Secrets.marker):\(Secrets.marker)" : Secrets.marker).utf8)
+                rest = at
+            }
+            index = end
+        }
+        guard rest > 0 else { return text }
+        output += bytes[rest...]
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The start of a form body as text for a description, at most `bytes` bytes of it, secret
+    /// values replaced, and how many bytes were left out. Reads at most `bytes` plus 64 KB.
+    package func excerpt(ofForm body: Data, bytes: Int) -> (text: String, remaining: Int) {
+        let scanned = body.prefix(bytes + (64 << 10))
+        let redacted = redacting(text: String(decoding: scanned, as: UTF8.self))
+        let (text, remaining) = ClippedText.prefix(ofBytes: Array(redacted.utf8), bytes: bytes)
+        return (text, remaining + body.count - scanned.count)
+    }
+
+    /// This policy with body field names counting as parameter names.
+    package var formPolicy: SecretPolicy {
+        var policy = self
+        policy.parameters.formUnion(bodyFields)
+        return policy
+    }
+}

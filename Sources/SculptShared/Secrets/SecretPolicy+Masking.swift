@@ -1,0 +1,44 @@
+import Foundation
+
+extension SecretPolicy {
+    /// `excerpt`, the start of a JSON body, with every string value and every number of four or
+    /// more characters replaced by `…`, its keys and structure kept: what a description shows of
+    /// a body whose values were not all looked at for secrets, where any value could be one.
+    ///
+    /// ```swift
+    /// SecretPolicy.maskingValues(inJSON: #"{"kind":"abc123","id":7}"#)   // {"kind":"…","id":7}
+    /// ```
+    package static func maskingValues(inJSON excerpt: String) -> String {
+        let bytes = Array(excerpt.utf8)
+        var masked: [UInt8] = []
+        masked.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                var end = index + 1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                end = min(end + 1, bytes.count)
+                var next = end
+                while next < bytes.count, JSONBytes.isWhitespace(bytes[next]) { next += 1 }
+                let isKey = next < bytes.count && bytes[next] == UInt8(ascii: ":")
+                masked.append(contentsOf: isKey ? Array(bytes[index..<end]) : Array("\"…\"".utf8))
+                index = end
+            } else if byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 {
+                var end = index
+                while end < bytes.count, isNumberByte(bytes[end]) { end += 1 }
+                masked.append(contentsOf: end - index >= shortestSecretValue ? Array("…".utf8) : Array(bytes[index..<end]))
+                index = end
+            } else {
+                masked.append(byte)
+                index += 1
+            }
+        }
+        return String(decoding: masked, as: UTF8.self)
+    }
+
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
+            || byte | 0x20 == UInt8(ascii: "e")
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+
+/// The values a body holds under secret names, as text, so that a description built from what was
+/// decoded (an error model's own description, a `DecodingError` that quotes the value it could not
+/// take) can have them replaced wherever they appear.
+extension SecretPolicy {
+    /// The most values collected from one body (or URL).
+    package static let mostSecretValues = 1_024
+
+    /// Values shorter than this are not looked for: `"abc"` would replace parts of words.
+    package static let shortestSecretValue = 4
+
+    /// The secret values in the first `scanning` bytes of `body`: each secret JSON member's
+    /// string (as written and, when it has escapes, decoded) or the numbers and strings inside
+    /// it, or each secret form parameter's value (as written and percent-decoded). At most 1,024;
+    /// `isWhole` is `false` when the body goes on past `scanning` bytes or holds more, so that
+    /// values from it that were not looked at can be withheld.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.secretValues(in: Data(#"{"token":"abc123"}"#.utf8), contentTypes: ["application/json"], scanning: 1 << 20)
+    /// // (values: ["abc123"], isWhole: true)
+    /// ```
+    package func secretValues(in body: Data, contentTypes: [String], scanning limit: Int) -> (values: [String], isWhole: Bool) {
+        let scanned = body.prefix(limit)
+        var values: [String] = []
+        var isWhole = body.count <= limit
+        func add(_ bytes: some Collection<UInt8>) {
+            guard bytes.count >= Self.shortestSecretValue else { return }
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard !values.contains(text) else { return }
+            guard values.count < Self.mostSecretValues else {
+                isWhole = false
+                return
+            }
+            values.append(text)
+        }
+        let kind = Self.descriptionKind(of: scanned, contentTypes: contentTypes)
+        if kind != .opaque {
+            // A query or form written inside a value, and a credential after its scheme: as
+            // written, and as a decoder gives the text (JSON escapes decoded; XML references).
+            let written = Array(scanned)
+            var readings = [written]
+            let decoded = kind == .json ? Self.unescapingJSON(written)
+                : kind == .xml && written.contains(UInt8(ascii: "&")) ? Array(Self.resolvingReferences(in: String(decoding: written, as: UTF8.self)).utf8)
+                : written
+            if decoded != written { readings.append(decoded) }
+            for bytes in readings {
+                // As written, an escape (`\/`, `&#99;`) is part of a value.
+                let escapes: EscapeSyntax = bytes != written ? .none : kind == .json ? .json : kind == .xml ? .xml : .none
+                for range in embeddedParameterValueRanges(in: bytes, escapes: escapes) {
+                    add(bytes[range])
+                    if let decoded = String(decoding: bytes[range], as: UTF8.self).removingPercentEncoding { add(decoded.utf8) }
+                }
+            }
+        }
+        switch kind {
+        case .opaque: return ([], isWhole)
+        case .json: break
+        case .xml:
+            let bytes = Array(scanned)
+            for range in secretXMLValueRanges(in: bytes) {
+                add(bytes[range])
+                let trimmed = String(decoding: bytes[range], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                add(trimmed.utf8)
+                // As a decoder gives it: `x&amp;y` is `x&y`, `&#83;` is `S`.
+                add(Self.resolvingReferences(in: trimmed).utf8)
+            }
+            fallthrough  // then as text, as a form is read
+        case .form:
+            let policy = formPolicy
+            for pair in scanned.split(whereSeparator: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") }) {
+                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
+                let name = String(decoding: pair[..<equals], as: UTF8.self)
+                guard policy.isSecret(parameter: name, besideOAuth: false) else { continue }
+                let value = pair[pair.index(after: equals)...]
+                add(value)
+                let plus = String(decoding: value, as: UTF8.self).replacingOccurrences(of: "+", with: " ")
+                if let decoded = plus.removingPercentEncoding { add(decoded.utf8) }
+            }
+            let bytes = Array(scanned)
+            for range in embeddedMemberValueRanges(in: bytes) { add(bytes[range]) }
+            return (values, isWhole)
+        }
+        let all = Array(scanned)
+        for range in embeddedMemberValueRanges(in: all, singleQuotedOnly: true) { add(all[range]) }
+        for value in secretValues(of: secretReplacements(in: scanned, scanning: scanned.count), in: scanned) { add(value.utf8) }
+        return (values, isWhole)
+    }
+
+    /// The secret values `replacements` of `body` (JSON) hide: a secret member's strings and
+    /// scalars, or what a rewritten string (a URL, an embedded document) held.
+    package func secretValues(of replacements: [SecretReplacement], in body: Data) -> [String] {
+        var values: [String] = []
+        let all = Array(body)
+        all.withUnsafeBufferPointer { bytes in
+            for replacement in replacements {
+                guard replacement.text == nil else {
+                    values += replacement.hidden
+                    continue
+                }
+                Self.tokens(bytes, replacement.range) { values.append(String(decoding: $0, as: UTF8.self)) }
+            }
+        }
+        return values
+    }
+
+    /// The secret values in a URL: its user name and password, and the values of its secret query
+    /// and fragment parameters (as written and percent-decoded). At most 1,024.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.secretValues(in: URL(string: "https://h/cb?access_token=abc123")!)   // ["abc123"]
+    /// ```
+    package func secretValues(in url: URL) -> [String] {
+        var values: [String] = []
+        func add(_ value: String) {
+            guard value.utf8.count >= Self.shortestSecretValue, values.count < Self.mostSecretValues, !values.contains(value) else { return }
+            values.append(value)
+        }
+        let absolute = url.absoluteURL
+        if redactsURLs {
+            absolute.user(percentEncoded: true).map(add)
+            absolute.password(percentEncoded: true).map(add)
+            absolute.user(percentEncoded: false).map(add)
+            absolute.password(percentEncoded: false).map(add)
+        }
+        let lists = [absolute.query(percentEncoded: true), absolute.fragment(percentEncoded: true)].compactMap { $0 }
+        let besideOAuth = hasOAuthCompanion(lists.flatMap { Self.names(in: $0) })
+        for list in lists {
+            for item in list.split(whereSeparator: { $0 == "&" || $0 == ";" || $0 == "?" }) {
+                guard let equals = item.firstIndex(of: "="), isSecret(parameter: item[..<equals], besideOAuth: besideOAuth) else { continue }
+                let value = String(item[item.index(after: equals)...])
+                add(value)
+                value.removingPercentEncoding.map(add)
+            }
+        }
+        return values
+    }
+
+    /// The secret values of the URL written in `text`; none when it does not parse.
+    package func secretValues(inURLText text: String) -> [String] {
+        URL(string: text).map { secretValues(in: $0) } ?? []
+    }
+
+    /// `text` with each of `values` replaced by ``Secrets/marker``, longest first (a value that
+    /// contains another is replaced whole), in each form a description writes it: as it is, as a
+    /// quoted string shows it (`String(reflecting:)`: `\u{1}`, `\"`), and escaped as a printable
+    /// line (`\u{1}` as `PrintableText` writes it). Where a value was cut short (the text before a
+    /// `…` ends with its first four bytes or more), the part shown is replaced too.
+    ///
+    /// ```swift
+    /// SecretPolicy.redacting(values: ["abc123"], in: #"Grant(token: "abc123")"#)   // Grant(token: "REDACTED")
+    /// SecretPolicy.redacting(values: ["abc123"], in: #"Grant(token: "abc1…" (6 bytes))"#)   // Grant(token: "REDACTED…" (6 bytes))
+    /// ```
+    package static func redacting(values: [String], in text: String) -> String {
+        guard !values.isEmpty else { return text }
+        var forms = Set<String>()
+        for value in values {
+            forms.insert(value)
+            forms.insert(String(String(reflecting: value).dropFirst().dropLast()))
+            forms.insert(PrintableText.value(value, limit: .max))
+        }
+        let ordered = forms.filter { $0.utf8.count >= shortestSecretValue }.sorted { $0.utf8.count > $1.utf8.count }
+        var redacted = text
+        for value in ordered where redacted.contains(value) {
+            redacted = redacted.replacingOccurrences(of: value, with: Secrets.marker)
+        }
+        return redactingCutValues(ordered, in: redacted)
+    }
+
+    /// `text` with the start of a value shown before a cut (`…`) replaced by the marker.
+    private static func redactingCutValues(_ values: [String], in text: String) -> String {
+        var redacted = text
+        var searchEnd = redacted.endIndex
+        while let cut = redacted[..<searchEnd].range(of: "…", options: .backwards) {
+            let before = redacted[..<cut.lowerBound]
+            guard let shown = values.lazy.compactMap({ Self.shownStart(of: $0, endingAt: before) }).first else {
+                searchEnd = cut.lowerBound
+                continue
+            }
+            let start = redacted.distance(from: redacted.startIndex, to: shown.lowerBound)
+            redacted.replaceSubrange(shown, with: Secrets.marker)
+            searchEnd = redacted.index(redacted.startIndex, offsetBy: start)
+        }
+        return redacted
+    }
+
+    /// The range at the end of `text` that is `value`'s first four characters or more (but not all
+    /// of it), or `nil`.
+    private static func shownStart(of value: String, endingAt text: Substring) -> Range<String.Index>? {
+        let value = Array(value.utf8)
+        let tail = Array(text.utf8.suffix(value.count - 1))
+        guard tail.count >= shortestSecretValue else { return nil }
+        for start in tail.indices where tail.count - start >= shortestSecretValue && tail[start] == value[0] {
+            if tail[start...].elementsEqual(value[..<(tail.count - start)]) {
+                let length = tail.count - start
+                let lower = text.utf8.index(text.utf8.endIndex, offsetBy: -length)
+                return lower..<text.endIndex
+            }
+        }
+        return nil
+    }
+
+    /// The strings and other scalars in one JSON value (a string, a number, or an object or array
+    /// of them), each passed to `add`; a string with escapes is passed as written and decoded.
+    private static func tokens(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>, into add: ([UInt8]) -> Void) {
+        var index = value.lowerBound
+        var scalar: [UInt8] = []
+        func endScalar() {
+            if !["true", "false", "null"].contains(String(decoding: scalar, as: UTF8.self)) { add(scalar) }
+            scalar.removeAll()
+        }
+        while index < value.upperBound {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\"") else {
+                if Self.isStructural(byte) { endScalar() } else { scalar.append(byte) }
+                index += 1
+                continue
+            }
+            endScalar()
+            index += 1
+            var written: [UInt8] = []
+            var decoded: [UInt8] = []
+            var escaped = false
+            while index < value.upperBound, bytes[index] != UInt8(ascii: "\"") {
+                let start = index
+                if bytes[index] == UInt8(ascii: "\\") {
+                    escaped = true
+                    index += 1
+                    if (try? JSONEscape.decode(bytes, at: &index, end: value.upperBound, into: &decoded)) == nil {
+                        index = min(start + 2, value.upperBound)
+                    }
+                } else {
+                    decoded.append(bytes[index])
+                    index += 1
+                }
+                written += bytes[start..<index]
+            }
+            index += 1
+            add(written)
+            if escaped { add(decoded) }
+        }
+        endScalar()
+    }
+
+    private static func isStructural(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ":"),
+            UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+            true
+        default:
+            false
+        }
+    }
+}
