@@ -6,12 +6,15 @@ import SculptShared
 /// and the exact header values accepted by one byte comparison before any parsing (each exact type
 /// alone and with `; charset=utf-8`, as servers send them).
 struct ContentTypeFilter: Sendable {
+    /// The media ranges as given.
+    let patterns: Set<String>
     private let ranges: [MediaRange]
     private let commonValues: [[UInt8]]
     /// The exact types that are plain (see ``MediaRange/isPlain(_:)``).
     private let plainTypes: [[UInt8]]
 
     init(_ patterns: Set<String>) {
+        self.patterns = patterns
         let rank = { (pattern: String) in pattern == "application/json" ? 0 : pattern.contains("*") ? 2 : 1 }
         ranges = patterns.sorted { (rank($0), $0) < (rank($1), $1) }.map(MediaRange.init)
         let exactTypes = ranges.compactMap(\.exactType)

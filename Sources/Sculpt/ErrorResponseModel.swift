@@ -1,6 +1,6 @@
 import SculptShared
 /// A model that describes a failed request. When a matcher resolves a response to one, the
-/// serializer throws ``SculptError/errorResponse(model:_:)`` with it, whatever the status: the
+/// serializer throws ``SculptError/Reason/errorResponse(model:)`` with it, whatever the status: the
 /// way to catch a `200` whose body says it failed.
 ///
 /// ```swift

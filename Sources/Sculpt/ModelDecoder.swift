@@ -9,7 +9,7 @@ import SculptShared
 ///
 /// `JSONDecoder` and `PropertyListDecoder` conform as they are; wrap any other decoder in a small
 /// `Sendable` struct. Implementations throw `DecodingError` for bytes that do not fit the type,
-/// which the serializer reports as ``SculptError/decodingFailed(_:underlying:_:)``.
+/// which the serializer reports as ``SculptError/Reason/decodingFailed(_:underlying:)``.
 public protocol ModelDecoder: Sendable {
     /// Decodes a value of `type` from `data`.
     ///

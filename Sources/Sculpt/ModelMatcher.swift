@@ -19,11 +19,11 @@ public protocol ModelMatcher: Sendable {
     /// - Throws: only when the matcher must read the body and cannot (a discriminator matcher given
     ///   bytes that are not JSON). A ``SculptError`` is passed on as its case says, with the
     ///   serializer's response and body as its context whatever it was built with; the serializer
-    ///   wraps any other error in ``SculptError/matcherFailed(underlying:_:)``.
+    ///   wraps any other error in ``SculptError/Reason/matcherFailed(underlying:)``.
     func modelType(for response: ResponseContext, data: Data) throws -> ModelType?
 
     /// What this matcher has registered that comes closest to `response`, for the message of
-    /// ``SculptError/noModelMatched(candidates:_:)``: say, the URL patterns nearest to its path.
+    /// ``SculptError/Reason/noModelMatched(candidates:)``: say, the URL patterns nearest to its path.
     ///
     /// ```swift
     /// matcher.nearestCandidates(for: context)  // ["GET /users/*", "/users/*/repos"]

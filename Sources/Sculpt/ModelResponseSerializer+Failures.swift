@@ -2,17 +2,16 @@ import Foundation
 import SculptShared
 
 // The errors of the pipeline's steps, each built by a function of its own, out of line, from what
-// the steps before it resolved: the code a response runs through stays small, the error's context
-// (a copy of the response and body) is made only on failure, and no step is run again.
+// the steps before it resolved: the code a response runs through stays small, the error (with a
+// copy of the response and body) is made only on failure, and no step is run again.
 extension ModelResponseSerializer {
     /// Step 1's error: the error model ``errorMatcher`` picks, decoded; else the unacceptable
     /// status, with the reason the error model is missing when one was tried (its body over the
     /// limits, its matcher failing, its body not decoding).
     @usableFromInline @inline(never)
     func statusFailure(_ response: ResponseContext, _ data: Data) -> SculptError {
-        let context = SculptError.Context(response: response, body: data)
         guard let errorMatcher, !data.isBlank, acceptsContentType(of: response) else {
-            return .unacceptableStatusCode(underlying: nil, context)
+            return SculptError(.unacceptableStatusCode(underlying: nil), response: response, body: data)
         }
         do throws(SculptError) {
             try checkLimits(response, data)
@@ -22,10 +21,10 @@ extension ModelResponseSerializer {
             } catch {
                 throw Self.matcherFailure(error, response, data)
             }
-            guard let errorType else { return .unacceptableStatusCode(underlying: nil, context) }
-            return .errorResponse(model: try decode(errorType.type, as: errorType, response, data), context)
+            guard let errorType else { return SculptError(.unacceptableStatusCode(underlying: nil), response: response, body: data) }
+            return SculptError(.errorResponse(model: try decode(errorType.type, as: errorType, response, data)), response: response, body: data)
         } catch {
-            return .unacceptableStatusCode(underlying: error, context)
+            return SculptError(.unacceptableStatusCode(underlying: error), response: response, body: data)
         }
     }
 
@@ -34,14 +33,14 @@ extension ModelResponseSerializer {
     @usableFromInline @inline(never)
     func emptyBodyFailure(expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
         let named = expected.map { String(describing: $0) } ?? (try? matcher.modelType(for: response, data: data))??.description
-        return .emptyBody(expected: named, .init(response: response, body: data))
+        return SculptError(.emptyBody(expected: named), response: response, body: data)
     }
 
     /// Step 4's error.
     @usableFromInline @inline(never)
     func contentTypeFailure(expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
         guard !data.isBlank else { return emptyBodyFailure(expecting: expected, response, data) }
-        return .unacceptableContentType(acceptable: (acceptableContentTypes ?? []).sorted(), .init(response: response, body: data))
+        return SculptError(.unacceptableContentType(acceptable: (acceptableContentTypes ?? []).sorted()), response: response, body: data)
     }
 
     /// Step 5's error when the matcher throws.
@@ -53,7 +52,7 @@ extension ModelResponseSerializer {
     /// Step 5's error when the matcher has no model type.
     @usableFromInline @inline(never)
     func noModelFailure(expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
-        let failure = SculptError.noModelMatched(candidates: matcher.nearestCandidates(for: response), .init(response: response, body: data))
+        let failure = SculptError(.noModelMatched(candidates: matcher.nearestCandidates(for: response)), response: response, body: data)
         return Self.blank(data, or: failure, naming: expected.map { String(describing: $0) }, response)
     }
 
@@ -62,13 +61,12 @@ extension ModelResponseSerializer {
     func rejectedModelFailure(_ modelType: ModelType, expecting expected: (any (Decodable & Sendable).Type)?, _ response: ResponseContext, _ data: Data)
         -> SculptError
     {
-        let context = SculptError.Context(response: response, body: data)
         guard modelType.isErrorResponse else {
             let expected = expected ?? modelType.type
-            return Self.blank(data, or: .typeMismatch(expected: expected, matched: modelType, context), naming: String(describing: expected), response)
+            return Self.blank(data, or: SculptError(.typeMismatch(expected: expected, matched: modelType), response: response, body: data), naming: String(describing: expected), response)
         }
         do throws(SculptError) {
-            return .errorResponse(model: try decode(modelType.type, as: modelType, response, data), context)
+            return SculptError(.errorResponse(model: try decode(modelType.type, as: modelType, response, data)), response: response, body: data)
         } catch {
             return error
         }
@@ -78,28 +76,24 @@ extension ModelResponseSerializer {
     /// a body of only white space is empty.
     @usableFromInline @inline(never)
     func decodingFailure(_ error: any Error, _ modelType: ModelType, _ response: ResponseContext, _ data: Data) -> SculptError {
-        let context = SculptError.Context(response: response, body: data)
-        let failure: SculptError = switch error {
-        case let miss as KeyPathWalk.Miss: .keyPathNotFound(miss.report, context)
-        case let error as ModelKeyPath.SyntaxError: .invalidKeyPath(error, context)
-        default: .decodingFailed(modelType, underlying: error, context)
+        let reason: SculptError.Reason = switch error {
+        case let miss as KeyPathWalk.Miss: .keyPathNotFound(miss.report)
+        case let error as ModelKeyPath.SyntaxError: .invalidKeyPath(error)
+        default: .decodingFailed(modelType, underlying: error)
         }
-        return Self.blank(data, or: failure, naming: modelType.description, response)
+        return Self.blank(data, or: SculptError(reason, response: response, body: data), naming: modelType.description, response)
     }
 
-    /// An error a matcher threw: a ``SculptError`` with this response and body as its context
-    /// (whatever the matcher built it from), any other wrapped in
-    /// ``SculptError/matcherFailed(underlying:_:)``.
+    /// An error a matcher threw: a ``SculptError``'s reason about this response and body (whatever
+    /// the matcher built it from), any other wrapped in ``SculptError/Reason/matcherFailed(underlying:)``.
     static func matcherFailure(_ error: any Error, _ response: ResponseContext, _ data: Data) -> SculptError {
-        let context = SculptError.Context(response: response, body: data)
-        guard let error = error as? SculptError else { return .matcherFailed(underlying: error, context) }
-        return error.replacingContext(with: context)
+        SculptError((error as? SculptError)?.reason ?? .matcherFailed(underlying: error), response: response, body: data)
     }
 
     /// `failure`, unless the body is only white space: then the step failed because there was
     /// nothing to read, and the error is the empty body, naming the model that was due.
     static func blank(_ data: Data, or failure: SculptError, naming model: @autoclosure () -> String?, _ response: ResponseContext) -> SculptError {
         guard data.isBlank else { return failure }
-        return .emptyBody(expected: model(), .init(response: response, body: data))
+        return SculptError(.emptyBody(expected: model()), response: response, body: data)
     }
 }

@@ -12,28 +12,28 @@ public import HTTPTypes
 /// ```
 ///
 /// For each response, in this order:
-/// 1. A status outside ``acceptableStatusCodes`` throws: ``SculptError/errorResponse(model:_:)``
+/// 1. A status outside ``acceptableStatusCodes`` throws: ``SculptError/Reason/errorResponse(model:)``
 ///    with the decoded error model when ``errorMatcher`` resolves one and the body decodes as it,
-///    else ``SculptError/unacceptableStatusCode(underlying:_:)``.
+///    else ``SculptError/Reason/unacceptableStatusCode(underlying:)``.
 /// 2. A body over ``maximumBodySize`` or nesting deeper than ``maximumNestingDepth`` throws
-///    ``SculptError/bodyTooLarge(maximum:_:)`` or ``SculptError/nestingTooDeep(maximum:offset:_:)``
+///    ``SculptError/Reason/bodyTooLarge(maximum:)`` or ``SculptError/Reason/nestingTooDeep(maximum:offset:)``
 ///    before any matcher reads it (limits are off by default).
 /// 3. An empty body is allowed for 204, 205 and `HEAD` (for 204 and 205 one of only white space
 ///    too): it yields the matched type's ``EmptyBodyRepresentable/emptyBodyValue`` (`nil` for an
 ///    optional), else ``NoContent``. Any other empty body throws
-///    ``SculptError/emptyBody(expected:_:)``; so does a body of only white space, as soon as a later
+///    ``SculptError/Reason/emptyBody(expected:)``; so does a body of only white space, as soon as a later
 ///    step fails on it (its bytes are not read twice).
 /// 4. A `Content-Type` outside ``acceptableContentTypes`` throws
-///    ``SculptError/unacceptableContentType(acceptable:_:)``; a response without one, or with an
+///    ``SculptError/Reason/unacceptableContentType(acceptable:)``; a response without one, or with an
 ///    empty one, is accepted. The first `Content-Type` field counts; a value that is not
 ///    `type/subtype` (`text`, `application /json`) is outside every range.
-/// 5. The matcher picks the model type; `nil` throws ``SculptError/noModelMatched(candidates:_:)``.
+/// 5. The matcher picks the model type; `nil` throws ``SculptError/Reason/noModelMatched(candidates:)``.
 /// 6. A model type that is an ``ErrorResponseModel`` is decoded and thrown as
-///    ``SculptError/errorResponse(model:_:)``; one that is not the type the caller asked for throws
-///    ``SculptError/typeMismatch(expected:matched:_:)``.
+///    ``SculptError/Reason/errorResponse(model:)``; one that is not the type the caller asked for throws
+///    ``SculptError/Reason/typeMismatch(expected:matched:)``.
 /// 7. The body is decoded at the model type's key path, by the first of ``decoders`` that reads its
 ///    `Content-Type` (the first of all for a response without one); failures throw
-///    ``SculptError/decodingFailed(_:underlying:_:)`` or ``SculptError/keyPathNotFound(_:_:)``.
+///    ``SculptError/Reason/decodingFailed(_:underlying:)`` or ``SculptError/Reason/keyPathNotFound(_:)``.
 ///
 /// The matcher is asked at most once per response: once for every response that reaches step 5,
 /// and for a bodiless response to the untyped ``serialize(_:for:)`` (whose value is the matched
@@ -50,20 +50,18 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// Turn bodies into models, each for the content types it reads: a response's `Content-Type`
     /// picks the first that reads it; a response without one, or of a type none reads (when
-    /// ``acceptableContentTypes`` lets it through), is decoded by the first. Setting the decoders
-    /// sets ``acceptableContentTypes`` to the types they read.
+    /// ``acceptableContentTypes`` lets it through), is decoded by the first. The initializer
+    /// accepts the content types its decoders read; setting the decoders later leaves
+    /// ``acceptableContentTypes`` as it is.
     ///
     /// ```swift
-    /// serializer.decoders = [.json(), .xml()]  // .xml() from SculptXML
-    /// // Content-Type: application/rss+xml is now accepted and decoded as XML.
+    /// let xml = ContentDecoder.xml()  // from SculptXML
+    /// serializer.decoders.append(xml)
+    /// serializer.acceptableContentTypes?.formUnion(xml.contentTypes)
     /// ```
     public var decoders: [ContentDecoder] {
-        didSet {
-            primaryDecoder = Self.primaryDecoder(of: decoders)
-            negotiates = decoders.count > 1
-            sharesScans = Self.sharesScans(decoders)
-            acceptableContentTypes = Self.contentTypes(of: decoders)
-        }
+        get { decoding.decoders }
+        set { decoding = DecoderChoice(newValue) }
     }
 
     /// Picks the model type of an error response's body (a status outside
@@ -72,22 +70,23 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// The statuses whose bodies are models; others are errors. Default: 200...299. Codes outside
     /// 1...999 are never accepted: a context's status 0 stands for one it could not hold.
-    public var acceptableStatusCodes: Set<Int> = StatusCodeFilter.successCodes {
-        didSet { statusCodeFilter = StatusCodeFilter(acceptableStatusCodes) }
+    public var acceptableStatusCodes: Set<Int> {
+        get { statusCodeFilter.codes }
+        set { statusCodeFilter = StatusCodeFilter(newValue) }
     }
 
     /// The media ranges a `Content-Type` must fall in: exact types (`application/json`), a whole
     /// type (`text/*`), or a structured suffix (`*/*+json`). Compared case-insensitively with
-    /// parameters ignored. `nil` accepts any content type. Default: the types ``decoders`` read
-    /// (``ContentDecoder/jsonContentTypes`` for the default JSON decoder); setting ``decoders``
-    /// sets it again.
-    public var acceptableContentTypes: Set<String>? = ContentDecoder.jsonContentTypes {
-        didSet { contentTypeFilter = acceptableContentTypes.map(ContentTypeFilter.init) }
+    /// parameters ignored. `nil` accepts any content type. Default: the types the initializer's
+    /// decoders read (``ContentDecoder/jsonContentTypes`` for the default JSON decoder).
+    public var acceptableContentTypes: Set<String>? {
+        get { contentTypeFilter?.patterns }
+        set { contentTypeFilter = newValue.map(ContentTypeFilter.init) }
     }
 
     /// The largest body, in bytes, the serializer reads (error bodies included); a larger one throws
-    /// ``SculptError/bodyTooLarge(maximum:_:)`` before any matcher or decoder reads it. `nil`, the
-    /// default, reads any size.
+    /// ``SculptError/Reason/bodyTooLarge(maximum:)`` before any matcher or decoder reads it. `nil`,
+    /// the default, reads any size.
     ///
     /// ```swift
     /// serializer.maximumBodySize = 8 << 20  // 8 MiB
@@ -96,33 +95,25 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// The deepest nesting the serializer decodes, as the body's decoder counts levels (JSON arrays
     /// and objects; XML elements for SculptXML's decoder and XML property lists); a deeper body
-    /// throws ``SculptError/nestingTooDeep(maximum:offset:_:)`` (one pass over the bytes, before
-    /// any matcher reads it). `nil`, the default, leaves nesting to the decoder (`JSONDecoder`
-    /// itself refuses more than 512 levels, SculptXML's more than 256).
+    /// throws ``SculptError/Reason/nestingTooDeep(maximum:offset:)`` (one pass over the bytes,
+    /// before any matcher reads it). `nil`, the default, leaves nesting to the decoder
+    /// (`JSONDecoder` itself refuses more than 512 levels, SculptXML's more than 256).
     ///
     /// ```swift
     /// serializer.maximumNestingDepth = 64
     /// ```
     public var maximumNestingDepth: Int?
 
-    // What every response reads, made ready when the settings above are set.
+    // Each setting above is stored as every response reads it, made ready when it is set.
 
-    /// The first of ``decoders``, read without an array access on every response; a `JSONDecoder`
-    /// when there are none.
-    @usableFromInline var primaryDecoder: any ModelDecoder
-
-    /// Whether there is more than one decoder to choose from.
-    @usableFromInline var negotiates = false
-
-    /// Whether a decoder is a ``SculptJSONDecoder``, which reads the scan a type-field peek made
-    /// of the body: each call then keeps that scan for the decode (see `SharedScan`).
-    @usableFromInline var sharesScans = false
+    /// ``decoders``, ready to be chosen from.
+    @usableFromInline var decoding: DecoderChoice
 
     /// ``acceptableStatusCodes``, ready to be asked.
-    @usableFromInline var statusCodeFilter = StatusCodeFilter(StatusCodeFilter.successCodes)
+    @usableFromInline var statusCodeFilter: StatusCodeFilter
 
     /// ``acceptableContentTypes``, parsed; `nil` accepts any.
-    var contentTypeFilter: ContentTypeFilter? = ContentTypeFilter(ContentDecoder.jsonContentTypes)
+    var contentTypeFilter: ContentTypeFilter?
 
     /// Creates a serializer.
     ///
@@ -132,6 +123,10 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     ///     decoder: JSONDecoder(),
     ///     errorMatcher: StaticModelMatcher(APIError.self))
     /// ```
+    /// - Parameters:
+    ///   - matcher: picks the model type of each successful response.
+    ///   - decoder: decodes every body, accepted under ``ContentDecoder/jsonContentTypes``.
+    ///   - errorMatcher: picks the model type of an error response's body; `nil` decodes none.
     public init(matcher: Matcher, decoder: any ModelDecoder = JSONDecoder(), errorMatcher: (any ModelMatcher)? = nil) {
         self.init(matcher: matcher, decoders: [ContentDecoder(decoder, for: ContentDecoder.jsonContentTypes)], errorMatcher: errorMatcher)
     }
@@ -145,18 +140,17 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     ///     decoders: [.json(), .xml(), .propertyList()],  // .xml() from SculptXML
     ///     errorMatcher: StaticModelMatcher(SOAPFault.self, at: "Body.Fault"))
     /// ```
+    /// - Parameters:
+    ///   - matcher: picks the model type of each successful response.
+    ///   - decoders: decode the bodies of the content types each reads; the first decodes a body
+    ///     of any other type.
+    ///   - errorMatcher: picks the model type of an error response's body; `nil` decodes none.
     public init(matcher: Matcher, decoders: [ContentDecoder], errorMatcher: (any ModelMatcher)? = nil) {
         self.matcher = matcher
-        self.decoders = decoders
-        self.primaryDecoder = Self.primaryDecoder(of: decoders)
         self.errorMatcher = errorMatcher
-        self.negotiates = decoders.count > 1
-        self.sharesScans = Self.sharesScans(decoders)
-        let contentTypes = Self.contentTypes(of: decoders)
-        if contentTypes != ContentDecoder.jsonContentTypes {
-            self.acceptableContentTypes = contentTypes
-            self.contentTypeFilter = ContentTypeFilter(contentTypes)
-        }
+        self.decoding = DecoderChoice(decoders)
+        self.statusCodeFilter = StatusCodeFilter(StatusCodeFilter.successCodes)
+        self.contentTypeFilter = ContentTypeFilter(decoders.reduce(into: []) { $0.formUnion($1.contentTypes) })
     }
 
     /// Serializes a response into the model its matcher picks.
@@ -168,7 +162,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails (see the type's
     ///   documentation).
     public func serialize(_ data: Data, for response: ResponseContext) throws(SculptError) -> Output {
-        guard sharesScans else { return try steps(data, response) }
+        guard decoding.sharesScans else { return try steps(data, response) }
         return try SharedScan.sharing { () throws(SculptError) in try steps(data, response) }
     }
 
@@ -187,13 +181,13 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// ```
     ///
     /// The matcher still picks the model type (and with it the key path): asking for `User` where
-    /// it resolved `[User]` is a ``SculptError/typeMismatch(expected:matched:_:)``, not a guess. A
+    /// it resolved `[User]` is a ``SculptError/Reason/typeMismatch(expected:matched:)``, not a guess. A
     /// bodiless 204, 205 or `HEAD` response yields `M`'s empty value when `M` is
     /// ``EmptyBodyRepresentable`` (`NoContent`, any `Optional`).
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
     @inlinable
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws(SculptError) -> M {
-        guard sharesScans else { return try steps(data, response, as: M.self) }
+        guard decoding.sharesScans else { return try steps(data, response, as: M.self) }
         return try SharedScan.sharing { () throws(SculptError) in try steps(data, response, as: M.self) }
     }
 
@@ -277,7 +271,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         do {
             // The decoder as stored, not returned by `decoder(for:)`: a returned existential is a
             // copy, which costs a retain and a release.
-            guard negotiates else { return try modelType.decode(M.self, from: data, using: primaryDecoder) }
+            guard decoding.negotiates else { return try modelType.decode(M.self, from: data, using: decoding.primary) }
             return try modelType.decode(M.self, from: data, using: negotiatedDecoder(for: response))
         } catch {
             throw decodingFailure(error, modelType, response, data)
@@ -300,7 +294,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     @usableFromInline
     func bodilessValue<M: Decodable & Sendable>(_ response: ResponseContext, _ data: Data, as type: M.Type) throws(SculptError) -> M {
         guard let value = ModelType.emptyBodyValue(of: M.self) else {
-            throw SculptError.emptyBody(expected: String(describing: M.self), .init(response: response, body: data))
+            throw SculptError(.emptyBody(expected: String(describing: M.self)), response: response, body: data)
         }
         return value
     }
@@ -309,10 +303,10 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     @usableFromInline
     func checkLimits(_ response: ResponseContext, _ data: Data) throws(SculptError) {
         if let maximumBodySize, data.count > maximumBodySize {
-            throw SculptError.bodyTooLarge(maximum: maximumBodySize, .init(response: response, body: data))
+            throw SculptError(.bodyTooLarge(maximum: maximumBodySize), response: response, body: data)
         }
         if let maximumNestingDepth, let offset = decoder(for: response).nestingOffset(exceeding: maximumNestingDepth, in: data) {
-            throw SculptError.nestingTooDeep(maximum: maximumNestingDepth, offset: offset, .init(response: response, body: data))
+            throw SculptError(.nestingTooDeep(maximum: maximumNestingDepth, offset: offset), response: response, body: data)
         }
     }
 
@@ -328,27 +322,14 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// The decoder for a response's body: the first of ``decoders`` that reads its content type,
     /// else the first of all.
     func decoder(for response: ResponseContext) -> any ModelDecoder {
-        negotiates ? negotiatedDecoder(for: response) : primaryDecoder
+        decoding.negotiates ? negotiatedDecoder(for: response) : decoding.primary
     }
 
     /// The first of ``decoders`` that reads the response's content type, else the first of all.
     @usableFromInline
     func negotiatedDecoder(for response: ResponseContext) -> any ModelDecoder {
-        guard let contentType = response.source.mediaType else { return primaryDecoder }
-        return decoders.first { $0.filter.accepts(contentType) }?.decoder ?? primaryDecoder
-    }
-
-    /// Whether one of `decoders` reads a type-field peek's scan (see ``sharesScans``).
-    static func sharesScans(_ decoders: [ContentDecoder]) -> Bool {
-        decoders.contains { $0.decoder.sharesJSONScan }
-    }
-
-    static func primaryDecoder(of decoders: [ContentDecoder]) -> any ModelDecoder {
-        decoders.first?.decoder ?? JSONDecoder()
-    }
-
-    static func contentTypes(of decoders: [ContentDecoder]) -> Set<String> {
-        decoders.reduce(into: []) { $0.formUnion($1.contentTypes) }
+        guard let contentType = response.source.mediaType else { return decoding.primary }
+        return decoding.decoders.first { $0.filter.accepts(contentType) }?.decoder ?? decoding.primary
     }
 }
 

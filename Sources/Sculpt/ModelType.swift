@@ -45,7 +45,7 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     /// ```
     ///
     /// An invalid key path is not a trap: it is reported as
-    /// ``SculptError/invalidKeyPath(_:_:)`` when a response is decoded. Matchers whose
+    /// ``SculptError/Reason/invalidKeyPath(_:)`` when a response is decoded. Matchers whose
     /// registration throws (``ModelType/validated()``) report it at registration instead.
     public init<M: Decodable & Sendable>(_ type: M.Type, at keyPath: String? = nil) {
         self.storage = Storage(type, keyPath: keyPath)

@@ -10,7 +10,7 @@ import SculptShared
 /// A `204 No Content`, a `205 Reset Content` or the answer to a `HEAD` request may have an empty
 /// body. When the matched model type conforms, the serializer returns its ``emptyBodyValue``;
 /// otherwise it returns ``NoContent``. Any other empty body is
-/// ``SculptError/emptyBody(expected:_:)``: Sculpt never invents a model from nothing.
+/// ``SculptError/Reason/emptyBody(expected:)``: Sculpt never invents a model from nothing.
 public protocol EmptyBodyRepresentable {
     /// The value that stands for "no body".
     static var emptyBodyValue: Self { get }

@@ -33,23 +33,23 @@ extension SculptError {
     /// UTF-16 or UTF-32 is read, and shown, as text. The error itself keeps every value whole.
     public var description: String {
         let policy = SecretPolicy.default
-        let contentTypes = context.response.headerFields[values: .contentType]
-        let text = JSONText(context.body, upTo: Self.secretScanLimit, readingUTF32LEMark: true)
+        let contentTypes = response.headerFields[values: .contentType]
+        let text = JSONText(body, upTo: Self.secretScanLimit, readingUTF32LEMark: true)
         // Read as its decoder reads it: an XML document in the single-byte encoding it declares
         // is transcoded, so that a secret past ASCII is looked for as it will be decoded.
-        let readable = text.flatMap { $0.transcodedFrom == nil ? XMLDeclaredEncoding.transcoded($0.utf8) : nil } ?? text?.utf8 ?? context.body
+        let readable = text.flatMap { $0.transcodedFrom == nil ? XMLDeclaredEncoding.transcoded($0.utf8) : nil } ?? text?.utf8 ?? body
         let scan = policy.secretValues(in: readable, contentTypes: contentTypes, scanning: Self.secretScanLimit)
         var secrets = scan.values
-        if let url = context.response.url { secrets += policy.secretValues(in: url) }
+        if let url = response.url { secrets += policy.secretValues(in: url) }
         let withheld: Withheld? =
-            if context.body.starts(with: Array("bplist".utf8)) { .binaryPropertyList }
-            else if context.body.count > Self.secretScanLimit { .pastScan(bodySize: context.body.count) }
+            if body.starts(with: Array("bplist".utf8)) { .binaryPropertyList }
+            else if body.count > Self.secretScanLimit { .pastScan(bodySize: body.count) }
             else { scan.isWhole ? nil : .tooManySecrets }
         // A body that reads as UTF-16 or UTF-32 by its first bytes but does not decode is not
         // read for secrets: its bytes are not shown.
-        let excerpt = text == nil ? "Body (\(context.body.count) bytes): UTF-16 or UTF-32 that does not read, not shown."
+        let excerpt = text == nil ? "Body (\(body.count) bytes): UTF-16 or UTF-32 that does not read, not shown."
             : SecretPolicy.redacting(values: secrets, in: Self.bodyExcerpt(
-                of: readable, size: context.body.count, encoding: text?.transcodedFrom?.encoding, contentTypes, withholding: withheld))
+                of: readable, size: body.count, encoding: text?.transcodedFrom?.encoding, contentTypes, withholding: withheld))
         let room = Self.descriptionLimit - excerpt.utf8.count - 1
         // Each line's control, bidirectional and invisible characters escaped: the only line
         // breaks are the report's own, and what a server sent cannot pose as another log line.
@@ -83,52 +83,52 @@ extension SculptError {
     /// left out when `withheld` says why.
     private func report(withholding withheld: Withheld?) -> [String] {
         var lines: [String] = []
-        let request = context.response.description
-        switch self {
-        case .noModelMatched(let candidates, _):
+        let request = response.description
+        switch reason {
+        case .noModelMatched(let candidates):
             lines.append("No model type matched \(request).")
             if !candidates.isEmpty {
                 lines.append("Nearest registered: \(ClippedText.list(candidates, limit: Self.listLimit)).")
             }
-        case .unacceptableStatusCode(let underlying, _):
+        case .unacceptableStatusCode(let underlying):
             lines.append("Unacceptable status code for \(request).")
             if let underlying {
                 lines.append("The error body did not decode as the error model: \(Self.describe(underlying, withholding: withheld))")
             }
-        case .unacceptableContentType(let acceptable, _):
-            let found = context.response.headerFields[.contentType].map { Self.value($0) } ?? "none"
+        case .unacceptableContentType(let acceptable):
+            let found = response.headerFields[.contentType].map { Self.value($0) } ?? "none"
             lines.append("Unacceptable content type for \(request).")
             lines.append("Expected one of \(ClippedText.list(acceptable, limit: Self.listLimit)); found \(found).")
-        case .emptyBody(let expected, _):
+        case .emptyBody(let expected):
             lines.append("Empty body for \(request).")
             lines.append("Expected \(expected.map { "a body to decode as \(Self.value($0))" } ?? "a body"); only 204, 205 and HEAD responses may be empty.")
-        case .keyPathNotFound(let miss, _):
+        case .keyPathNotFound(let miss):
             lines.append("Key path \(Self.value(miss.keyPath)) not found in the body of \(request).")
             lines.append(Self.describe(miss))
-        case .invalidKeyPath(let error, _):
+        case .invalidKeyPath(let error):
             lines.append("Cannot decode \(request): \(Self.text(error, limit: Self.listLimit)).")
-        case .decodingFailed(let modelType, let underlying, _):
+        case .decodingFailed(let modelType, let underlying):
             lines.append("Could not decode \(Self.text(modelType)) from \(request).")
             lines.append(Self.describe(underlying, withholding: withheld))
-        case .typeMismatch(let expected, let matched, _):
+        case .typeMismatch(let expected, let matched):
             lines.append("Type mismatch for \(request).")
             lines.append("Expected \(Self.text(expected)); the matcher resolved \(Self.text(matched)).")
-        case .errorResponse(let model, _):
+        case .errorResponse(let model):
             lines.append("Error response for \(request): \(withheld.map { "a \(Self.text(type(of: model))) \($0.reason)" } ?? Self.text(model, limit: Self.listLimit))")
-        case .matcherFailed(let underlying, _):
+        case .matcherFailed(let underlying):
             lines.append("The matcher could not read the body of \(request): \(withheld?.reason ?? Self.text(underlying, limit: Self.listLimit))")
-        case .unknownDiscriminator(let field, let found, let registered, _):
+        case .unknownDiscriminator(let field, let found, let registered):
             lines.append("Unknown discriminator \"\(Self.value(field))\" in the body of \(request).")
             let values = registered.isEmpty ? "none" : ClippedText.list(registered.lazy.map { "\"\($0)\"" }, limit: Self.listLimit)
             let shown = found.map { value in withheld.map { "a value of \(ClippedText.count(value.utf8.count)) bytes \($0.reason)" } ?? Self.value(value) }
             lines.append("Found \(shown ?? "missing"); registered: \(values).")
-        case .invalidJSON(let reason, let offset, _):
+        case .invalidJSON(let reason, let offset):
             lines.append("The body of \(request) is not valid JSON at byte \(offset): \(Self.value(reason)).")
-        case .bodyTooLarge(let maximum, _):
+        case .bodyTooLarge(let maximum):
             // A client that stopped reading at the limit keeps only the bytes it read.
-            let size = context.body.count > maximum ? "is \(context.body.count) bytes" : "is over \(maximum) bytes"
+            let size = body.count > maximum ? "is \(body.count) bytes" : "is over \(maximum) bytes"
             lines.append("The body of \(request) \(size); the serializer reads at most \(maximum).")
-        case .nestingTooDeep(let maximum, let offset, _):
+        case .nestingTooDeep(let maximum, let offset):
             lines.append("The body of \(request) nests deeper than \(maximum) levels (level \(maximum + 1) opens at byte \(offset)).")
         }
         return lines

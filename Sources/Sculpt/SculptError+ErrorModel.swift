@@ -13,7 +13,7 @@ extension SculptError {
     /// }
     /// ```
     public func errorModel<M: Decodable & Sendable>(as type: M.Type) -> M? {
-        guard case .errorResponse(let model, _) = self else { return nil }
+        guard case .errorResponse(let model) = reason else { return nil }
         return model as? M
     }
 }

@@ -5,7 +5,10 @@ import SculptShared
 struct StatusCodeFilter: Sendable {
     /// The codes, when they form one unbroken run.
     private let run: ClosedRange<Int>?
-    private let codes: Set<Int>
+    /// The codes accepted, of those given: none outside ``responseCodes``.
+    private let accepted: Set<Int>
+    /// The codes as given.
+    let codes: Set<Int>
 
     /// The codes a response can carry: `HTTPResponse.Status` holds 0...999, and 0 stands for a
     /// status that could not be held (a code Foundation gave outside 0...999, a HAR entry's
@@ -16,9 +19,10 @@ struct StatusCodeFilter: Sendable {
     @usableFromInline static var successCodes: Set<Int> { Set(200...299) }
 
     init(_ codes: Set<Int>) {
-        let codes = codes.filter(Self.responseCodes.contains)
         self.codes = codes
-        if let lowest = codes.min(), let highest = codes.max(), highest - lowest + 1 == codes.count {
+        let accepted = codes.filter(Self.responseCodes.contains)
+        self.accepted = accepted
+        if let lowest = accepted.min(), let highest = accepted.max(), highest - lowest + 1 == accepted.count {
             run = lowest...highest
         } else {
             run = nil
@@ -28,7 +32,7 @@ struct StatusCodeFilter: Sendable {
     /// Whether a status code is acceptable.
     @usableFromInline
     func accepts(_ code: Int) -> Bool {
-        guard let run else { return codes.contains(code) }
+        guard let run else { return accepted.contains(code) }
         return run.contains(code)
     }
 }

@@ -36,7 +36,7 @@ extension URLSession {
     /// let user = try await URLSession.shared.model(for: request, serializer: serializer, as: User.self)
     /// ```
     /// - Throws: the session's transport error, or a ``SculptError`` (including
-    ///   ``SculptError/typeMismatch(expected:matched:_:)`` when the matcher resolved another type).
+    ///   ``SculptError/Reason/typeMismatch(expected:matched:)`` when the matcher resolved another type).
     public func model<Matcher, M: Decodable & Sendable>(
         for request: URLRequest,
         serializer: ModelResponseSerializer<Matcher>,

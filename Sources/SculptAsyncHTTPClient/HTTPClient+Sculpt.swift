@@ -14,7 +14,7 @@ extension HTTPClient {
     /// ```
     ///
     /// The body is read up to `maximumBodySize` bytes (the serializer's own limit when it has
-    /// one, else 16 MiB); a longer one ends the read and is `SculptError.bodyTooLarge(maximum:_:)`
+    /// one, else 16 MiB); a longer one ends the read and is `SculptError.Reason.bodyTooLarge(maximum:)`
     /// with the bytes read so far. `timeout` is a deadline for the whole exchange, the body
     /// included. A `HEAD` request and `204`, `205` and `304` answers are bodiless: the
     /// serializer's empty-body rules apply.
@@ -89,7 +89,7 @@ extension HTTPClient {
         for try await chunk in response.body {
             guard body.count + chunk.readableBytes <= maximumBodySize else {
                 body.append(contentsOf: chunk.readableBytesView.prefix(maximumBodySize - body.count))
-                throw SculptError.bodyTooLarge(maximum: maximumBodySize, .init(response: context, body: body))
+                throw SculptError(.bodyTooLarge(maximum: maximumBodySize), response: context, body: body)
             }
             body.append(contentsOf: chunk.readableBytesView)
         }

@@ -47,9 +47,14 @@ for fixture in fixtures {
         let model = try await session.model(for: request, serializer: serializer)
         let field = (model as? any Summarized)?.summary ?? "\(model)"
         print("\(requested) -> \(type(of: model)) -> \(field)")
-    } catch SculptError.errorResponse(let model, let context) {
+    } catch let error as SculptError {
+        guard case .errorResponse(let model) = error.reason else {
+            failures += 1
+            print("\(requested) -> unexpected error:\n\(error)")
+            continue
+        }
         let field = (model as? any Summarized)?.summary ?? "\(model)"
-        print("\(requested) -> \(context.response.status.code) \(type(of: model)) -> \(field)")
+        print("\(requested) -> \(error.response.status.code) \(type(of: model)) -> \(field)")
     } catch {
         failures += 1
         print("\(requested) -> unexpected error:\n\(error)")

@@ -48,7 +48,7 @@ extension URLSession {
     /// }
     /// ```
     /// - Throws (from the iteration): as ``models(for:serializer:policy:cache:store:)``, and
-    ///   ``SculptError/typeMismatch(expected:matched:_:)`` when the matcher resolved another type.
+    ///   ``SculptError/Reason/typeMismatch(expected:matched:)`` when the matcher resolved another type.
     public func models<Matcher, M: Decodable & Sendable>(
         for request: URLRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type, policy: LoadPolicy,
         cache: HTTPResponseCache? = nil, store: (any ResponseStore)? = nil

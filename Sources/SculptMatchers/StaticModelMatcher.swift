@@ -19,7 +19,7 @@ public struct StaticModelMatcher: ModelMatcher {
     /// ```
     ///
     /// An invalid key path is reported when a body is decoded
-    /// (`SculptError.invalidKeyPath(_:_:)`); check one up front with `ModelType.validated()`.
+    /// (`SculptError.Reason.invalidKeyPath(_:)`); check one up front with `ModelType.validated()`.
     public init<M: Decodable & Sendable>(_ type: M.Type, at keyPath: String? = nil) {
         self.modelType = ModelType(type, at: keyPath)
     }

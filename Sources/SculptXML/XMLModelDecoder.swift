@@ -21,7 +21,7 @@ public import XMLCoder
 ///
 /// Before the parser reads a document, the decoder refuses what would crash it or run without
 /// bound or read part of it as the whole, each as a `DecodingError` (so a serializer's
-/// `SculptError.decodingFailed(_:underlying:_:)` that keeps the body): bytes not valid in
+/// `SculptError.Reason.decodingFailed(_:underlying:)` that keeps the body): bytes not valid in
 /// the document's encoding, text or a second root element outside the root (FoundationXML's parser
 /// on Linux reports success and XMLCoder read the first root alone), elements nested deeper than
 /// ``maximumDepth`` (XMLCoder recurses once per level: 30,000 levels overflow a thread's stack), a

@@ -22,12 +22,12 @@ func peek(_ matcher: TypeFieldModelMatcher, _ data: Data) -> Result<String?, Scu
         require(matched == nil, "a matcher without registrations matched \(String(describing: matched))")
         return .success(nil)
     } catch let error as SculptError {
-        switch error {
-        case .unknownDiscriminator(_, let found, _, let errorContext):
-            require(errorContext.body == data, "the error lost the body")
+        switch error.reason {
+        case .unknownDiscriminator(_, let found, _):
+            require(error.body == data, "the error lost the body")
             return .success(found)
-        case .invalidJSON(_, let offset, let errorContext):
-            require(errorContext.body == data && (0...data.count).contains(offset), "invalidJSON offset \(offset) outside 0...\(data.count)")
+        case .invalidJSON(_, let offset):
+            require(error.body == data && (0...data.count).contains(offset), "invalidJSON offset \(offset) outside 0...\(data.count)")
             return .failure(error)
         default:
             require(false, "unexpected error \(error)")
@@ -50,8 +50,8 @@ func peekSharing(_ serializer: ModelResponseSerializer<TypeFieldModelMatcher>, _
         require(false, "a matcher without registrations gave \(value)")
         return .success(nil)
     } catch {
-        switch error {
-        case .unknownDiscriminator(_, let found, _, _): return .success(found)
+        switch error.reason {
+        case .unknownDiscriminator(_, let found, _): return .success(found)
         case .noModelMatched: return .success(nil)
         default: return .failure(error)
         }
@@ -113,7 +113,7 @@ runFuzzer { data in
             case (.success(let alone), .success(let inSerializer)):
                 require(alone == inSerializer, "\(matcher.field): the peek found \(alone ?? "nothing") alone, \(inSerializer ?? "nothing") in a serializer")
             case (.failure(let alone), .failure(let inSerializer)):
-                require(alone.code == inSerializer.code, "\(matcher.field): the peek failed with \(alone.code) alone, \(inSerializer.code) in a serializer")
+                require(alone.reason.name == inSerializer.reason.name, "\(matcher.field): the peek failed with \(alone.reason.name) alone, \(inSerializer.reason.name) in a serializer")
             default:
                 require(false, "\(matcher.field): the peek gave \(outcome) alone, \(shared) in a serializer")
             }

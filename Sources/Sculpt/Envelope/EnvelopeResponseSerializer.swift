@@ -37,9 +37,9 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     /// let page = try serializer.serialize(data, for: context)
     /// ```
     /// - Throws: ``SculptError``, as ``ModelResponseSerializer/serialize(_:for:)`` does; a body
-    ///   whose metadata does not decode is ``SculptError/decodingFailed(_:underlying:_:)`` naming
+    ///   whose metadata does not decode is ``SculptError/Reason/decodingFailed(_:underlying:)`` naming
     ///   `Meta`. A bodiless response has no metadata: it is
-    ///   ``SculptError/emptyBody(expected:_:)`` unless `Meta` is ``EmptyBodyRepresentable``.
+    ///   ``SculptError/Reason/emptyBody(expected:)`` unless `Meta` is ``EmptyBodyRepresentable``.
     public func serialize(_ data: Data, for response: ResponseContext) throws(SculptError) -> Output {
         switch try base.resolve(response, data, expecting: nil) {
         case .bodiless:

@@ -28,9 +28,9 @@ public import Sculpt
 /// ever decoded; nothing is looked up by a name from the wire.
 ///
 /// A missing or unregistered value answers ``fallback``; without one it throws
-/// `SculptError.unknownDiscriminator(field:found:registered:_:)`, or answers `nil` when
+/// `SculptError.Reason.unknownDiscriminator(field:found:registered:)`, or answers `nil` when
 /// ``unknownValuesMatchNothing`` is set (to sit in a ``FirstMatchModelMatcher`` before other
-/// matchers). A body that is not JSON throws `SculptError.invalidJSON(reason:offset:_:)`; so does a
+/// matchers). A body that is not JSON throws `SculptError.Reason.invalidJSON(reason:offset:)`; so does a
 /// discriminator that no decode could read (`"type": 03`, a string with an invalid escape), unless
 /// there is a fallback or unknown values match nothing, since `JSONDecoder` accepts such a body for
 /// a model that does not read the field. An empty body answers `nil`. The peek reads JSON (RFC
@@ -119,15 +119,15 @@ public struct TypeFieldModelMatcher: ModelMatcher {
 
     /// The model type for the body's discriminator.
     ///
-    /// - Throws: `SculptError.invalidJSON(reason:offset:_:)` for a body that is not JSON;
-    ///   `SculptError.unknownDiscriminator(field:found:registered:_:)` for a missing or
+    /// - Throws: `SculptError.Reason.invalidJSON(reason:offset:)` for a body that is not JSON;
+    ///   `SculptError.Reason.unknownDiscriminator(field:found:registered:)` for a missing or
     ///   unregistered value when there is no ``fallback`` and ``unknownValuesMatchNothing`` is off.
     public func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
         let outcome: DiscriminatorScanner.Outcome
         do {
             outcome = try scanner.scan(data)
         } catch {
-            throw SculptError.invalidJSON(reason: error.reason, offset: error.offset, .init(response: response, body: data))
+            throw SculptError(.invalidJSON(reason: error.reason, offset: error.offset), response: response, body: data)
         }
         if case .found(.string(let value)) = outcome, let modelType = types[value] {
             return modelType
@@ -152,7 +152,7 @@ public struct TypeFieldModelMatcher: ModelMatcher {
             // No decode reads this value; a model that does not read the field still may.
             if let fallback { return fallback }
             if unknownValuesMatchNothing { return nil }
-            throw SculptError.invalidJSON(reason: error.reason, offset: error.offset, .init(response: response, body: data))
+            throw SculptError(.invalidJSON(reason: error.reason, offset: error.offset), response: response, body: data)
         case .found(.null): found = "null"
         case .found(.object): found = "an object"
         case .found(.array): found = "an array"
@@ -161,7 +161,7 @@ public struct TypeFieldModelMatcher: ModelMatcher {
         }
         if let fallback { return fallback }
         if unknownValuesMatchNothing { return nil }
-        throw SculptError.unknownDiscriminator(field: field, found: found, registered: registeredValues, .init(response: response, body: data))
+        throw SculptError(.unknownDiscriminator(field: field, found: found, registered: registeredValues), response: response, body: data)
     }
 
     /// The registered values, as `type: "question"`.

@@ -95,8 +95,8 @@ struct AsyncHTTPClientTests {
                 _ = try await client.model(for: HTTPClientRequest(url: base + "/v3/users/big"), serializer: try Self.serializer(), as: User.self, maximumBodySize: 4_096)
                 Issue.record("a 100 KB body passed a 4 KB limit")
             } catch let error as SculptError {
-                #expect(error.code == .bodyTooLarge)
-                if case .bodyTooLarge(let maximum, _) = error { #expect(maximum == 4_096) }
+                #expect(error.reason.name == "bodyTooLarge")
+                if case .bodyTooLarge(let maximum) = error.reason { #expect(maximum == 4_096) }
                 #expect(error.body.count == 4_096)
                 #expect(error.body.starts(with: Data(#"{"login":"xxx"#.utf8)))
             }
@@ -112,7 +112,7 @@ struct AsyncHTTPClientTests {
                     _ = try await client.model(for: request, serializer: try Self.serializer(), as: User.self, maximumBodySize: limit)
                     Issue.record("a body passed a limit of \(limit)")
                 } catch let error as SculptError {
-                    guard case .bodyTooLarge(_, let context) = error else {
+                    guard case .bodyTooLarge = error.reason else {
                         Issue.record("\(error)")
                         return
                     }
@@ -126,7 +126,7 @@ struct AsyncHTTPClientTests {
                 _ = try await client.model(for: request, serializer: limited)
                 Issue.record("a 100 KB body passed the serializer's 10-byte limit")
             } catch let error as SculptError {
-                guard case .bodyTooLarge(let maximum, let context) = error else {
+                guard case .bodyTooLarge(let maximum) = error.reason else {
                         Issue.record("\(error)")
                         return
                     }

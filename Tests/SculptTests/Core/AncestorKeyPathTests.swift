@@ -39,16 +39,16 @@ struct AncestorKeyPathTests {
     func nullAndMissing() throws {
         #expect(try decode(#"{"data":{"object":null}}"#, Item?.self, at: "data.object") == nil)
         let null = try #require(throws: SculptError.self) { try decode(#"{"data":{"object":null}}"#, Item.self, at: "data.object") }
-        #expect(null.code == .decodingFailed)
-        if case .decodingFailed(_, let underlying, _) = null {
+        #expect(null.reason.name == "decodingFailed")
+        if case .decodingFailed(_, let underlying) = null.reason {
             guard case .valueNotFound? = underlying as? DecodingError else {
                 Issue.record("expected DecodingError.valueNotFound, got \(underlying)")
                 return
             }
         }
         let missing = try #require(throws: SculptError.self) { try decode(#"{"data":{"other":1}}"#, Item.self, at: "data.object") }
-        #expect(missing.code == .keyPathNotFound)
-        if case .keyPathNotFound(let miss, _) = missing {
+        #expect(missing.reason.name == "keyPathNotFound")
+        if case .keyPathNotFound(let miss) = missing.reason {
             #expect(miss == SculptError.KeyPathMiss(keyPath: "data.object", failedAt: "data.object", availableKeys: ["other"]))
         }
     }

@@ -78,8 +78,8 @@ struct KeyPathDecodingTests {
     func nullAtPath() throws {
         #expect(try decode(#"{"data":{"user":null}}"#, User?.self, at: "data.user") == nil)
         let error = try #require(throws: SculptError.self) { try decode(#"{"data":{"user":null}}"#, User.self, at: "data.user") }
-        #expect(error.code == .decodingFailed)
-        if case .decodingFailed(let modelType, let underlying, _) = error {
+        #expect(error.reason.name == "decodingFailed")
+        if case .decodingFailed(let modelType, let underlying) = error.reason {
             #expect(modelType == ModelType(User.self, at: "data.user"))
             guard case .valueNotFound? = underlying as? DecodingError else {
                 Issue.record("expected DecodingError.valueNotFound, got \(underlying)")
@@ -102,8 +102,8 @@ struct KeyPathDecodingTests {
     ])
     func misses(_ json: String, _ keyPath: String, _ failedAt: String, _ available: [String], _ found: String?) throws {
         let error = try #require(throws: SculptError.self) { try decode(json, [Int].self, at: keyPath) }
-        #expect(error.code == .keyPathNotFound)
-        guard case .keyPathNotFound(let miss, _) = error else { return }
+        #expect(error.reason.name == "keyPathNotFound")
+        guard case .keyPathNotFound(let miss) = error.reason else { return }
         #expect(miss.keyPath == keyPath)
         #expect(miss.failedAt == failedAt)
         #expect(miss.availableKeys == available)
@@ -119,8 +119,8 @@ struct KeyPathDecodingTests {
     @Test("an invalid key path is reported when decoding, not trapped")
     func invalidKeyPath() throws {
         let error = try #require(throws: SculptError.self) { try decode("{}", Int.self, at: "a..b") }
-        #expect(error.code == .invalidKeyPath)
-        if case .invalidKeyPath(let syntax, _) = error {
+        #expect(error.reason.name == "invalidKeyPath")
+        if case .invalidKeyPath(let syntax) = error.reason {
             #expect(syntax == ModelKeyPath.SyntaxError(keyPath: "a..b", offset: 2, reason: "empty key"))
         }
         #expect(error.description == """

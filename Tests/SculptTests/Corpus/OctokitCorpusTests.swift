@@ -158,11 +158,11 @@ struct OctokitCorpusTests {
             #expect(try result.get() is AnyJSON)
         case (.successful, _):
             let error = #expect(throws: SculptError.self) { try result.get() }
-            #expect(error?.code == .unacceptableContentType)
+            #expect(error?.reason.name == "unacceptableContentType")
             #expect(error?.body == interaction.body)
         default:
             let error = #expect(throws: SculptError.self) { try result.get() }
-            #expect(error?.code == .unacceptableStatusCode)
+            #expect(error?.reason.name == "unacceptableStatusCode")
             #expect(error?.body == interaction.body)
             #expect(error?.response.status == interaction.status)
         }

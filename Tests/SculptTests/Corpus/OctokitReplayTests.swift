@@ -52,18 +52,18 @@ struct OctokitReplayTests {
             case 200..<300 where final.contentType?.contains("json") == true:
                 #expect(try result.get() is AnyJSON, "\(interaction.testDescription)")
             case 200..<300:
-                guard case .failure(SculptError.unacceptableContentType(_, let context)) = result else {
+                guard case .failure(let error as SculptError) = result, case .unacceptableContentType = error.reason else {
                     Issue.record("\(interaction.testDescription): expected unacceptableContentType, got \(result)")
                     continue
                 }
-                #expect(context.body == final.body)
+                #expect(error.body == final.body)
             default:
-                guard case .failure(SculptError.errorResponse(let model, let context)) = result else {
+                guard case .failure(let error as SculptError) = result, case .errorResponse(let model) = error.reason else {
                     Issue.record("\(interaction.testDescription): expected errorResponse, got \(result)")
                     continue
                 }
                 #expect(model is APIError)
-                #expect(context.response.status == final.status)
+                #expect(error.response.status == final.status)
             }
         }
         try replay.verifyAllUsed()

@@ -46,8 +46,8 @@ struct StripeAndWebhookCorpusTests {
         for sample in Self.stripe {
             let object = try JSONDecoder().decode(Tagged.self, from: sample.data).object
             let error = #expect(throws: SculptError.self, "\(sample.name)") { try matcher.modelType(for: response(), data: sample.data) }
-            #expect(error?.code == .unknownDiscriminator, "\(sample.name)")
-            if case .unknownDiscriminator(_, let found, _, _)? = error { #expect(found == "\"\(object)\"", "\(sample.name)") }
+            #expect(error?.reason.name == "unknownDiscriminator", "\(sample.name)")
+            if case .unknownDiscriminator(_, let found, _)? = error?.reason { #expect(found == "\"\(object)\"", "\(sample.name)") }
         }
         #expect(Self.stripe.count > (Paths.corpusIsShared ? 50 : 8))
     }

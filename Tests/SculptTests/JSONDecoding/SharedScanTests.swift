@@ -19,11 +19,11 @@ struct SharedScanTests {
         do {
             return "decoded \(try serializer.serialize(data, for: context))"
         } catch {
-            switch error {
-            case .unknownDiscriminator(_, let found, _, _): return "found \(found ?? "nothing")"
+            switch error.reason {
+            case .unknownDiscriminator(_, let found, _): return "found \(found ?? "nothing")"
             case .noModelMatched: return "matched nil"
-            case .matcherFailed(let underlying, _): return (underlying as? SculptError).map { "\($0.code)" } ?? "\(underlying)"
-            default: return "\(error.code)"
+            case .matcherFailed(let underlying): return (underlying as? SculptError).map { $0.reason.name } ?? "\(underlying)"
+            default: return error.reason.name
             }
         }
     }
@@ -78,7 +78,7 @@ struct SharedScanTests {
             do {
                 return "\(try ModelResponseSerializer(matcher: types, decoder: decoder).serialize(data, for: Self.context))"
             } catch {
-                return "\(error.code)"
+                return error.reason.name
             }
         }
         #expect(outcome(SculptJSONDecoder()) == outcome(JSONDecoder()), "\(json.prefix(80))")
@@ -101,7 +101,7 @@ struct SharedScanTests {
                 do {
                     return "decoded \(try ModelResponseSerializer(matcher: types, decoder: decoder).serialize(data, for: Self.context))"
                 } catch {
-                    guard case .invalidJSON(let reason, let offset, _) = error else { return "\(error.code)" }
+                    guard case .invalidJSON(let reason, let offset) = error.reason else { return error.reason.name }
                     return "\(reason) at \(offset)"
                 }
             }

@@ -149,7 +149,7 @@ struct LoadPolicyTests {
             let second = await load(request, .cachedThenFetch)
             #expect(Self.summary(second.values) == ["cache v1"])
             let error = try #require(second.error as? SculptError)
-            #expect(error.code == .errorResponse)
+            #expect(error.reason.name == "errorResponse")
             #expect(error.errorModel(as: Problem.self) == Problem(message: "down"))
             #expect(error.response.status.code == 503)
         }

@@ -76,8 +76,8 @@ struct URLModelMatcherDelegationTests {
         let serializer = ModelResponseSerializer(matcher: routes)
         let body = Data(#"{"type":"video"}"#.utf8)
         let error = try #require(throws: SculptError.self) { try serializer.serialize(body, for: Self.context("/feed/9")) }
-        #expect(error.code == .unknownDiscriminator)
-        if case .unknownDiscriminator(let field, let found, let registered, _) = error {
+        #expect(error.reason.name == "unknownDiscriminator")
+        if case .unknownDiscriminator(let field, let found, let registered) = error.reason {
             #expect(field == "type")
             #expect(found == #""video""#)  // the value as the body spells it
             #expect(registered == ["photo", "post"])

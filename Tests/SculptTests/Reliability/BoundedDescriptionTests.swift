@@ -31,13 +31,13 @@ struct BoundedDescriptionTests {
                 try types.add("user", User.self)
                 let body = Data(#"{"type":"\#(long)"}"#.utf8)
                 let error = try Self.error { try ModelResponseSerializer(matcher: types).serialize(body, for: response()) }
-                guard case .unknownDiscriminator(_, let found, _, _) = error else { return (error.description, "unknownDiscriminator", false) }
+                guard case .unknownDiscriminator(_, let found, _) = error.reason else { return (error.description, "unknownDiscriminator", false) }
                 return (error.description, "(1,048,578 bytes)", found?.utf8.count == Self.megabyte + 2)
             case .errorModelMessage:
                 let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self), errorMatcher: StaticModelMatcher(APIError.self))
                 let body = Data(#"{"message":"\#(long)"}"#.utf8)
                 let error = try Self.error { try serializer.serialize(body, for: response(status: .badRequest)) }
-                guard case .errorResponse(let model, _) = error else { return (error.description, "errorResponse", false) }
+                guard case .errorResponse(let model) = error.reason else { return (error.description, "errorResponse", false) }
                 // The message is cut where the description's budget ends, its own size stated.
                 return (error.description, "(\(Self.count(Self.megabyte)) bytes)", (model as? APIError)?.message.utf8.count == Self.megabyte)
             case .contentType:
@@ -56,12 +56,11 @@ struct BoundedDescriptionTests {
                 let body = Data(#"{"data":{\#(keys)}}"#.utf8)
                 let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self, at: "data.missing"))
                 let error = try Self.error { try serializer.serialize(body, for: response()) }
-                guard case .keyPathNotFound(let miss, _) = error else { return (error.description, "keyPathNotFound", false) }
+                guard case .keyPathNotFound(let miss) = error.reason else { return (error.description, "keyPathNotFound", false) }
                 return (error.description, " more", miss.availableKeys.count == 100_000)
             case .hugeCandidateList:
-                let context = SculptError.Context(response: response(), body: Data("{}".utf8))
-                let candidates = (0..<100_000).map { "/route/\($0)/\(String(repeating: "x", count: 100))" }
-                let error = SculptError.noModelMatched(candidates: candidates, context)
+                                let candidates = (0..<100_000).map { "/route/\($0)/\(String(repeating: "x", count: 100))" }
+                let error = SculptError(.noModelMatched(candidates: candidates), response: response(), body: Data("{}".utf8))
                 return (error.description, " more", true)
             case .formatErrorReason:
                 let text = #"{"request":{"url":"https://x/a","method":"\#(String(repeating: "(", count: Self.megabyte))"},"response":{"status":200}}"#

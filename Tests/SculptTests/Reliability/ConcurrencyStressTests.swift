@@ -66,10 +66,9 @@ struct ConcurrencyStressTests {
             case let users as LossyArray<User>: return users.elements.first?.login ?? "empty list"
             case let other: return "unexpected \(type(of: other))"
             }
-        } catch SculptError.errorResponse(let model as APIError, _) {
-            return "error \(model.message)"
         } catch {
-            return "failed: \(error)"
+            guard let model = error.errorModel(as: APIError.self) else { return "failed: \(error)" }
+            return "error \(model.message)"
         }
     }
 

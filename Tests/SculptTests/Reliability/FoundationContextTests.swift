@@ -57,8 +57,8 @@ struct FoundationContextTests {
         let error = try #require(throws: SculptError.self) {
             try serializer.serialize(Data(#"{"id":1,"login":"a"}"#.utf8), for: response, as: User.self)
         }
-        #expect(error.code == .unacceptableStatusCode)
-        if case .unacceptableStatusCode(let underlying, _) = error { #expect(underlying == nil) }
+        #expect(error.reason.name == "unacceptableStatusCode")
+        if case .unacceptableStatusCode(let underlying) = error.reason { #expect(underlying == nil) }
         #expect(error.response.status.code == 0)
     }
 

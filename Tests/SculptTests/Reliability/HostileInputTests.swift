@@ -66,7 +66,7 @@ struct HostileInputTests {
         init(_ result: Result<any Decodable & Sendable, any Error>) {
             switch result {
             case .success: self = .model
-            case .failure(let error as SculptError): self = .error(error.code.rawValue)
+            case .failure(let error as SculptError): self = .error(error.reason.name)
             case .failure(let error): self = .error("not a SculptError: \(type(of: error))")
             }
         }
@@ -239,7 +239,7 @@ struct HostileInputTests {
     ])
     func invalidJSONOffset(_ body: Data) throws {
         let error = try #require(throws: SculptError.self) { try Serializer.typeSerializer.serialize(body, for: response()) }
-        #expect(error.code == .invalidJSON)
-        if case .invalidJSON(_, let offset, _) = error { #expect((0...body.count).contains(offset)) }
+        #expect(error.reason.name == "invalidJSON")
+        if case .invalidJSON(_, let offset) = error.reason { #expect((0...body.count).contains(offset)) }
     }
 }

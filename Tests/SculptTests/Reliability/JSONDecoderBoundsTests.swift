@@ -42,7 +42,7 @@ struct JSONDecoderBoundsTests {
         #expect {
             try serializer.serialize(body.data, for: Self.context)
         } throws: { error in
-            guard case .decodingFailed(_, let underlying, _) = error as? SculptError,
+            guard case .decodingFailed(_, let underlying)? = (error as? SculptError)?.reason,
                 case .dataCorrupted(let context) = underlying as? DecodingError
             else { return false }
             return context.debugDescription == "The given data was not valid JSON."

@@ -85,7 +85,7 @@ struct PropertyListBoundsTests {
             Issue.record("\(body.count) bytes decoded as \(value)")
             return nil
         case .failure(let error):
-            guard case .decodingFailed = error else {
+            guard case .decodingFailed = error.reason else {
                 Issue.record("\(error)")
                 return nil
             }
@@ -104,7 +104,7 @@ struct PropertyListBoundsTests {
         let body = Self.binaryList(objects)
         let description = Self.decodingFailure(body)
         #expect(description?.contains("container at byte \(offset) holds itself") == true, "\(description ?? "")")
-        guard case .failure(.nestingTooDeep(64, let found, _)) = Self.result(body, limit: 64) else {
+        guard case .failure(let error) = Self.result(body, limit: 64), case .nestingTooDeep(64, let found) = error.reason else {
             Issue.record("with a limit, not refused as too deep")
             return
         }
@@ -131,7 +131,8 @@ struct PropertyListBoundsTests {
         case .success(let nest):
             #expect(level == nil)
             #expect(nest.count == 1)
-        case .failure(.nestingTooDeep(let maximum, let found, _)):
+        case .failure(let error) where error.reason.name == "nestingTooDeep":
+            guard case .nestingTooDeep(let maximum, let found) = error.reason else { return }
             #expect(maximum == limit)
             #expect(found == offset)
         case .failure(let error):
@@ -174,7 +175,7 @@ struct PropertyListBoundsTests {
         serializer.maximumNestingDepth = 6
         #expect(try serializer.result(body, for: Self.context, as: [Repository].self).get() == repositories)
         serializer.maximumNestingDepth = 5
-        guard case .failure(.nestingTooDeep) = serializer.result(body, for: Self.context, as: [Repository].self) else {
+        guard case .failure(let error) = serializer.result(body, for: Self.context, as: [Repository].self), case .nestingTooDeep = error.reason else {
             Issue.record("six levels under a limit of five were not refused")
             return
         }
@@ -205,7 +206,7 @@ struct PropertyListBoundsTests {
     @Test("an XML list's levels are counted as Foundation reads its tags, to the first >, quoted or not")
     func quotedGreaterThan() throws {
         let body = Data(("<plist version=\"1.0\"><array x=\">" + String(repeating: "<array>", count: 600) + String(repeating: "</array>", count: 600) + "<!-- \" --></array></plist>").utf8)
-        guard case .failure(.nestingTooDeep(64, _, _)) = Self.result(body, limit: 64) else {
+        guard case .failure(let error) = Self.result(body, limit: 64), case .nestingTooDeep(64, _) = error.reason else {
             Issue.record("600 levels behind a quoted > were not refused at 64")
             return
         }

@@ -18,11 +18,11 @@ struct SerializerEdgeCaseTests {
     func matcherErrorKeepsTheResponse() throws {
         let elsewhere = ResponseContext(url: URL(string: "https://elsewhere/"))
         let serializer = ModelResponseSerializer(matcher: ClosureModelMatcher { _, _ in
-            throw SculptError.noModelMatched(candidates: ["x"], .init(response: elsewhere, body: Data()))
+            throw SculptError(.noModelMatched(candidates: ["x"]), response: elsewhere, body: Data())
         })
         let body = Data(#"{"id":1,"x":2}"#.utf8)
         let error = try #require(throws: SculptError.self) { try serializer.serialize(body, for: response()) }
-        #expect(error.code == .noModelMatched)
+        #expect(error.reason.name == "noModelMatched")
         #expect(error.body == body)
         #expect(error.response.url == response().url)
     }
@@ -83,8 +83,8 @@ struct SerializerEdgeCaseTests {
         var matcher = TypeFieldModelMatcher(field: "type")
         try matcher.add("3", Tagged.self)
         let error = try #require(throws: SculptError.self) { try matcher.modelType(for: response(), data: Data(body.utf8)) }
-        #expect(error.code == .invalidJSON)
-        if case .invalidJSON(let found, let at, _) = error {
+        #expect(error.reason.name == "invalidJSON")
+        if case .invalidJSON(let found, let at) = error.reason {
             #expect(found == reason)
             #expect(at == offset)
         }
@@ -111,8 +111,8 @@ struct SerializerEdgeCaseTests {
         let text = #"{"id":1,"s":"∀","d":[[[[[[1]]]]]]}"#
         let deep = try #require(text.data(using: encoding))
         let error = try #require(throws: SculptError.self) { try serializer.serialize(deep, for: response(), as: Deep.self) }
-        #expect(error.code == .nestingTooDeep)
-        if case .nestingTooDeep(_, let offset, _) = error {
+        #expect(error.reason.name == "nestingTooDeep")
+        if case .nestingTooDeep(_, let offset) = error.reason {
             // The second `[` of "d" (level 3), counted in the body as it arrived.
             let prefix = try #require(String(text.prefix(21)).data(using: encoding == .utf16 ? .utf16LittleEndian : encoding))
             let mark = encoding == .utf16 ? 2 : 0
@@ -126,7 +126,7 @@ struct SerializerEdgeCaseTests {
         let error = try #require(throws: SculptError.self) {
             try ModelResponseSerializer(matcher: StaticModelMatcher(Deep.self)).serialize(body, for: response())
         }
-        #expect(error.code == .emptyBody)
+        #expect(error.reason.name == "emptyBody")
     }
 
     // MARK: - Secrets in descriptions

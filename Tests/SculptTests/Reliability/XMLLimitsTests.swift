@@ -31,7 +31,7 @@ struct XMLLimitsTests {
             Issue.record("\(body.count) bytes decoded as \(value)")
             return nil
         case .failure(let error):
-            guard case .decodingFailed = error else {
+            guard case .decodingFailed = error.reason else {
                 Issue.record("\(error)")
                 return nil
             }
@@ -218,7 +218,7 @@ struct XMLLimitsTests {
         case .success(let value):
             #expect(offset == nil && value.v.contains("x"), "\(value)")
         case .failure(let error):
-            guard case .nestingTooDeep(limit, let found, _) = error else {
+            guard case .nestingTooDeep(limit, let found) = error.reason else {
                 Issue.record("\(contentType): \(error)")
                 return
             }

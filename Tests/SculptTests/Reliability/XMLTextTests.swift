@@ -70,7 +70,7 @@ struct XMLTextTests {
         serializer.maximumNestingDepth = 3
         let context = ResponseContext(url: URL(string: "https://api.example.com/x"), method: .get, status: .ok, headerFields: [.contentType: "application/x-plist"])
         let body = Data(Self.encoded(plist, unitSize: unitSize, bigEndian: false, mark: true))
-        guard case .failure(.nestingTooDeep(3, let offset, _)) = serializer.result(body, for: context, as: Value.self) else {
+        guard case .failure(let error) = serializer.result(body, for: context, as: Value.self), case .nestingTooDeep(3, let offset) = error.reason else {
             Issue.record("a UTF-\(unitSize * 8) property list four levels deep was not refused")
             return
         }

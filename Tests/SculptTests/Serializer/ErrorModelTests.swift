@@ -32,7 +32,7 @@ struct ErrorModelTests {
     func unauthorized(_ method: HTTPRequest.Method) throws {
         let context = response("https://x/api/v1/models/1", method: method, status: .unauthorized)
         let error = try #require(throws: SculptError.self) { try serializer().serialize(failedBody, for: context) }
-        #expect(error.code == .errorResponse)
+        #expect(error.reason.name == "errorResponse")
         #expect(error.errorModel(as: Failure.self) == Failure(status: "failed", code: 97, message: "Missing signature"))
         #expect(error.body == failedBody)
         #expect(error.response.method == method)
@@ -77,7 +77,7 @@ struct ErrorModelTests {
         let untyped = #expect(throws: SculptError.self) { try serializer.serialize(failure, for: response()) }
         let typed = #expect(throws: SculptError.self) { try serializer.serialize(failure, for: response(), as: User.self) }
         for error in [untyped, typed] {
-            #expect(error?.code == .errorResponse)
+            #expect(error?.reason.name == "errorResponse")
             #expect(error?.errorModel(as: EnvelopeFailure.self) == EnvelopeFailure(status: "error", message: "quota exceeded"))
             #expect(error?.response.status == .ok)
         }

@@ -35,8 +35,8 @@ struct ModelResponseSerializerTests {
     @Test("the typed API checks the matcher agrees")
     func typeMismatch() throws {
         let error = try #require(throws: SculptError.self) { try githubSerializer().serialize(userJSON, for: response(), as: [User].self) }
-        #expect(error.code == .typeMismatch)
-        if case .typeMismatch(let expected, let matched, _) = error {
+        #expect(error.reason.name == "typeMismatch")
+        if case .typeMismatch(let expected, let matched) = error.reason {
             #expect(expected is [User].Type)
             #expect(matched == ModelType(User.self))
         }
@@ -52,8 +52,8 @@ struct ModelResponseSerializerTests {
         let error = try #require(throws: SculptError.self) {
             try githubSerializer().serialize(userJSON, for: response("https://x/user/octocat/labels"))
         }
-        #expect(error.code == .noModelMatched)
-        if case .noModelMatched(let candidates, _) = error {
+        #expect(error.reason.name == "noModelMatched")
+        if case .noModelMatched(let candidates) = error.reason {
             #expect(candidates == ["/users/*/labels"])  // shares 'labels' with the path; /users/* and /envelope/* share nothing
         }
         #expect(error.body == userJSON)
@@ -68,8 +68,8 @@ struct ModelResponseSerializerTests {
     func decodingFailed() throws {
         let body = Data.json(#"[{"name":"a","color":"1"},{"name":"b","color":2}]"#)
         let error = try #require(throws: SculptError.self) { try githubSerializer().serialize(body, for: response("https://x/users/me/labels")) }
-        #expect(error.code == .decodingFailed)
-        if case .decodingFailed(let modelType, let underlying, _) = error {
+        #expect(error.reason.name == "decodingFailed")
+        if case .decodingFailed(let modelType, let underlying) = error.reason {
             #expect(modelType == ModelType([Label].self))
             #expect(underlying is DecodingError)
         }
@@ -94,7 +94,7 @@ struct ModelResponseSerializerTests {
         struct Page: Decodable, Sendable { let items: [Item] }
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Page.self))
         let error = try #require(throws: SculptError.self) { try serializer.serialize(.json(json), for: response()) }
-        #expect(error.code == .decodingFailed)
+        #expect(error.reason.name == "decodingFailed")
         #expect(error.description.split(separator: "\n").dropFirst().first?.hasPrefix("At \(path): ") == true, "\(error)")
     }
 
@@ -113,8 +113,8 @@ struct ModelResponseSerializerTests {
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self))
         let body = Data.json(#"{"message":"Not Found"}"#)
         let error = try #require(throws: SculptError.self) { try serializer.serialize(body, for: response(status: .notFound)) }
-        #expect(error.code == .unacceptableStatusCode)
-        if case .unacceptableStatusCode(let underlying, _) = error { #expect(underlying == nil) }
+        #expect(error.reason.name == "unacceptableStatusCode")
+        if case .unacceptableStatusCode(let underlying) = error.reason { #expect(underlying == nil) }
         #expect(error.body == body)
         #expect(error.response.status == .notFound)
         #expect(error.description == """
@@ -127,7 +127,7 @@ struct ModelResponseSerializerTests {
     func errorResponse() throws {
         let body = Data.json(#"{"message":"Branch not protected","documentation_url":"https://docs"}"#)
         let error = try #require(throws: SculptError.self) { try githubSerializer().serialize(body, for: response(status: .notFound)) }
-        #expect(error.code == .errorResponse)
+        #expect(error.reason.name == "errorResponse")
         #expect(error.errorModel(as: APIError.self) == APIError(message: "Branch not protected"))
         #expect(error.body == body)
         #expect(error.description == """
@@ -140,11 +140,11 @@ struct ModelResponseSerializerTests {
     func errorBodyDoesNotDecode() throws {
         let body = Data.json(#"{"error":"boom"}"#)
         let error = try #require(throws: SculptError.self) { try githubSerializer().serialize(body, for: response(status: .internalServerError)) }
-        #expect(error.code == .unacceptableStatusCode)
-        guard case .unacceptableStatusCode(let underlying?, _) = error else { return }
+        #expect(error.reason.name == "unacceptableStatusCode")
+        guard case .unacceptableStatusCode(let underlying?) = error.reason else { return }
         let failure = try #require(underlying as? SculptError)
-        #expect(failure.code == .decodingFailed)
-        if case .decodingFailed(let modelType, _, _) = failure { #expect(modelType == ModelType(APIError.self)) }
+        #expect(failure.reason.name == "decodingFailed")
+        if case .decodingFailed(let modelType, _) = failure.reason { #expect(modelType == ModelType(APIError.self)) }
         #expect(error.body == body)
         #expect(error.description == """
             Unacceptable status code for GET https://api.example.com/users/octocat -> 500 Internal Server Error.
@@ -159,8 +159,8 @@ struct ModelResponseSerializerTests {
         let error = try #require(throws: SculptError.self) {
             try githubSerializer().serialize(body, for: response(status: .badGateway, contentType: "text/html"))
         }
-        #expect(error.code == .unacceptableStatusCode)
-        if case .unacceptableStatusCode(let underlying, _) = error { #expect(underlying == nil) }
+        #expect(error.reason.name == "unacceptableStatusCode")
+        if case .unacceptableStatusCode(let underlying) = error.reason { #expect(underlying == nil) }
         #expect(error.body == body)
     }
 
@@ -179,7 +179,7 @@ struct ModelResponseSerializerTests {
         }
         for code in refused {
             let error = #expect(throws: SculptError.self, "\(code)") { try serializer.serialize(userJSON, for: response(status: .init(code: code))) }
-            #expect(error?.code == .unacceptableStatusCode, "\(code)")
+            #expect(error?.reason.name == "unacceptableStatusCode", "\(code)")
         }
     }
 
@@ -196,8 +196,8 @@ struct ModelResponseSerializerTests {
         #expect(try serializer.serialize(.json(body), for: context, as: NoContent.self) == NoContent())
         #expect(try serializer.serialize(.json(body), for: context, as: User?.self) == nil)
         let error = try #require(throws: SculptError.self) { try serializer.serialize(.json(body), for: context, as: User.self) }
-        #expect(error.code == .emptyBody)
-        if case .emptyBody(let expected, _) = error { #expect(expected == "User") }
+        #expect(error.reason.name == "emptyBody")
+        if case .emptyBody(let expected) = error.reason { #expect(expected == "User") }
     }
 
     @Test("an optional model type yields nil for a bodiless response")
@@ -213,8 +213,8 @@ struct ModelResponseSerializerTests {
     ])
     func emptyBody(_ body: String, _ excerpt: String) throws {
         let error = try #require(throws: SculptError.self) { try githubSerializer().serialize(.json(body), for: response()) }
-        #expect(error.code == .emptyBody)
-        if case .emptyBody(let expected, _) = error { #expect(expected == "User") }
+        #expect(error.reason.name == "emptyBody")
+        if case .emptyBody(let expected) = error.reason { #expect(expected == "User") }
         #expect(error.body == .json(body))
         #expect(error.description == """
             Empty body for GET https://api.example.com/users/octocat -> 200 OK.
@@ -232,7 +232,7 @@ struct ModelResponseSerializerTests {
         try types.add("user", User.self)
         for serializer in [try githubSerializer().serialize(_:for:), ModelResponseSerializer(matcher: types).serialize(_:for:)] {
             let error = try #require(throws: SculptError.self) { try serializer(.json(body), response()) }
-            #expect(error.code == .emptyBody)
+            #expect(error.reason.name == "emptyBody")
             #expect(try serializer(.json(body), response(method: .delete, status: .noContent)) is NoContent)
         }
     }
@@ -278,15 +278,15 @@ struct ModelResponseSerializerTests {
             error = #expect(throws: SculptError.self) { try serializer.serialize(body, for: response(method: .head), as: User.self) }
             expected = "User"
         }
-        #expect(error?.code == .emptyBody)
-        if case .emptyBody(let named, _)? = error { #expect(named == expected) }
+        #expect(error?.reason.name == "emptyBody")
+        if case .emptyBody(let named)? = error?.reason { #expect(named == expected) }
         #expect(error?.body == body)
     }
 
     @Test("Sculpt never invents a model from {}")
     func emptyObject() throws {
         let error = try #require(throws: SculptError.self) { try githubSerializer().serialize(.json("{}"), for: response()) }
-        #expect(error.code == .decodingFailed)
+        #expect(error.reason.name == "decodingFailed")
         #expect(error.description.contains(#"At login: missing key "login"."#))
     }
 
@@ -302,8 +302,8 @@ struct ModelResponseSerializerTests {
             #expect(try serializer.serialize(userJSON, for: response(contentType: contentType), as: User.self) == User(login: "octocat", id: 1))
         } else {
             let error = try #require(throws: SculptError.self) { try serializer.serialize(userJSON, for: response(contentType: contentType)) }
-            #expect(error.code == .unacceptableContentType)
-            if case .unacceptableContentType(let acceptable, _) = error {
+            #expect(error.reason.name == "unacceptableContentType")
+            if case .unacceptableContentType(let acceptable) = error.reason {
                 #expect(acceptable == ["*/*+json", "application/json", "text/javascript", "text/json"])
             }
             #expect(error.body == userJSON)
@@ -332,13 +332,13 @@ struct ModelResponseSerializerTests {
         serializer.acceptableContentTypes = ["text/*"]
         #expect(try serializer.serialize(userJSON, for: response(contentType: "text/plain"), as: User.self).id == 1)
         let error = #expect(throws: SculptError.self) { try serializer.serialize(userJSON, for: response()) }
-        #expect(error?.code == .unacceptableContentType)
+        #expect(error?.reason.name == "unacceptableContentType")
         // `text` is no media type, so in no range of text/*.
         let bare = #expect(throws: SculptError.self) { try serializer.serialize(userJSON, for: response(contentType: "text")) }
-        #expect(bare?.code == .unacceptableContentType)
+        #expect(bare?.reason.name == "unacceptableContentType")
         serializer.acceptableContentTypes = ["text"]
         let noRange = #expect(throws: SculptError.self) { try serializer.serialize(userJSON, for: response(contentType: "text/plain")) }
-        #expect(noRange?.code == .unacceptableContentType)
+        #expect(noRange?.reason.name == "unacceptableContentType")
     }
 
     @Test("a matcher's own error is wrapped with the context")
@@ -346,8 +346,8 @@ struct ModelResponseSerializerTests {
         struct Unreadable: Error {}
         let serializer = ModelResponseSerializer(matcher: ClosureModelMatcher { _, _ in throw Unreadable() })
         let error = try #require(throws: SculptError.self) { try serializer.serialize(userJSON, for: response()) }
-        #expect(error.code == .matcherFailed)
-        if case .matcherFailed(let underlying, _) = error { #expect(underlying is Unreadable) }
+        #expect(error.reason.name == "matcherFailed")
+        if case .matcherFailed(let underlying) = error.reason { #expect(underlying is Unreadable) }
         #expect(error.body == userJSON)
     }
 
@@ -360,31 +360,27 @@ struct ModelResponseSerializerTests {
         #expect(user == User(login: "octocat", id: 1))
     }
 
-    @Test("every error carries its context, and its code names its case")
-    func everyErrorHasContext() throws {
-        let context = SculptError.Context(response: response(), body: userJSON)
-        let errors: [(SculptError, SculptError.Code)] = [
-            (.noModelMatched(candidates: [], context), .noModelMatched),
-            (.unacceptableStatusCode(underlying: nil, context), .unacceptableStatusCode),
-            (.unacceptableContentType(acceptable: [], context), .unacceptableContentType),
-            (.emptyBody(expected: nil, context), .emptyBody),
-            (.keyPathNotFound(.init(keyPath: "a", failedAt: "a", availableKeys: []), context), .keyPathNotFound),
-            (.invalidKeyPath(.init(keyPath: "", offset: 0, reason: "r"), context), .invalidKeyPath),
-            (.decodingFailed(ModelType(User.self), underlying: CancellationError(), context), .decodingFailed),
-            (.typeMismatch(expected: User.self, matched: ModelType(Label.self), context), .typeMismatch),
-            (.errorResponse(model: APIError(message: "m"), context), .errorResponse),
-            (.matcherFailed(underlying: CancellationError(), context), .matcherFailed),
-            (.unknownDiscriminator(field: "type", found: nil, registered: ["a"], context), .unknownDiscriminator),
-            (.invalidJSON(reason: "r", offset: 0, context), .invalidJSON),
-            (.bodyTooLarge(maximum: 1, context), .bodyTooLarge),
-            (.nestingTooDeep(maximum: 1, offset: 1, context), .nestingTooDeep),
-        ]
-        #expect(Set(errors.map(\.1)) == Set(SculptError.Code.allCases), "every case is here")
-        for (error, code) in errors {
-            #expect(error.code == code)
-            #expect(error.body == userJSON)
-            #expect(error.response.url == context.response.url)
-            #expect(error.description.contains("GET https://api.example.com/users/octocat -> 200 OK"))
-        }
+    @Test("every reason carries the response and body, and names its case", arguments: [
+        (SculptError.Reason.noModelMatched(candidates: []), "noModelMatched"),
+        (.unacceptableStatusCode(underlying: nil), "unacceptableStatusCode"),
+        (.unacceptableContentType(acceptable: []), "unacceptableContentType"),
+        (.emptyBody(expected: nil), "emptyBody"),
+        (.keyPathNotFound(.init(keyPath: "a", failedAt: "a", availableKeys: [])), "keyPathNotFound"),
+        (.invalidKeyPath(.init(keyPath: "", offset: 0, reason: "r")), "invalidKeyPath"),
+        (.decodingFailed(ModelType(User.self), underlying: CancellationError()), "decodingFailed"),
+        (.typeMismatch(expected: User.self, matched: ModelType(Label.self)), "typeMismatch"),
+        (.errorResponse(model: APIError(message: "m")), "errorResponse"),
+        (.matcherFailed(underlying: CancellationError()), "matcherFailed"),
+        (.unknownDiscriminator(field: "type", found: nil, registered: ["a"]), "unknownDiscriminator"),
+        (.invalidJSON(reason: "r", offset: 0), "invalidJSON"),
+        (.bodyTooLarge(maximum: 1), "bodyTooLarge"),
+        (.nestingTooDeep(maximum: 1, offset: 1), "nestingTooDeep"),
+    ])
+    func everyReason(_ reason: SculptError.Reason, _ name: String) throws {
+        let error = SculptError(reason, response: response(), body: userJSON)
+        #expect(error.reason.name == name)
+        #expect(error.body == userJSON)
+        #expect(error.response.url == response().url)
+        #expect(error.description.contains("GET https://api.example.com/users/octocat -> 200 OK"))
     }
 }

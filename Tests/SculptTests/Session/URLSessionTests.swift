@@ -64,7 +64,7 @@ struct URLSessionTests {
         try await withServer { server in
             let url = try await server.url(for: "/repos/octokit-fixture-org/branch-protection/branches/main/protection")
             let error = await #expect(throws: SculptError.self) { try await session.model(from: url, serializer: serializer()) }
-            #expect(error?.code == .errorResponse)
+            #expect(error?.reason.name == "errorResponse")
             #expect(error?.errorModel(as: APIError.self) == APIError(message: "Branch not protected"))
             #expect(error?.response.status == .notFound)
             #expect(error?.response.url?.path() == "/repos/octokit-fixture-org/branch-protection/branches/main/protection")
@@ -88,7 +88,7 @@ struct URLSessionTests {
         try await withServer { server in
             let url = try await server.url(for: "/login")
             let error = await #expect(throws: SculptError.self) { try await session.model(from: url, serializer: serializer()) }
-            #expect(error?.code == .unacceptableContentType)
+            #expect(error?.reason.name == "unacceptableContentType")
             #expect(error.map { String(decoding: $0.body, as: UTF8.self) } == "<html>Sign in</html>")
             #expect(error?.response.headerFields[.contentType] == "text/html; charset=utf-8")
         }

@@ -55,8 +55,8 @@ struct ResultShapeTests {
     @Test("a lossy array is still an array")
     func lossyArrayNotArray() throws {
         let error = try #require(throws: SculptError.self) { try decode(#"{"login":"a"}"#, as: LossyArray<User>.self) }
-        #expect(error.code == .decodingFailed)
-        if case .decodingFailed(let modelType, let underlying, _) = error {
+        #expect(error.reason.name == "decodingFailed")
+        if case .decodingFailed(let modelType, let underlying) = error.reason {
             #expect(modelType == ModelType(LossyArray<User>.self))
             guard case .typeMismatch? = underlying as? DecodingError else {
                 Issue.record("expected DecodingError.typeMismatch, got \(underlying)")
@@ -83,7 +83,7 @@ struct ResultShapeTests {
     ])
     func polymorphicFailures(_ json: String, _ message: String) throws {
         let error = try #require(throws: SculptError.self) { try decode(json, as: PolymorphicArray<Events>.self) }
-        #expect(error.code == .decodingFailed)
+        #expect(error.reason.name == "decodingFailed")
         #expect(error.description.contains(message), "\(error)")
     }
 
@@ -130,7 +130,7 @@ struct LossyShapeTests {
         if login == nil {
             #expect(lossy.failure is DecodingError)
             let error = #expect(throws: SculptError.self) { try decode(body, as: User.self) }
-            #expect(error?.code == .decodingFailed)
+            #expect(error?.reason.name == "decodingFailed")
         }
         #expect(try decode("[\(body)]", as: LossyArray<User>.self).values.map { $0?.login } == [login])
     }
@@ -138,7 +138,7 @@ struct LossyShapeTests {
     @Test("a body that is not JSON still throws for Lossy; a 204's empty body is no model and no failure")
     func lossyNotJSON() throws {
         let error = #expect(throws: SculptError.self) { try decode("<html>", as: Lossy<User>.self) }
-        #expect(error?.code == .decodingFailed)
+        #expect(error?.reason.name == "decodingFailed")
         let noContent = ResponseContext(url: URL(string: "https://api.example.com/user"), method: .get, status: .noContent, headerFields: [:])
         let empty = try ModelResponseSerializer(matcher: StaticModelMatcher(Lossy<User>.self)).serialize(Data(), for: noContent, as: Lossy<User>.self)
         #expect(empty.value == nil && empty.failure == nil)
