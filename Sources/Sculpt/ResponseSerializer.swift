@@ -56,8 +56,18 @@ extension ResponseSerializer {
         error: (any Error)?,
         request: URLRequest? = nil
     ) -> Result<Output, any Error> {
+        Self.completionResult(data: data, response: response, error: error, request: request) { try serialize($0, for: $1) }
+    }
+
+    /// A completion handler's arguments as a `Result`, the body serialized by `serialize`: a
+    /// transport error passed through, a missing response `URLError(.badServerResponse)`, missing
+    /// data an empty body.
+    static func completionResult<T>(
+        data: Data?, response: URLResponse?, error: (any Error)?, request: URLRequest?,
+        _ serialize: (Data, ResponseContext) throws -> T
+    ) -> Result<T, any Error> {
         if let error { return .failure(error) }
         guard let response else { return .failure(URLError(.badServerResponse)) }
-        return Result { try serialize(data ?? Data(), for: response, request: request) }
+        return Result { try serialize(data ?? Data(), ResponseContext(response, request: request)) }
     }
 }

@@ -60,6 +60,46 @@ extension URLSession {
         try await model(for: URLRequest(url: url), serializer: serializer, as: M.self)
     }
 
+    /// Loads a request and serializes its response as metadata and a model of type `M`.
+    ///
+    /// ```swift
+    /// let page = try await URLSession.shared.model(for: request, serializer: enveloped, as: [Question].self)
+    /// page.meta.hasMore
+    /// ```
+    /// - Parameters:
+    ///   - request: the request to load.
+    ///   - serializer: an envelope serializer (``ModelResponseSerializer/enveloped(in:)``).
+    ///   - type: the model the matcher must resolve.
+    /// - Returns: the metadata and the model.
+    /// - Throws: the session's transport error, or a ``SculptError``.
+    public func model<Meta, Matcher, M: Decodable & Sendable>(
+        for request: URLRequest,
+        serializer: EnvelopeResponseSerializer<Meta, Matcher>,
+        as type: M.Type
+    ) async throws -> Envelope<Meta, M> {
+        let (data, response) = try await redactedData(for: request)
+        return try serializer.serialize(data, for: ResponseContext(response, request: request), as: M.self)
+    }
+
+    /// Loads a URL with `GET` and serializes its response as metadata and a model of type `M`.
+    ///
+    /// ```swift
+    /// let page = try await URLSession.shared.model(from: url, serializer: enveloped, as: [Question].self)
+    /// ```
+    /// - Parameters:
+    ///   - url: the URL to load.
+    ///   - serializer: an envelope serializer.
+    ///   - type: the model the matcher must resolve.
+    /// - Returns: the metadata and the model.
+    /// - Throws: the session's transport error, or a ``SculptError``.
+    public func model<Meta, Matcher, M: Decodable & Sendable>(
+        from url: URL,
+        serializer: EnvelopeResponseSerializer<Meta, Matcher>,
+        as type: M.Type
+    ) async throws -> Envelope<Meta, M> {
+        try await model(for: URLRequest(url: url), serializer: serializer, as: M.self)
+    }
+
     /// `data(for:)`, with a transport error's URLs redacted: its description would print them.
     private func redactedData(for request: URLRequest) async throws -> (Data, URLResponse) {
         do {

@@ -61,6 +61,29 @@ extension HTTPClient {
         return try serializer.serialize(body, for: context, as: M.self)
     }
 
+    /// Executes a request and serializes its response as metadata and a model of type `M`; see
+    /// the form for any `ResponseSerializer`.
+    ///
+    /// ```swift
+    /// let page = try await client.model(for: request, serializer: enveloped, as: [Question].self)
+    /// ```
+    /// - Parameters:
+    ///   - request: the request to execute.
+    ///   - serializer: an envelope serializer; its base's `maximumBodySize`, when lower, bounds the read.
+    ///   - type: the model the matcher must resolve.
+    ///   - timeout: a deadline for the whole exchange, the body included.
+    ///   - maximumBodySize: the most bytes of body read.
+    /// - Returns: the metadata and the model.
+    /// - Throws: AsyncHTTPClient's error, or a `SculptError`.
+    public func model<Meta, Matcher, M: Decodable & Sendable>(
+        for request: HTTPClientRequest, serializer: EnvelopeResponseSerializer<Meta, Matcher>, as type: M.Type,
+        timeout: TimeAmount = .seconds(30), maximumBodySize: Int = 16 << 20
+    ) async throws -> Envelope<Meta, M> {
+        let limit = serializer.base.maximumBodySize.map { Swift.min($0, maximumBodySize) } ?? maximumBodySize
+        let (context, body) = try await exchange(request, timeout: timeout, maximumBodySize: limit)
+        return try serializer.serialize(body, for: context, as: M.self)
+    }
+
     /// The response's context and its body, read up to `maximumBodySize` bytes, all of it within
     /// `timeout`: the deadline covers the body as well as the head, so a server that sends its
     /// body slowly cannot hold the call past it.

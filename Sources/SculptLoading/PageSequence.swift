@@ -36,7 +36,7 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
         var loaded: Set<String> = []
         var number = 1
         /// An error of the `next` closure, thrown at the `next()` after the page it was given.
-        var pendingFailure: PageFailure?
+        var pendingFailure: PageError?
         /// The page the `next` closure failed on: the call after the failure asks it again.
         var failedAfter: Page<Value>?
 
@@ -57,7 +57,7 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
         /// request repeats a URL already loaded (fragments aside, equal percent-encodings and
         /// host case taken as equal), or when the task is cancelled.
         ///
-        /// - Throws: ``PageFailure`` around the transport, serializer or `next` closure's error;
+        /// - Throws: ``PageError`` around the transport, serializer or `next` closure's error;
         ///   the closure's error comes at the call after the page it was given, which is returned.
         public mutating func next() async throws -> Page<Value>? {
             if let pendingFailure {
@@ -71,7 +71,7 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
                     request = try sequence.nextRequest(failedAfter)
                 } catch {
                     self.failedAfter = failedAfter
-                    throw PageFailure(page: number, url: nil, underlying: error)
+                    throw PageError(page: number, url: nil, underlying: error)
                 }
             }
             guard let current = request, number <= sequence.maximumPages, loaded.insert(NormalizedURL.text(current.url)).inserted else {
@@ -95,13 +95,13 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
             } catch is CancellationError {
                 return nil
             } catch {
-                throw PageFailure(page: number, url: current.url, underlying: error)
+                throw PageError(page: number, url: current.url, underlying: error)
             }
             number += 1
             do {
                 request = try sequence.nextRequest(page)
             } catch {
-                pendingFailure = PageFailure(page: number, url: nil, underlying: error)
+                pendingFailure = PageError(page: number, url: nil, underlying: error)
                 failedAfter = page
             }
             return page

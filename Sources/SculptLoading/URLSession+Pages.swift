@@ -28,7 +28,7 @@ extension URLSession {
     /// iteration and cancels the request in flight. Credentials are not sent to a `Link` on
     /// another origin.
     ///
-    /// - Throws (from the iteration): ``PageFailure``, naming the page and its URL, around the
+    /// - Throws (from the iteration): ``PageError``, naming the page and its URL, around the
     ///   transport or serializer error (or the error `next` threw).
     public func pages<S: ResponseSerializer>(
         for request: URLRequest, serializer: S, maximumPages: Int = 100,
@@ -46,7 +46,7 @@ extension URLSession {
     ///     issues += page.value
     /// }
     /// ```
-    /// - Throws (from the iteration): ``PageFailure``, as ``pages(for:serializer:maximumPages:next:)``.
+    /// - Throws (from the iteration): ``PageError``, as ``pages(for:serializer:maximumPages:next:)``.
     public func pages<Matcher, M: Decodable & Sendable>(
         for request: URLRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type, maximumPages: Int = 100,
         next: @escaping @Sendable (Page<M>) throws -> URLRequest? = { $0.nextLinkRequest }

@@ -6,34 +6,58 @@ extension Fixture {
     /// The fixture's response serialized as `M`: the one line a mapping test needs.
     ///
     /// ```swift
-    /// let label = try Fixture(contentsOf: file).model(Label.self, using: serializer)
+    /// let label = try Fixture(contentsOf: file).model(serializer: serializer, as: Label.self)
     /// ```
-    /// - Throws: ``MappingFailure``, whose description shows the fixture, what the matcher
+    /// - Parameters:
+    ///   - serializer: the serializer under test.
+    ///   - type: the model the matcher must resolve.
+    /// - Returns: the model.
+    /// - Throws: ``MappingError``, whose description shows the fixture, what the matcher
     ///   decided, and the serializer's error (for a decoding failure, with its coding path).
-    public func model<Matcher, M: Decodable & Sendable>(_ type: M.Type, using serializer: ModelResponseSerializer<Matcher>) throws -> M {
+    public func model<Matcher, M: Decodable & Sendable>(serializer: ModelResponseSerializer<Matcher>, as type: M.Type) throws -> M {
         do {
             return try serializer.serialize(data, for: context, as: M.self)
         } catch {
-            throw MappingFailure(fixture: self, decision: Self.decision(of: serializer.matcher, for: self), error: error)
+            throw MappingError(fixture: self, decision: Self.decision(of: serializer.matcher, for: self), error: error)
         }
     }
 
     /// The fixture's response serialized into whatever model the serializer's matcher picks.
     ///
     /// ```swift
-    /// let model = try fixture.model(using: serializer)
+    /// let model = try fixture.model(serializer: serializer)
     /// ```
-    /// - Throws: ``MappingFailure``.
-    public func model<Matcher>(using serializer: ModelResponseSerializer<Matcher>) throws -> any Decodable & Sendable {
+    /// - Parameter serializer: the serializer under test.
+    /// - Returns: the model the matcher picked.
+    /// - Throws: ``MappingError``.
+    public func model<Matcher>(serializer: ModelResponseSerializer<Matcher>) throws -> any Decodable & Sendable {
         do {
             return try serializer.serialize(data, for: context)
         } catch {
-            throw MappingFailure(fixture: self, decision: Self.decision(of: serializer.matcher, for: self), error: error)
+            throw MappingError(fixture: self, decision: Self.decision(of: serializer.matcher, for: self), error: error)
+        }
+    }
+
+    /// The fixture's response serialized as metadata and a model of type `M`.
+    ///
+    /// ```swift
+    /// let page = try fixture.model(serializer: enveloped, as: [Question].self)
+    /// ```
+    /// - Parameters:
+    ///   - serializer: the envelope serializer under test.
+    ///   - type: the model the matcher must resolve.
+    /// - Returns: the metadata and the model.
+    /// - Throws: ``MappingError``.
+    public func model<Meta, Matcher, M: Decodable & Sendable>(serializer: EnvelopeResponseSerializer<Meta, Matcher>, as type: M.Type) throws -> Envelope<Meta, M> {
+        do {
+            return try serializer.serialize(data, for: context, as: M.self)
+        } catch {
+            throw MappingError(fixture: self, decision: Self.decision(of: serializer.base.matcher, for: self), error: error)
         }
     }
 
     /// A fixture that did not map to the expected model, with everything needed to see why.
-    public struct MappingFailure: Error, CustomStringConvertible {
+    public struct MappingError: Error, CustomStringConvertible {
         /// The fixture that was serialized.
         public var fixture: Fixture
         /// What the matcher resolved the response to, in words.

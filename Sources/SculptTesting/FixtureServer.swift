@@ -15,7 +15,7 @@ import SculptShared
 /// request's path and query: scheme, host and port are never compared, so recorded
 /// `https://api.github.com/...` requests match here, and the request's `Host` field never takes
 /// part. A request that matches nothing gets `404` with a `text/plain` body that is the
-/// ``FixtureReplay/Miss`` description (secrets redacted), and the header `X-Sculpt-Replay: miss`.
+/// ``FixtureReplay/MissError`` description (secrets redacted), and the header `X-Sculpt-Replay: miss`.
 /// A recorded absolute `http`/`https` `Location`, and each target of a `Link` field, is moved to
 /// this server, path and query kept as recorded, so redirects and `rel="next"` pages are followed
 /// here and never to the recorded host.

@@ -1,5 +1,5 @@
 // Random route tables: every line but the last is a pattern (compiled; invalid ones throw a
-// ParseError; one over the segment limit says so), the last line is a path matched against the
+// SyntaxError; one over the segment limit says so), the last line is a path matched against the
 // table built from the valid ones.
 import Foundation
 import FuzzSupport
@@ -11,10 +11,10 @@ runFuzzer { input in
     var matcher = URLModelMatcher()
     for line in lines.prefix(16) {
         let pattern: URLPattern
-        do throws(URLPattern.ParseError) {
+        do throws(URLPattern.SyntaxError) {
             pattern = try URLPattern(line)
         } catch {
-            require(error.pattern == line, "the ParseError names \"\(error.pattern)\", not \"\(line)\"")
+            require(error.pattern == line, "the SyntaxError names \"\(error.pattern)\", not \"\(line)\"")
             let count = line.utf8.split(separator: UInt8(ascii: "/")).count
             if count > URLPattern.maximumSegmentCount {
                 let reason = "a pattern may have at most \(URLPattern.maximumSegmentCount) segments; this one has \(count)"

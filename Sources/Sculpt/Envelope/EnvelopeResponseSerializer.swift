@@ -2,14 +2,15 @@ import Foundation
 import SculptShared
 
 /// A serializer whose output is the matched model together with metadata decoded from the same
-/// body: Overcoat's `OVCResponse`, typed.
+/// body.
 ///
 /// ```swift
 /// struct Wrapper: Decodable, Sendable { let hasMore: Bool; let quotaRemaining: Int }
 /// var routes = URLModelMatcher()
 /// try routes.add("/questions", [Question].self, at: "items")
 /// let serializer = ModelResponseSerializer(matcher: routes, decoder: snakeCase).enveloped(in: Wrapper.self)
-/// let page = try await session.model(for: request, serializer: serializer)  // Envelope<Wrapper, any ...>
+/// let page = try await session.model(for: request, serializer: serializer, as: [Question].self)
+/// page.meta.hasMore   // Envelope<Wrapper, [Question]>
 /// ```
 ///
 /// `Meta` decodes from the whole body (its keys are the envelope's; it ignores the rest) and the
@@ -43,7 +44,7 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     public func serialize(_ data: Data, for response: ResponseContext) throws(SculptError) -> Output {
         switch try base.resolve(response, data, expecting: nil) {
         case .bodiless:
-            return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), result: try base.bodilessValue(response, data))
+            return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), value: try base.bodilessValue(response, data))
         case .model(let modelType):
             return try decode(modelType, response, data) { try modelType.decode(modelType.type, from: $0) }
         }
@@ -59,7 +60,7 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws(SculptError) -> Envelope<Meta, M> {
         switch try base.resolve(response, data, expecting: M.self) {
         case .bodiless:
-            return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), result: try base.bodilessValue(response, data, as: M.self))
+            return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), value: try base.bodilessValue(response, data, as: M.self))
         case .model(let modelType):
             return try decode(modelType, response, data) { try modelType.decode(M.self, from: $0) }
         }
@@ -78,7 +79,7 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
                 } catch {
                     throw MetaFailure(underlying: error)
                 }
-                return Envelope(meta: meta, result: try model(decoder))
+                return Envelope(meta: meta, value: try model(decoder))
             }
         } catch let failure as MetaFailure {
             throw base.decodingFailure(failure.underlying, ModelType(Meta.self), response, data)

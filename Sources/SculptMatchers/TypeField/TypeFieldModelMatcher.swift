@@ -36,23 +36,6 @@ public import Sculpt
 /// a model that does not read the field. An empty body answers `nil`. The peek reads JSON (RFC
 /// 8259), not JSON5: a decoder with `allowsJSON5` set decodes bodies this matcher refuses.
 public struct TypeFieldModelMatcher: ModelMatcher {
-    /// Registering a value twice is a mistake this error reports.
-    public struct DuplicateValueError: Error, Sendable, Equatable, CustomStringConvertible {
-        /// The discriminator field.
-        public var field: String
-        /// The value registered twice.
-        public var value: String
-
-        /// Creates the error for `value` registered twice under `field`.
-        public init(field: String, value: String) {
-            self.field = field
-            self.value = value
-        }
-
-        /// E.g. `"question" is already registered for the discriminator "type"`.
-        public var description: String { "\"\(value)\" is already registered for the discriminator \"\(field)\"" }
-    }
-
     /// The discriminator field as given.
     public let field: String
 
@@ -89,7 +72,8 @@ public struct TypeFieldModelMatcher: ModelMatcher {
         self.types = types.mapValues { ModelType($0) }
     }
 
-    /// Registers the model type for a discriminator value.
+    /// Registers the model type for a discriminator value, replacing an earlier registration of
+    /// the same value, as ``URLModelMatcher`` replaces a route registered again.
     ///
     /// ```swift
     /// try matcher.add("question", [Question].self, at: "items")   // a wrapper's tag selects its items
@@ -98,10 +82,13 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     ///
     /// `keyPath` is from the body's root, so a wrapper-level tag can select the type of a sibling
     /// array (Stack Exchange's `"type": "question"` beside `"items": [...]`).
-    /// - Throws: ``DuplicateValueError`` for a value already registered,
-    ///   `ModelKeyPath.SyntaxError` for an invalid key path.
+    /// - Parameters:
+    ///   - value: the discriminator's value, as its JSON text reads (`question`, `3`, `true`).
+    ///   - type: the model type the value selects.
+    ///   - keyPath: where in the body the model is, from the root; `nil` for the whole body.
+    /// - Throws: `ModelKeyPath.SyntaxError` for an invalid key path (the registration is left
+    ///   as it was).
     public mutating func add<M: Decodable & Sendable>(_ value: String, _ type: M.Type, at keyPath: String? = nil) throws {
-        guard types[value] == nil else { throw DuplicateValueError(field: field, value: value) }
         types[value] = try ModelType(type, at: keyPath).validated()
     }
 

@@ -65,7 +65,7 @@ public struct URLModelMatcher: ModelMatcher {
     ///     "/repos/*/*/issues": [Issue].self,
     /// ])
     /// ```
-    /// - Throws: ``URLPattern/ParseError`` for an invalid pattern.
+    /// - Throws: ``URLPattern/SyntaxError`` for an invalid pattern.
     public init(pathPrefix: String? = nil, routes: [String: any (Decodable & Sendable).Type]) throws {
         self.init(pathPrefix: pathPrefix)
         for (pattern, type) in routes {
@@ -79,7 +79,7 @@ public struct URLModelMatcher: ModelMatcher {
     /// try matcher.add("/search/**", SearchResults.self, at: "items")
     /// try matcher.add("/user/repos", Repository.self, method: .post, status: .created)
     /// ```
-    /// - Throws: ``URLPattern/ParseError`` for an invalid pattern (`**` before the end, a bad
+    /// - Throws: ``URLPattern/SyntaxError`` for an invalid pattern (`**` before the end, a bad
     ///   percent escape, more than ``URLPattern/maximumSegmentCount`` segments),
     ///   `ModelKeyPath.SyntaxError` for an invalid key path. Never traps.
     public mutating func add<M: Decodable & Sendable>(
@@ -105,7 +105,7 @@ public struct URLModelMatcher: ModelMatcher {
     /// The route competes by precedence like any other; when it wins, `matcher` sees the whole
     /// response. When `matcher` answers nil, matching goes on to the next candidate route, as if
     /// this one had not matched; an error it throws ends the match.
-    /// - Throws: ``URLPattern/ParseError`` for an invalid pattern.
+    /// - Throws: ``URLPattern/SyntaxError`` for an invalid pattern.
     public mutating func add(
         _ pattern: String,
         matcher: some ModelMatcher,

@@ -30,7 +30,7 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Why a pattern could not be compiled.
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct SyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The pattern as given.
         public var pattern: String
         /// What is wrong with it.
@@ -57,21 +57,21 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// let search = try URLPattern("/search/**")
     /// ```
-    /// - Throws: ``ParseError`` when the pattern has more than ``maximumSegmentCount`` segments,
+    /// - Throws: ``SyntaxError`` when the pattern has more than ``maximumSegmentCount`` segments,
     ///   `**` is not the last segment, a segment is `.` or `..` (paths are matched with those
     ///   resolved, so such a pattern could never match), or a segment has a percent escape that does
     ///   not decode to UTF-8.
-    public init(_ pattern: String) throws(ParseError) {
+    public init(_ pattern: String) throws(SyntaxError) {
         // Counted before splitting, so an oversized pattern costs one pass and no allocation.
         let count = PathSegments.count(pattern[...])
         guard count <= Self.maximumSegmentCount else {
-            throw ParseError(pattern: pattern, reason: "a pattern may have at most \(Self.maximumSegmentCount) segments; this one has \(count)")
+            throw SyntaxError(pattern: pattern, reason: "a pattern may have at most \(Self.maximumSegmentCount) segments; this one has \(count)")
         }
         var tokens: [Token] = []
         tokens.reserveCapacity(count)
         for raw in PathSegments.splitRaw(pattern[...]) {
             if tokens.last == .remainder {
-                throw ParseError(pattern: pattern, reason: "'**' must be the last segment")
+                throw SyntaxError(pattern: pattern, reason: "'**' must be the last segment")
             }
             switch raw {
             case "#": tokens.append(.digits)
@@ -79,10 +79,10 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
             case "**": tokens.append(.remainder)
             default:
                 guard let literal = PathSegments.decodeStrictly(raw) else {
-                    throw ParseError(pattern: pattern, reason: "segment '\(raw)' has a percent escape that is malformed or not UTF-8")
+                    throw SyntaxError(pattern: pattern, reason: "segment '\(raw)' has a percent escape that is malformed or not UTF-8")
                 }
                 if PathSegments.isDotSegment(literal.utf8) {
-                    throw ParseError(pattern: pattern, reason: "segment '\(raw)' can never match: paths are matched with '.' and '..' resolved")
+                    throw SyntaxError(pattern: pattern, reason: "segment '\(raw)' can never match: paths are matched with '.' and '..' resolved")
                 }
                 tokens.append(.literal(String(literal)))
             }

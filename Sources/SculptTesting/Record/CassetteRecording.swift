@@ -19,7 +19,7 @@ public import FoundationNetworking
 /// Requests are replayed as ``FixtureReplay`` replays them (same method, path and query, each
 /// interaction once, in order). A request the cassette lacks is sent by a ``FixtureRecorder``
 /// (secrets redacted before anything is kept) when the mode records, and is a
-/// ``FixtureReplay/Miss`` when it does not. Give the cassette's path in the source tree, not a
+/// ``FixtureReplay/MissError`` when it does not. Give the cassette's path in the source tree, not a
 /// bundle resource: a bundle is a copy that recording would not update.
 public final class CassetteRecording: Sendable {
     /// The cassette file read and written.
@@ -45,8 +45,8 @@ public final class CassetteRecording: Sendable {
     ///   - redaction: what is replaced before a recording is kept.
     ///   - configuration: the configuration of the session that sends recorded requests
     ///     (headers, timeouts).
-    /// - Throws: ``RecordMode/InvalidName`` for a `SCULPT_RECORD_MODE` that names no mode;
-    ///   ``MissingCassette`` in ``RecordMode/replayOnly`` when the file does not exist; the file
+    /// - Throws: ``RecordMode/InvalidNameError`` for a `SCULPT_RECORD_MODE` that names no mode;
+    ///   ``MissingCassetteError`` in ``RecordMode/replayOnly`` when the file does not exist; the file
     ///   system's error or ``Fixture/FormatError`` when it cannot be read.
     public init(
         file: URL, mode: RecordMode? = nil, options: FixtureReplay.Options = .init(), redaction: Redaction = Redaction(),
@@ -54,7 +54,7 @@ public final class CassetteRecording: Sendable {
     ) throws {
         let mode = try RecordMode.resolved(preferring: mode)
         let exists = FileManager.default.fileExists(atPath: file.path)
-        if mode == .replayOnly, !exists { throw MissingCassette(file: file) }
+        if mode == .replayOnly, !exists { throw MissingCassetteError(file: file) }
         let existing = exists && mode != .all ? try Cassette(contentsOf: file).interactions : []
         let records = mode == .all || mode == .newEpisodes || (mode == .once && !exists)
         let recorder = records ? FixtureRecorder(configuration: configuration, redaction: redaction) : nil
@@ -98,7 +98,7 @@ public final class CassetteRecording: Sendable {
     }
 
     /// A cassette that replay-only mode cannot do without.
-    public struct MissingCassette: Error, Sendable, CustomStringConvertible {
+    public struct MissingCassetteError: Error, Sendable, CustomStringConvertible {
         /// The file that does not exist.
         public var file: URL
 

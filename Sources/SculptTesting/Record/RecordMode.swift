@@ -7,7 +7,7 @@ import Sculpt
 ///
 /// | mode | cassette exists | cassette missing |
 /// |---|---|---|
-/// | ``replayOnly`` | replays; a request it lacks is a ``FixtureReplay/Miss`` | an error |
+/// | ``replayOnly`` | replays; a request it lacks is a ``FixtureReplay/MissError`` | an error |
 /// | ``once`` | replays; a request it lacks is a miss | records every request |
 /// | ``newEpisodes`` | replays; records a request it lacks and adds it | records every request |
 /// | ``all`` | records every request, replacing the cassette | records every request |
@@ -34,12 +34,12 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
     /// ```swift
     /// let mode = try RecordMode.resolved(preferring: .newEpisodes)
     /// ```
-    /// - Throws: ``InvalidName`` when `SCULPT_RECORD_MODE` names no mode.
+    /// - Throws: ``InvalidNameError`` when `SCULPT_RECORD_MODE` names no mode.
     public static func resolved(
         preferring preferred: RecordMode? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws(InvalidName) -> RecordMode {
+    ) throws(InvalidNameError) -> RecordMode {
         if let name = environment[environmentVariable], !name.isEmpty {
-            guard let mode = RecordMode(name: name) else { throw InvalidName(name: name) }
+            guard let mode = RecordMode(name: name) else { throw InvalidNameError(name: name) }
             return mode
         }
         if let preferred { return preferred }
@@ -59,7 +59,7 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
     public var description: String { rawValue }
 
     /// A `SCULPT_RECORD_MODE` value that names no mode.
-    public struct InvalidName: Error, Sendable, CustomStringConvertible {
+    public struct InvalidNameError: Error, Sendable, CustomStringConvertible {
         /// The value found.
         public var name: String
 

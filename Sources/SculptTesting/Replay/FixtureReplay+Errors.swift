@@ -18,7 +18,7 @@ extension FixtureReplay {
     /// ``FixtureServer`` sends it as a miss's body. Finding the closest recorded interactions
     /// compares the request in full with at most 64 of them, however large the cassette: those of
     /// its method and path first, then those of the paths most like its own.
-    public struct Miss: Error, Sendable, CustomStringConvertible {
+    public struct MissError: Error, Sendable, CustomStringConvertible {
         /// A recorded interaction and how the request differs from it.
         public struct Candidate: Sendable {
             /// The recorded interaction.
@@ -91,7 +91,7 @@ extension FixtureReplay {
     }
 
     /// Recorded interactions that no request used, from ``FixtureReplay/verifyAllUsed()``.
-    public struct UnusedInteractions: Error, Sendable, CustomStringConvertible {
+    public struct UnusedInteractionsError: Error, Sendable, CustomStringConvertible {
         /// The interactions left unused, in recorded order.
         public var interactions: [Fixture]
         /// What the description redacts: the replay's names (``FixtureReplay/redaction``).
@@ -102,11 +102,11 @@ extension FixtureReplay {
         public var description: String {
             let list = interactions.lazy.map { fixture in
                 let source = fixture.source.map { " (\(PrintableText.value($0, limit: 128)))" } ?? ""
-                return "\(Miss.line(fixture.request, redaction))\(source)"
+                return "\(MissError.line(fixture.request, redaction))\(source)"
             }
             let count = ClippedText.count(interactions.count)
             let head = "\(count) recorded interaction\(interactions.count == 1 ? " was" : "s were") not used: "
-            return head + ClippedText.list(list, limit: Miss.descriptionLimit - head.utf8.count)
+            return head + ClippedText.list(list, limit: MissError.descriptionLimit - head.utf8.count)
         }
     }
 }

@@ -1,5 +1,5 @@
 import SculptShared
-/// The closest recorded interactions a ``FixtureReplay/Miss`` shows, found at a bounded cost.
+/// The closest recorded interactions a ``FixtureReplay/MissError`` shows, found at a bounded cost.
 extension FixtureReplay {
     /// The most recorded interactions a miss compares in full with its request (query, matched
     /// headers, body) to find the closest ones it shows: 64, however large the cassette.
@@ -16,21 +16,21 @@ extension FixtureReplay {
     /// byte (a miss among 64 recordings of 16 MiB took 2 minutes when each was parsed).
     static let nearestBodyParseLimit = 256 << 10
 
-    /// The recorded interactions closest to `asked`, at most ``Miss/shownCandidates`` of them,
+    /// The recorded interactions closest to `asked`, at most ``MissError/shownCandidates`` of them,
     /// each with its difference lines: fewest differences first, then in the order of preference
     /// that ``nearestBudget`` describes (so recorded order within the request's own route); and how
     /// many interactions were compared in full (at most ``nearestBudget``).
-    func nearest(to asked: AskedRequest) -> (candidates: [Miss.Candidate], compared: Int) {
+    func nearest(to asked: AskedRequest) -> (candidates: [MissError.Candidate], compared: Int) {
         let indices = nearestIndices(for: asked)
         let closest = indices.enumerated()
             .map { position, index in
                 (position, index, RequestComparison(asked, interactions[index].request, options, bodyParseLimit: Self.nearestBodyParseLimit))
             }
             .sorted { ($0.2.count, $0.0) < ($1.2.count, $1.0) }
-            .prefix(Miss.shownCandidates)
+            .prefix(MissError.shownCandidates)
         // Lines are written only for what is shown.
         let policy = redaction
-        let candidates = closest.map { Miss.Candidate(fixture: interactions[$0.1], differences: $0.2.differences(policy: policy)) }
+        let candidates = closest.map { MissError.Candidate(fixture: interactions[$0.1], differences: $0.2.differences(policy: policy)) }
         return (candidates, indices.count)
     }
 

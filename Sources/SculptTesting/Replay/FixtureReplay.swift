@@ -24,7 +24,7 @@ public import Foundation
 /// byte for byte). A `HEAD` with no recorded `HEAD` is answered by the recorded `GET` (its body is
 /// never sent). Recorded interactions are used once, in order, so the same request can get
 /// different responses in turn; ``Options/repeatsLastResponse`` serves the last one again once a
-/// sequence is used up. A request that matches nothing is a ``Miss``: never a crash, never the
+/// sequence is used up. A request that matches nothing is a ``MissError``: never a crash, never the
 /// real network.
 ///
 /// Each replay is its own: two replays (two tests running in parallel) never see each other's
@@ -94,7 +94,7 @@ public final class FixtureReplay: @unchecked Sendable {
     }
 
     /// Creates a replay that sends a request it lacks through `recorder` (a ``CassetteRecording``
-    /// that records), instead of answering it with a ``Miss``.
+    /// that records), instead of answering it with a ``MissError``.
     init(_ interactions: [Fixture], options: Options, recorder: FixtureRecorder?) {
         self.interactions = interactions
         self.options = options
@@ -112,8 +112,8 @@ public final class FixtureReplay: @unchecked Sendable {
     /// ```swift
     /// let fixture = try replay.response(for: Fixture.Request(method: .get, url: url))
     /// ```
-    /// - Throws: ``Miss`` when nothing recorded matches, or every match was already used.
-    public func response(for request: Fixture.Request) throws(Miss) -> Fixture {
+    /// - Throws: ``MissError`` when nothing recorded matches, or every match was already used.
+    public func response(for request: Fixture.Request) throws(MissError) -> Fixture {
         // Parsed once, for every comparison below and for the miss's.
         var asked = AskedRequest(request, options)
         let chosen: Int? = lock.withLock {
@@ -134,7 +134,7 @@ public final class FixtureReplay: @unchecked Sendable {
                 return matching.count
             }
             let (nearest, compared) = nearest(to: asked)
-            throw Miss(request: request, usedUp: usedUp, nearest: nearest, comparedInFull: compared, redaction: redaction)
+            throw MissError(request: request, usedUp: usedUp, nearest: nearest, comparedInFull: compared, redaction: redaction)
         }
         return interactions[chosen]
     }
@@ -191,10 +191,10 @@ public final class FixtureReplay: @unchecked Sendable {
     /// ```swift
     /// try replay.verifyAllUsed()
     /// ```
-    /// - Throws: ``UnusedInteractions`` listing the ones that did not.
-    public func verifyAllUsed() throws(UnusedInteractions) {
+    /// - Throws: ``UnusedInteractionsError`` listing the ones that did not.
+    public func verifyAllUsed() throws(UnusedInteractionsError) {
         let unused = unusedInteractions
-        guard unused.isEmpty else { throw UnusedInteractions(interactions: unused, redaction: redaction) }
+        guard unused.isEmpty else { throw UnusedInteractionsError(interactions: unused, redaction: redaction) }
     }
 
     /// A session whose requests this replay answers, through a `URLProtocol` registered on

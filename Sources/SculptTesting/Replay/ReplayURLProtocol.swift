@@ -48,7 +48,7 @@ class ReplayURLProtocol: URLProtocol {
             }
         } catch {
             // A request the replay lacks goes to the network only when a recording records.
-            if error is FixtureReplay.Miss, let recorder = replay.recorder {
+            if error is FixtureReplay.MissError, let recorder = replay.recorder {
                 record(current, through: recorder)
             } else {
                 client?.urlProtocol(self, didFailWithError: error)

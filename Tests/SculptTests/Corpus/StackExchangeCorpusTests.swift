@@ -100,6 +100,6 @@ struct StackExchangeCorpusTests {
         #expect(page.meta == Wrapper(
             hasMore: try #require(raw["has_more"] as? Bool), quotaMax: try #require(raw["quota_max"] as? Int),
             quotaRemaining: try #require(raw["quota_remaining"] as? Int)))
-        #expect(page.result.count == recording.itemCount)
+        #expect(page.value.count == recording.itemCount)
     }
 }

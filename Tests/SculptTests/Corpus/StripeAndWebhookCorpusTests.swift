@@ -61,10 +61,10 @@ struct StripeAndWebhookCorpusTests {
         let registered = objects.filter { StripeObjects.types[$0] != nil }
         #expect(page.meta.object == "list")
         #expect(!page.meta.hasMore)
-        #expect(page.result.elements.count == registered.count)
+        #expect(page.value.elements.count == registered.count)
         #expect(registered.count >= 4)
-        #expect(page.result.skipped.map(\.tag) == objects.filter { StripeObjects.types[$0] == nil })
-        #expect(page.result.elements.allSatisfy { $0 is Coupon || $0 is Plan || $0 is Refund })
+        #expect(page.value.skipped.map(\.tag) == objects.filter { StripeObjects.types[$0] == nil })
+        #expect(page.value.elements.allSatisfy { $0 is Coupon || $0 is Plan || $0 is Refund })
     }
 
     @Test("with a fallback, the strict array decodes every sample")

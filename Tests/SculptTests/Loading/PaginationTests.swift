@@ -209,7 +209,7 @@ struct PaginationTests {
         let request = URLRequest(url: try #require(URL(string: "https://api.example.com/items?page=1&access_token=secret1")))
         let result = await collect(replay.makeSession().pages(for: request, serializer: issues, as: [Issue].self))
         #expect(result.pages.count == 1)
-        let failure = try #require(result.error as? PageFailure)
+        let failure = try #require(result.error as? PageError)
         #expect(failure.page == 2)
         #expect(failure.url?.query()?.contains("page=2") == true)
         #expect(failure.underlying is SculptError)
@@ -298,7 +298,7 @@ struct PaginationTests {
         let pages = replay.makeSession().pages(for: request, serializer: issues, as: [Issue].self) { _ in throw Stop() }
         let result = await collect(pages)
         #expect(result.pages.map(\.number) == [1])
-        #expect((result.error as? PageFailure)?.underlying is Stop)
+        #expect((result.error as? PageError)?.underlying is Stop)
     }
 
     @Test("a transport failure's description shows no secret of the page's URL")
@@ -307,7 +307,7 @@ struct PaginationTests {
         // Port 1 on loopback refuses: the URLError carries the failing URL in its user info.
         let request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:1/items?access_token=\(secret)")))
         let result = await collect(URLSession(configuration: .unhurried).pages(for: request, serializer: issues, as: [Issue].self))
-        let failure = try #require(result.error as? PageFailure)
+        let failure = try #require(result.error as? PageError)
         let underlying = try #require(failure.underlying as? URLError)
         #expect(underlying.code == .cannotConnectToHost)  // the error itself, its URL redacted
         #expect(underlying.failingURL?.absoluteString == "http://127.0.0.1:1/items?access_token=REDACTED")

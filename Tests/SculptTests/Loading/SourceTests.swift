@@ -173,7 +173,7 @@ struct SourceTests {
             Issue.record("expected a failure, got \(source.state)")
             return
         }
-        #expect((error as? PageFailure)?.page == 1)
+        #expect((error as? PageError)?.page == 1)
     }
 
     @Test("a next closure that failed once is asked again: the source goes on from the page it failed on")
@@ -210,7 +210,7 @@ struct SourceTests {
             Issue.record("expected the closure's failure, got \(source.state)")
             return
         }
-        #expect((error as? PageFailure)?.underlying is Transient)
+        #expect((error as? PageError)?.underlying is Transient)
         for _ in 0..<4 { await source.loadNextPage().value }
         #expect(source.items.count == 13)
         #expect(source.pageCount == 5)

@@ -273,7 +273,7 @@ struct URLModelMatcherTests {
         #expect {
             try matcher.add(pattern, ModelA.self)
         } throws: { error in
-            (error as? URLPattern.ParseError)?.description.contains(reason) == true
+            (error as? URLPattern.SyntaxError)?.description.contains(reason) == true
         }
         #expect(matcher.routes.isEmpty)
     }

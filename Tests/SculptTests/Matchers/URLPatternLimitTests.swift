@@ -65,14 +65,14 @@ struct URLPatternLimitTests {
     ])
     func overLimit(_ oversized: OversizedPattern) throws {
         let (pattern, count) = (oversized.text, oversized.count)
-        let error = #expect(throws: URLPattern.ParseError.self) { try URLPattern(pattern) }
+        let error = #expect(throws: URLPattern.SyntaxError.self) { try URLPattern(pattern) }
         let reason = "a pattern may have at most 256 segments; this one has \(count)"
         #expect(error?.pattern == pattern)
         #expect(error?.reason == reason)
         let shown = "invalid URL pattern \"\(pattern.prefix(56))…\(pattern.suffix(16))\" (\(pattern.utf8.count) bytes): \(reason)"
         #expect(error?.description == shown)
         var matcher = URLModelMatcher()
-        let added = #expect(throws: URLPattern.ParseError.self) { try matcher.add(pattern, ModelA.self) }
+        let added = #expect(throws: URLPattern.SyntaxError.self) { try matcher.add(pattern, ModelA.self) }
         #expect(added == error)
         #expect(matcher.routes.isEmpty)
     }
@@ -81,7 +81,7 @@ struct URLPatternLimitTests {
     func longestAllowed() async throws {
         let longest = (0..<URLPattern.maximumSegmentCount - 1).map { ["users", "#", "*"][$0 % 3] }.joined(separator: "/") + "/**"
         #expect(URLPattern.maximumSegmentCount == 256)
-        let error = #expect(throws: URLPattern.ParseError.self) { try URLPattern("x/" + longest) }
+        let error = #expect(throws: URLPattern.SyntaxError.self) { try URLPattern("x/" + longest) }
         #expect(error?.reason == "a pattern may have at most 256 segments; this one has 257")
         var matcher = URLModelMatcher(pathPrefix: "/v3")
         try matcher.add(longest, ModelA.self)
@@ -114,7 +114,7 @@ struct URLPatternLimitTests {
         let deeper = table.build(depth + 1).patterns.filter { $0.split(separator: "/").count > depth }
         #expect(!deeper.isEmpty)
         for pattern in deeper {
-            #expect(throws: URLPattern.ParseError.self) { try matcher.add(pattern, ModelA.self) }
+            #expect(throws: URLPattern.SyntaxError.self) { try matcher.add(pattern, ModelA.self) }
         }
     }
 }

@@ -72,10 +72,10 @@ struct BoundedDescriptionTests {
                 let fixture = Fixture(
                     request: .init(url: url), response: .init(headerFields: [.contentType: "text/\(long)"], body: Data("{}".utf8)),
                     source: String(repeating: "f", count: Self.megabyte))
-                let error = try #require(throws: Fixture.MappingFailure.self) { try fixture.model(User.self, using: ModelResponseSerializer(matcher: StaticModelMatcher(User.self))) }
+                let error = try #require(throws: Fixture.MappingError.self) { try fixture.model(serializer: ModelResponseSerializer(matcher: StaticModelMatcher(User.self)), as: User.self) }
                 return (error.description, "(1,048,576 bytes)", error.fixture.request.url == url)
             case .unusedInteractions:
-                let error = try #require(throws: FixtureReplay.UnusedInteractions.self) { try FixtureReplay(try Self.cassette()).verifyAllUsed() }
+                let error = try #require(throws: FixtureReplay.UnusedInteractionsError.self) { try FixtureReplay(try Self.cassette()).verifyAllUsed() }
                 return (error.description, "more", error.interactions.count == 10_000)
             case .missInLargeCassette:
                 let replay = FixtureReplay(try Self.cassette(), options: .init(matchedHeaders: [.accept], matchesBody: true))
@@ -83,7 +83,7 @@ struct BoundedDescriptionTests {
                 let query = (0..<20).map { "q\($0)=\(String(repeating: "q", count: 200))" }.joined(separator: "&")
                 let url = try #require(URL(string: "https://api.example.com/items/1/\(String(repeating: "p", count: 20_000))?\(query)"))
                 let request = Fixture.Request(url: url, headerFields: [.accept: String(repeating: "a", count: 20_000)], body: Data(long.utf8))
-                let error = try #require(throws: FixtureReplay.Miss.self) { try replay.response(for: request) }
+                let error = try #require(throws: FixtureReplay.MissError.self) { try replay.response(for: request) }
                 return (error.description, "bytes)", error.request.url == url)
             }
         }

@@ -214,7 +214,7 @@ struct RedactionPropertyTests {
         let replay = FixtureReplay(fixtures, options: .init(matchedHeaders: [signature]))
         // `pin` was redacted in a recorded body: as a parameter it is a secret too.
         let asked = try request("https://h/a?mysig=\(secret)&page=9&pin=\(secret)P", [signature: "\(secret)H"])
-        let miss = try #require(throws: FixtureReplay.Miss.self) { try replay.response(for: asked) }
+        let miss = try #require(throws: FixtureReplay.MissError.self) { try replay.response(for: asked) }
         #expect(!miss.description.contains(secret), "\(miss.description)")
         #expect(miss.description.contains("mysig=REDACTED"), "\(miss.description)")
     }
@@ -342,7 +342,7 @@ struct RedactionPropertyTests {
     /// A one-line mapping test's failure for the planted fixture.
     private func mappingFailure(_ planted: Planted) throws -> String {
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([User].self))
-        let error = try #require(throws: Fixture.MappingFailure.self) { try planted.fixture.model([User].self, using: serializer) }
+        let error = try #require(throws: Fixture.MappingError.self) { try planted.fixture.model(serializer: serializer, as: [User].self) }
         return error.description
     }
 }

@@ -50,7 +50,7 @@ struct ReplayMissBoundsTests {
         #expect(throws: Never.self) { try replay.response(for: .init(method: .post, url: url, body: Self.object(50_000))) }
         var different = String(decoding: Self.object(50_000), as: UTF8.self)
         different = different.replacingOccurrences(of: #""k49999":49999"#, with: #""k49999":0"#)
-        let miss = try #require(throws: FixtureReplay.Miss.self) {
+        let miss = try #require(throws: FixtureReplay.MissError.self) {
             try replay.response(for: .init(method: .post, url: url, body: Data(different.utf8)))
         }
         #expect(miss.nearest.first?.differences.contains { $0.hasPrefix("body:") } == true)
@@ -65,7 +65,7 @@ struct ReplayMissBoundsTests {
         let recorded = Fixture(request: .init(url: try #require(URL(string: "https://h/a?\(recordedQuery)&page=1"))), response: .init(status: .ok))
         let replay = FixtureReplay([recorded], options: .init(repeatsLastResponse: true))
         #expect(throws: Never.self) { try replay.response(for: .init(url: try #require(URL(string: "https://h/a?page=1&\(askedQuery)")))) }
-        let miss = try #require(throws: FixtureReplay.Miss.self) {
+        let miss = try #require(throws: FixtureReplay.MissError.self) {
             try replay.response(for: .init(url: try #require(URL(string: "https://h/a?page=1&\(askedQuery)&other=1"))))
         }
         #expect(miss.nearest.first?.differences == ["query: has other=1"])
@@ -78,7 +78,7 @@ struct ReplayMissBoundsTests {
         let replay = FixtureReplay(Self.cassette, options: .init(matchedHeaders: [.accept], matchesBody: true))
         let url = try #require(URL(string: "https://api.example.com\(path)?\(query.text)"))
         let request = Fixture.Request(url: url, headerFields: [.accept: "text/html"], body: Data(query.text.utf8))
-        let miss = try #require(throws: FixtureReplay.Miss.self) { try replay.response(for: request) }
+        let miss = try #require(throws: FixtureReplay.MissError.self) { try replay.response(for: request) }
         #expect(miss.comparedInFull == FixtureReplay.nearestBudget)
         #expect(FixtureReplay.nearestBudget == 64)
         #expect(miss.description.utf8.count <= 4_096, "a description of \(miss.description.utf8.count) bytes")
@@ -101,11 +101,11 @@ struct ReplayMissBoundsTests {
         }
         fixtures.append(Fixture(request: .init(method: .post, url: try #require(URL(string: "https://api.example.com/repos/o/r/issues/5"))), response: .init(status: .created)))
         let replay = FixtureReplay(fixtures)
-        func miss(_ method: HTTPRequest.Method, _ path: String) throws -> FixtureReplay.Miss {
+        func miss(_ method: HTTPRequest.Method, _ path: String) throws -> FixtureReplay.MissError {
             let request = Fixture.Request(method: method, url: try #require(URL(string: "https://x\(path)")))
-            return try #require(throws: FixtureReplay.Miss.self) { try replay.response(for: request) }
+            return try #require(throws: FixtureReplay.MissError.self) { try replay.response(for: request) }
         }
-        let paths = { (miss: FixtureReplay.Miss) in miss.nearest.map { "\($0.fixture.request.method) \($0.fixture.request.url.path())" } }
+        let paths = { (miss: FixtureReplay.MissError) in miss.nearest.map { "\($0.fixture.request.method) \($0.fixture.request.url.path())" } }
 
         let typo = try miss(.get, "/users/octocat/repo")
         #expect(paths(typo) == ["GET /users/octocat/repos", "GET /users/octocat/orgs", "GET /repos/o/r/issues/0"])
@@ -207,7 +207,7 @@ struct ReplayMissBoundsTests {
     func printableMiss(place: Place, hostile: Hostile) throws {
         let (request, recorded) = try place.miss(hostile)
         let replay = FixtureReplay([recorded], options: .init(matchedHeaders: [.accept, Place.trace]))
-        let miss = try #require(throws: FixtureReplay.Miss.self) { try replay.response(for: request) }
+        let miss = try #require(throws: FixtureReplay.MissError.self) { try replay.response(for: request) }
         let description = miss.description
         #expect(!description.unicodeScalars.contains { $0 != "\n" && Self.isControl($0) }, "\(description.debugDescription)")
         let lines = description.split(separator: "\n", omittingEmptySubsequences: false)
@@ -231,7 +231,7 @@ struct ReplayMissBoundsTests {
     func printableUnused(hostile: Hostile) throws {
         let url = try #require(URL(string: "https://api.example.com/v3/items?q=\(hostile.encoded)"))
         let fixture = Fixture(request: .init(url: url), response: .init(status: .ok), source: "items\(hostile.value).json")
-        let report = try #require(throws: FixtureReplay.UnusedInteractions.self) { try FixtureReplay([fixture]).verifyAllUsed() }
+        let report = try #require(throws: FixtureReplay.UnusedInteractionsError.self) { try FixtureReplay([fixture]).verifyAllUsed() }
         #expect(!report.description.unicodeScalars.contains(where: Self.isControl), "\(report.description.debugDescription)")
         #expect(report.description.contains("(items\(hostile.escaped).json)"), "\(report.description.debugDescription)")
     }
@@ -249,7 +249,7 @@ struct ReplayMissBoundsTests {
         let url = try #require(URL(string: "https://api.example.com/v3/items" + query.replacingOccurrences(of: "SECRET", with: secret)))
         let recorded = Fixture(request: .init(url: try #require(URL(string: "https://api.example.com/v3/items?q=2")), headerFields: [.authorization: "other"]), response: .init(status: .ok))
         let replay = FixtureReplay([recorded], options: .init(matchedHeaders: authorization.isEmpty ? [] : [.authorization]))
-        let miss = try #require(throws: FixtureReplay.Miss.self) { try replay.response(for: .init(url: url, headerFields: fields)) }
+        let miss = try #require(throws: FixtureReplay.MissError.self) { try replay.response(for: .init(url: url, headerFields: fields)) }
         #expect(!miss.description.contains(secret), "\(miss.description)")
         #expect(miss.description.contains(shown), "\(miss.description)")
         #expect(!miss.description.unicodeScalars.contains { $0 != "\n" && Self.isControl($0) })

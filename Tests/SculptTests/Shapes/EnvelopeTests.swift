@@ -32,9 +32,9 @@ struct EnvelopeTests {
     func envelope() throws {
         let page = try serializer().serialize(body, for: response("https://x/labels"))
         #expect(page.meta == Page(status: "ok", meta: .init(page: 2, total: 40)))
-        #expect(page.result as? [Label] == [Label(name: "bug", color: "f00")])
+        #expect(page.value as? [Label] == [Label(name: "bug", color: "f00")])
         let typed = try serializer().serialize(body, for: response("https://x/labels"), as: [Label].self)
-        #expect(typed.result == [Label(name: "bug", color: "f00")])
+        #expect(typed.value == [Label(name: "bug", color: "f00")])
         #expect(typed.meta.meta.total == 40)
     }
 
@@ -90,7 +90,7 @@ struct EnvelopeTests {
         let optionalMeta = ModelResponseSerializer(matcher: routes).enveloped(in: Page?.self)
         let envelope = try optionalMeta.serialize(Data(), for: context)
         #expect(envelope.meta == nil)
-        #expect(envelope.result is NoContent)
+        #expect(envelope.value is NoContent)
     }
 
     @Test("a body matched to an error model is thrown as the error, not returned as the result")

@@ -49,7 +49,7 @@ struct CassetteRecordingTests {
     @Test("replay-only without a cassette is an error that says how to record it")
     func replayOnlyNeedsACassette() throws {
         let file = Self.cassetteFile()
-        let error = try #require(throws: CassetteRecording.MissingCassette.self) {
+        let error = try #require(throws: CassetteRecording.MissingCassetteError.self) {
             try CassetteRecording(file: file, mode: .replayOnly)
         }
         #expect(error.file == file)
@@ -179,7 +179,7 @@ struct CassetteRecordingTests {
     ])
     func modeResolution(row: ModeRow) throws {
         guard let expected = row.expected else {
-            let error = try #require(throws: RecordMode.InvalidName.self) { try RecordMode.resolved(preferring: row.preferred, environment: row.environment) }
+            let error = try #require(throws: RecordMode.InvalidNameError.self) { try RecordMode.resolved(preferring: row.preferred, environment: row.environment) }
             #expect(error.description == #"SCULPT_RECORD_MODE="sometimes" names no record mode; use one of replay-only, once, new-episodes, all"#)
             return
         }

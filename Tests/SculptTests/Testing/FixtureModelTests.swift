@@ -16,14 +16,14 @@ struct FixtureModelTests {
 
     @Test("the typed model of a package fixture")
     func model() throws {
-        #expect(try GitHubFixtures.load("get-label").model(Label.self, using: serializer()) == Label(name: "test-label", color: "663399"))
-        #expect(try GitHubFixtures.load("list-labels").model(using: serializer()) is [Label])
+        #expect(try GitHubFixtures.load("get-label").model(serializer: serializer(), as: Label.self) == Label(name: "test-label", color: "663399"))
+        #expect(try GitHubFixtures.load("list-labels").model(serializer: serializer()) is [Label])
     }
 
     @Test("a failure shows the fixture, the matcher's decision and the coding path")
     func failure() throws {
-        let failure = try #require(throws: Fixture.MappingFailure.self) {
-            try GitHubFixtures.load("get-organization").model([Label].self, using: serializer())
+        let failure = try #require(throws: Fixture.MappingError.self) {
+            try GitHubFixtures.load("get-organization").model(serializer: serializer(), as: [Label].self)
         }
         let text = failure.description
         #expect(text.hasPrefix("Fixture get-organization.json: GET https://api.github.com/orgs/octokit-fixture-org -> 200"), "\(text)")
@@ -34,9 +34,9 @@ struct FixtureModelTests {
 
     @Test("no match and a wrong type are told apart")
     func decisions() throws {
-        let noRoute = try #require(throws: Fixture.MappingFailure.self) { try GitHubFixtures.load("get-root").model(Label.self, using: serializer()) }
+        let noRoute = try #require(throws: Fixture.MappingError.self) { try GitHubFixtures.load("get-root").model(serializer: serializer(), as: Label.self) }
         #expect(noRoute.description.contains("\nMatcher decision: no model type\nNo model type matched GET https://api.github.com/ -> 200 OK."), "\(noRoute)")
-        let wrongType = try #require(throws: Fixture.MappingFailure.self) { try GitHubFixtures.load("get-label").model([Label].self, using: serializer()) }
+        let wrongType = try #require(throws: Fixture.MappingError.self) { try GitHubFixtures.load("get-label").model(serializer: serializer(), as: [Label].self) }
         #expect(wrongType.description.contains("\nMatcher decision: Label\nType mismatch for GET "), "\(wrongType)")
         #expect(wrongType.description.contains("\nExpected Array<Label>; the matcher resolved Label.\n"), "\(wrongType)")
     }

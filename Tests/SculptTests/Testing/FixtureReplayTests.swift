@@ -82,7 +82,7 @@ struct FixtureReplayTests {
         let replay = FixtureReplay([first, fixture("https://x/b?c=1", method: .post)])
         _ = try await get(replay.makeSession(), "https://x/a")
         #expect(replay.unusedInteractions.count == 1)
-        let error = #expect(throws: FixtureReplay.UnusedInteractions.self) { try replay.verifyAllUsed() }
+        let error = #expect(throws: FixtureReplay.UnusedInteractionsError.self) { try replay.verifyAllUsed() }
         #expect(error?.description == "1 recorded interaction was not used: POST /b?c=1")
     }
 
@@ -96,7 +96,7 @@ struct FixtureReplayTests {
         #expect(text.contains("No recorded interaction matches GET /repos/a/b/issues?state=open."), "\(text)")
         #expect(text.contains("- GET /repos/a/b/issues?state=closed (issues.json #2): query: has state=open, lacks state=closed"), "\(text)")
         #expect(text.contains("- POST /repos/a/b/issues: method: GET, recorded POST; query: has state=open"), "\(text)")
-        let miss = try #require(error as? FixtureReplay.Miss, "the error reaches the caller as FixtureReplay.Miss")
+        let miss = try #require(error as? FixtureReplay.MissError, "the error reaches the caller as FixtureReplay.MissError")
         #expect(miss.nearest.count == 3)
     }
 
@@ -163,7 +163,7 @@ struct FixtureReplayTests {
     func outlives() async throws {
         let session = FixtureReplay([fixture("https://example.invalid/a", body: "kept")]).makeSession()
         #expect(try await get(session, "https://example.invalid/a").0 == "kept")
-        await #expect(throws: FixtureReplay.Miss.self) { try await get(session, "https://example.invalid/other") }
+        await #expect(throws: FixtureReplay.MissError.self) { try await get(session, "https://example.invalid/other") }
     }
 
     @Test("a session made elsewhere can be given a replay")
@@ -193,10 +193,10 @@ struct FixtureReplayTests {
         }
         #expect(try body("https://api.example.com/items?page=7&per_page=100") == "7 again")
         #expect(try body("https://api.example.com/items?page=7&per_page=100") == "7 last")
-        let miss = try #require(throws: FixtureReplay.Miss.self) { try body("https://api.example.com/items?page=7&per_page=100") }
+        let miss = try #require(throws: FixtureReplay.MissError.self) { try body("https://api.example.com/items?page=7&per_page=100") }
         #expect(miss.usedUp == 3)
         // A token where none was recorded is another query.
-        #expect(throws: FixtureReplay.Miss.self) { try body("https://api.example.com/items?page=1&per_page=100&access_token=x") }
+        #expect(throws: FixtureReplay.MissError.self) { try body("https://api.example.com/items?page=1&per_page=100&access_token=x") }
         try replay.verifyAllUsed()
     }
 }

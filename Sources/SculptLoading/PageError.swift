@@ -7,11 +7,11 @@ import SculptShared
 /// ```swift
 /// do {
 ///     for try await page in session.pages(for: request, serializer: serializer) { issues += page.value }
-/// } catch let failure as PageFailure {
+/// } catch let failure as PageError {
 ///     print(failure)   // Page 3 of the load failed (https://api.github.com/...): ...
 /// }
 /// ```
-public struct PageFailure: Error, CustomStringConvertible {
+public struct PageError: Error, CustomStringConvertible {
     /// The failed page's position, from 1.
     public var page: Int
     /// The failed page's URL.
