@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "SculptStore",
             dependencies: [
-                "Sculpt", "SculptLoading",
+                "Sculpt", "SculptLoading", "SculptShared",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Persistence"])),
             ]
@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "SculptAsyncHTTPClient",
             dependencies: [
-                "Sculpt",
+                "Sculpt", "SculptShared",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientAdapter"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientAdapter"])),

@@ -21,7 +21,7 @@ struct MediaRange: Sendable {
         let essence = bytes.withUnsafeBufferPointer { Self.essence(of: $0) }
         matchesNothing = essence == nil
         let (type, subtype) = essence ?? (0..<0, 0..<0)
-        let lower = { (range: Range<Int>) in bytes[range].map(Self.lowercased) }
+        let lower = { (range: Range<Int>) in bytes[range].map(ASCII.lowercased) }
         let typeBytes = lower(type)
         let subtypeBytes = lower(subtype)
         self.type = typeBytes == [UInt8(ascii: "*")] ? [] : typeBytes
@@ -87,7 +87,7 @@ struct MediaRange: Sendable {
         // An index loop: `zip` over a slice and an array costs more than the comparison itself.
         var index = bytes.startIndex
         for expected in lowercase {
-            guard lowercased(bytes[index]) == expected else { return false }
+            guard ASCII.lowercased(bytes[index]) == expected else { return false }
             index += 1
         }
         return true
@@ -117,8 +117,4 @@ struct MediaRange: Sendable {
     private static let plainBelow64: UInt64 = 0x03FF_E85A_0000_0000
     /// `^_` and `a`...`z` but `k`, as bits 64...127.
     private static let plainFrom64: UInt64 = 0x07FF_F7FE_C000_0000
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-    }
 }

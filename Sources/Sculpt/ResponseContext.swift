@@ -76,7 +76,7 @@ public struct ResponseContext: Sendable {
     /// The URL is the response's (the final one, after redirects), else the request's; the method
     /// is the request's. A response that is not an `HTTPURLResponse` (a `file:` or `data:` URL)
     /// counts as `200 OK` with its MIME type as `Content-Type`. The status has its standard
-    /// reason phrase (`404 Not Found`, see ``HTTPTypes/HTTPResponse/Status/standard(_:)``); a code
+    /// reason phrase (`404 Not Found`, as RFC 9110 names it); a code
     /// outside 0...999, which `HTTPResponse.Status` cannot hold, becomes 0, which no serializer
     /// accepts. The URL, method and header fields are read from the response when asked for: a
     /// serializer that needs only the status and content type reads nothing else.

@@ -2,6 +2,7 @@
 public import Sculpt
 public import AsyncHTTPClient
 import Foundation
+import SculptShared
 internal import HTTPTypes
 
 extension ResponseContext {

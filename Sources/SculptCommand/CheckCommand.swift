@@ -13,23 +13,27 @@ struct CheckCommand: ParsableCommand {
             Loads every fixture file, cassette and HAR archive, reporting format errors with file \
             and line, then looks through every value for what redaction may have missed: known \
             credential shapes (ghp_, github_pat_, xoxb-, sk_live_, AKIA, AIza, JWTs, private \
-            keys), random-looking values named as secrets (token, password, X-Api-Key, session), \
-            and long random-looking values anywhere. A secret is never printed whole. Exits 1 \
-            when anything is found, so it can guard a commit or a CI run.
+            keys), values left unredacted under the names `record` redacts (with the same \
+            --redact-* names added), random-looking values named as secrets (token, password, \
+            X-Api-Key, session), and long random-looking values anywhere. A secret is never \
+            printed whole. Exits 1 when anything is found, so it can guard a commit or a CI run.
 
             Examples:
               sculpt check Tests/Fixtures/github
-              sculpt check session.json archive.har
+              sculpt check session.json archive.har --redact-header X-Team-Key
             """
     )
 
     @Argument(help: ArgumentHelp("Fixture files, cassettes, HAR archives, or folders of them (.json and .har, at any depth).", valueName: "path"))
     var paths: [String]
 
+    @OptionGroup var names: RedactionOptions
+
     func run() throws {
         let files = try FixtureFiles.expanding(paths)
         var errors = 0
         var secrets = 0
+        let redaction = names.redaction
         for file in files {
             let name = PrintableText.value(file.path(percentEncoded: false), limit: 1_024)
             let data: Data
@@ -51,7 +55,7 @@ struct CheckCommand: ParsableCommand {
             }
             // A file that is not a fixture is still looked through: it may be on its way to one.
             // Each value once, where it first appears, with how many other places hold it.
-            let findings = SecretScan.findings(inJSON: data)
+            let findings = SecretScan.findings(inJSON: data, redaction: redaction)
             // A value is known by what it looks like and where it is written (a body's findings
             // share the body as where).
             func identity(_ finding: SecretScan.Finding) -> String { "\(finding.kind)\u{0}\(finding.shown)\u{0}\(finding.needle)" }

@@ -36,14 +36,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Flag(help: "Start the cassette anew instead of adding to an existing one.")
     var replace = false
 
-    @Option(help: ArgumentHelp("Also redact this header (repeatable).", valueName: "name"))
-    var redactHeader: [String] = []
-
-    @Option(help: ArgumentHelp("Also redact this query parameter or form field (repeatable).", valueName: "name"))
-    var redactParameter: [String] = []
-
-    @Option(help: ArgumentHelp("Also redact this JSON member, at any depth (repeatable).", valueName: "name"))
-    var redactField: [String] = []
+    @OptionGroup var names: RedactionOptions
 
     @Flag(name: .shortAndLong, help: "Do not log each request.")
     var quiet = false
@@ -65,9 +58,6 @@ struct RecordCommand: AsyncParsableCommand {
         if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder.boolValue {
             throw ValidationError("--out \(PrintableText.value(out, limit: 1_024)) is a folder; give the cassette file's path")
         }
-        for name in redactHeader where HTTPField.Name(name) == nil {
-            throw ValidationError("--redact-header \(PrintableText.value(name, limit: 256)) is not a header name")
-        }
     }
 
     /// A refused `--target` as an error shows it: an http or https URL with its user, password and
@@ -83,8 +73,7 @@ struct RecordCommand: AsyncParsableCommand {
     func run() async throws {
         let file = URL(filePath: out)
         if replace { try? FileManager.default.removeItem(at: file) }
-        let redaction = Redaction(
-            headers: redactHeader.compactMap { HTTPField.Name($0) }, queryParameters: redactParameter, bodyFields: redactField)
+        let redaction = names.redaction
         let log: (@Sendable (ServedRequest) -> Void)? = quiet ? nil : Console.log
         let proxy = try RecordingProxy(target: URL(string: target) ?? URL(filePath: "/"), cassette: file, redaction: redaction, onRequest: log)
         let earlier = await proxy.cassette.interactions.count

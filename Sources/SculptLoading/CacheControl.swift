@@ -68,7 +68,7 @@ struct CacheControl: Sendable {
     /// Adds one `name[=argument]` directive.
     private mutating func add(_ directive: ArraySlice<UInt8>) {
         let equals = directive.firstIndex(of: UInt8(ascii: "="))
-        let name = Self.trimmed(directive[..<(equals ?? directive.endIndex)]).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        let name = Self.trimmed(directive[..<(equals ?? directive.endIndex)]).map(ASCII.lowercased)
         guard !name.isEmpty else { return }
         var argument = equals.map { Self.trimmed(directive[($0 + 1)...]) }
         if let quoted = argument, quoted.count >= 2, quoted.first == UInt8(ascii: "\""), quoted.last == UInt8(ascii: "\"") {

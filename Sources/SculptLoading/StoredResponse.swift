@@ -64,7 +64,7 @@ struct StoredResponse: Sendable {
             value.utf8.split(separator: UInt8(ascii: ",")).compactMap { name -> String? in
                 let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
                 guard let first = name.firstIndex(where: { !isSpace($0) }), let last = name.lastIndex(where: { !isSpace($0) }) else { return nil }
-                return String(decoding: name[first...last].map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+                return ASCII.lowercased(name[first...last])
             }
         }
     }

@@ -1,26 +1,43 @@
 import Foundation
 
-/// A value visible to code running on the same thread, for the duration of one synchronous call.
+/// A value of each thread's own: set for the duration of one synchronous call (``withValue(_:_:)``),
+/// or made the first time a thread asks and kept until the thread exits (``value(orMaking:)``).
 ///
-/// `RootDecoding` uses it to hand context to a `Decodable` type's initializer. It does not use
-/// `@TaskLocal`: decoding is synchronous, serializers are called from plain threads (completion
-/// handlers, delegate queues) as often as from tasks, and a task-local read outside a task crashed
-/// in optimized builds of this toolchain.
+/// `RootDecoding` hands context to a `Decodable` type's initializer through one; `SharedScan` keeps
+/// each thread's scan slot in one. It is not `@TaskLocal`: decoding is synchronous, and serializers
+/// are called from plain threads (completion handlers, delegate queues) as often as from tasks.
 package final class ThreadLocal<Value>: @unchecked Sendable {
     private final class Box {
-        package let value: Value
-        package init(_ value: Value) { self.value = value }
+        let value: Value
+        init(_ value: Value) { self.value = value }
     }
 
     private var key = pthread_key_t()
 
     package init() {
-        pthread_key_create(&key, nil)
+        // A thread that exits with a value kept releases it.
+        pthread_key_create(&key) { box in
+            #if canImport(Darwin)
+            Unmanaged<AnyObject>.fromOpaque(box).release()
+            #else
+            if let box { Unmanaged<AnyObject>.fromOpaque(box).release() }
+            #endif
+        }
     }
 
-    /// The value set by the innermost ``withValue(_:_:)`` on this thread.
+    /// This thread's value: the innermost ``withValue(_:_:)``'s, or the one kept for the thread.
+    @inline(__always)
     package var value: Value? {
         pthread_getspecific(key).map { Unmanaged<Box>.fromOpaque($0).takeUnretainedValue().value }
+    }
+
+    /// This thread's value, made by `make` the first time the thread asks and kept until it exits.
+    @inline(__always)
+    package func value(orMaking make: () -> Value) -> Value {
+        if let value { return value }
+        let value = make()
+        pthread_setspecific(key, Unmanaged.passRetained(Box(value)).toOpaque())
+        return value
     }
 
     /// Runs `body` with `value` visible on this thread, then restores what was there before.

@@ -2,6 +2,7 @@
 import Sculpt
 public import SculptLoading
 import Foundation
+import SculptShared
 import GRDB
 import HTTPTypes
 #if canImport(FoundationNetworking)

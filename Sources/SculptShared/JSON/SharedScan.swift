@@ -13,8 +13,8 @@ import Foundation
 /// scan is used only for the same text (see ``Slot/holds(_:of:)``). Only UTF-8 bodies read in
 /// place share a scan; a transcoded one is scanned by each.
 ///
-/// Each thread has one slot, made the first time it opens a scope and freed when it exits, so a
-/// scope costs two thread-local reads, not an allocation.
+/// Each thread has one slot (a ``ThreadLocal``), made the first time it opens a scope and freed
+/// when it exits, so a scope costs two thread-local reads, not an allocation.
 @usableFromInline
 package enum SharedScan {
     /// A thread's scope: whether one is open, and the scan kept in it.
@@ -52,32 +52,16 @@ package enum SharedScan {
         }
     }
 
-    /// The key of each thread's slot; a thread's slot is released when the thread exits.
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { slot in
-            #if canImport(Darwin)
-            Unmanaged<Slot>.fromOpaque(slot).release()
-            #else
-            if let slot { Unmanaged<Slot>.fromOpaque(slot).release() }
-            #endif
-        }
-        return key
-    }()
+    /// Each thread's slot, released when the thread exits.
+    private static let slots = ThreadLocal<Slot>()
 
     /// This thread's slot, made on first use.
-    private static var slot: Slot {
-        if let slot = pthread_getspecific(key) { return Unmanaged<Slot>.fromOpaque(slot).takeUnretainedValue() }
-        let slot = Slot()
-        pthread_setspecific(key, Unmanaged.passRetained(slot).toOpaque())
-        return slot
-    }
+    private static var slot: Slot { slots.value(orMaking: Slot.init) }
 
     /// This thread's slot when a scope is open.
     private static var openSlot: Slot? {
-        guard let slot = pthread_getspecific(key) else { return nil }
-        let open = Unmanaged<Slot>.fromOpaque(slot).takeUnretainedValue()
-        return open.isOpen ? open : nil
+        guard let slot = slots.value, slot.isOpen else { return nil }
+        return slot
     }
 
     /// Runs `body` with scans shared on this thread; the scan kept is freed at the end of the

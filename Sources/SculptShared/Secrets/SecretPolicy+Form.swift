@@ -31,7 +31,7 @@ extension SecretPolicy {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3).drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) } }
         if let first = bytes.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return .json }
         let media = contentTypes.flatMap { value in
-            value.split(separator: ",").map { lowercased($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
+            value.split(separator: ",").map { ASCII.lowercased($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
         }
         if isXML(bytes, mediaTypes: media) { return .xml }
         let textLike = media.isEmpty || media.contains { type in

@@ -252,7 +252,7 @@ extension SecretPolicy {
         let isSlash = { (byte: UInt8) in byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") }
         if let colon = schemeEnd(bytes) {
             let start = bytes[(colon + 1)...].firstIndex { !isSlash($0) } ?? bytes.count
-            let scheme = String(decoding: bytes[..<colon].map { $0 | 0x20 }, as: UTF8.self)
+            let scheme = ASCII.lowercased(bytes[..<colon])
             return start > colon + 1 || ["http", "https", "ws", "wss", "ftp", "file"].contains(scheme) ? start : nil
         }
         let start = bytes.firstIndex { !isSlash($0) } ?? bytes.count

@@ -45,8 +45,8 @@ package struct SecretPolicy: Sendable {
             return
         }
         self.init(
-            headers: Set(Secrets.headers + headers), parameters: Set((Secrets.queryParameters + parameters).map { Self.lowercased($0) }),
-            bodyFields: Set((Secrets.bodyFields + bodyFields).map { Self.lowercased($0) }), redactsURLs: true)
+            headers: Set(Secrets.headers + headers), parameters: Set((Secrets.queryParameters + parameters).map { ASCII.lowercased($0) }),
+            bodyFields: Set((Secrets.bodyFields + bodyFields).map { ASCII.lowercased($0) }), redactsURLs: true)
     }
 
     private init(headers: Set<HTTPField.Name>, parameters: Set<String>, bodyFields: Set<String>, redactsURLs: Bool) {
@@ -138,7 +138,7 @@ package struct SecretPolicy: Sendable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(name.utf8.count)
         for byte in name.utf8 where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") {
-            bytes.append((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
+            bytes.append(ASCII.lowercased(byte))
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -166,11 +166,6 @@ package struct SecretPolicy: Sendable {
         }
         // Spaces, tabs and NULs around a name (`token%00`) do not make it another name.
         let trimmed = bytes.drop(while: isPadding).reversed().drop(while: isPadding).reversed()
-        return String(decoding: trimmed.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
-    }
-
-    /// ASCII letters lowercased, everything else as it is (no locale, no Unicode case folding).
-    package static func lowercased(_ text: some StringProtocol) -> String {
-        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return ASCII.lowercased(trimmed)
     }
 }

@@ -17,7 +17,7 @@ package enum Secrets {
     /// Headers whose whole value is a credential, by name: `Authorization`, `Proxy-Authorization`,
     /// `Cookie`, `Set-Cookie`, `X-Api-Key`, `Api-Key`, `X-Goog-Api-Key`,
     /// `Ocp-Apim-Subscription-Key` (Azure), `X-GitHub-OTP`, `DPoP` (OAuth proof of possession).
-    /// Any header whose name ends in `Token`, `Secret`, `Password`, `Api-Key` or `Session-Id` is
+    /// Any header whose name ends in `Token`, `Secret`, `Password`, `Passwd`, `Passphrase`, `Api-Key`, `Access-Key`, `Private-Key`, `Signing-Key`, `Credential`, `Signature`, `Session`, `Session-Id`, `Cookie`, `Authorization`, `Bearer`, `JWT`, `CSRF` or `XSRF` is
     /// one too (``isCredentialHeader(_:)``): `X-Auth-Token`, `X-CSRF-Token`, `X-Vault-Token`,
     /// `Private-Token` (GitLab), `X-Amz-Security-Token`, `X-Shopify-Access-Token`.
     package static let headers: [HTTPField.Name] = [
@@ -27,18 +27,15 @@ package enum Secrets {
         .literal("DPoP"),
     ]
 
-    /// The endings (of a name lowercased, without `-` and `_`) that make any header a credential.
-    private static let credentialHeaderEndings = ["token", "secret", "password", "apikey", "sessionid"]
-
-    /// Whether a header's value is a credential: its name is in ``headers`` or ends as a
-    /// credential's does (`X-Vault-Token`, `X-CSRFToken`, `X-Client-Secret`).
+    /// Whether a header's value is a credential: its name is in ``headers`` or ends in one of
+    /// ``secretNameParts`` (`X-Vault-Token`, `X-CSRFToken`, `X-Client-Secret`, `X-Session`).
     package static func isCredentialHeader(_ name: HTTPField.Name) -> Bool {
         headerSet.contains(name) || endsAsCredential(SecretPolicy.canonical(name.canonicalName))
     }
 
-    /// Whether a name, lowercased without `-` and `_`, ends as a credential header's does.
+    /// Whether a name, lowercased without `-` and `_`, ends in one of ``secretNameParts``.
     package static func endsAsCredential(_ canonical: String) -> Bool {
-        credentialHeaderEndings.contains { canonical.hasSuffix($0) }
+        secretNameParts.contains { canonical.hasSuffix($0) }
     }
 
     private static let headerSet = Set(headers)
@@ -80,12 +77,13 @@ package enum Secrets {
     /// name ordinary data as often in a body (`key`, `auth`, `session`, `signature`).
     package static let bodyFields = queryParameters.filter { !["key", "auth", "session", "signature"].contains($0) }
 
-    /// Parts of a name (lowercased, letters and digits only) that say its value is secret, where
-    /// the value is not a listed name's: `sculpt check` flags a random-looking value under such a
-    /// name (`X-Api-Key`, `client_secret`, `refreshToken`, `sessionId`, `db_password`).
+    /// Parts of a name (lowercased, letters and digits only) that say its value is secret: a
+    /// header whose name ends in one is a credential (``isCredentialHeader(_:)``), and `sculpt
+    /// check` flags a random-looking value under any name that holds one (`X-Api-Key`,
+    /// `client_secret`, `refreshToken`, `sessionId`, `db_password`).
     package static let secretNameParts = [
         "token", "secret", "password", "passwd", "passphrase", "apikey", "accesskey", "privatekey", "signingkey", "credential",
-        "signature", "session", "cookie", "authorization", "bearer", "jwt", "csrf", "xsrf",
+        "signature", "session", "sessionid", "cookie", "authorization", "bearer", "jwt", "csrf", "xsrf",
     ]
 
     /// Whether `name` says its value is secret (``secretNameParts``), compared on its ASCII
@@ -93,8 +91,7 @@ package enum Secrets {
     package static func nameSuggestsSecret(_ name: String) -> Bool {
         let folded: [UInt8] = name.utf8.compactMap { byte in
             switch byte {
-            case 0x41...0x5A: byte | 0x20
-            case 0x61...0x7A, 0x30...0x39: byte
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: ASCII.lowercased(byte)
             default: nil
             }
         }

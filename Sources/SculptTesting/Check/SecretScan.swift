@@ -46,15 +46,19 @@ public enum SecretScan {
     /// findings.map { "\($0.path): \($0.kind): \($0.shown)" }   // ["response.body.token: a GitHub token: ghp_… (40 characters)"]
     /// ```
     ///
-    /// - Parameter data: the file's bytes.
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - redaction: the names the recorder redacts, beside Sculpt's own (``Redaction/init(headers:queryParameters:bodyFields:)``):
+    ///     a value under one of them that is not redacted is a finding.
     /// - Returns: what looks like a live secret, each where it is found.
-    public static func findings(inJSON data: Data) -> [Finding] {
+    public static func findings(inJSON data: Data, redaction: Redaction = Redaction()) -> [Finding] {
+        let policy = redaction.policy
         var findings: [Finding] = []
         // Sculpt's own reader: members in document order, repeats kept, any number read, and
         // a few bytes of memory per byte of text.
         if let root = try? JSONValue(parsing: data) {
             var path = Path()
-            walk(root, name: nil, path: &path, into: &findings)
+            walk(root, name: nil, path: &path, into: &findings, policy)
         }
         let found = Set(findings.map(\.needle))
         findings += shapes(in: Array(data), path: "(the file's text)").filter { !found.contains($0.needle) }
@@ -77,9 +81,8 @@ public enum SecretScan {
         /// It names an identifier (`id`, `node_id`, `requestIds`).
         let namesIdentifier: Bool
 
-        init(_ place: Place, _ text: String) {
+        init(_ place: Place, _ text: String, _ policy: SecretPolicy) {
             self.text = text
-            let policy = SecretPolicy.default
             func isSecretHeader() -> Bool { HTTPField.Name(text).map(policy.isSecret(header:)) == true }
             switch place {
             case .member: isAlwaysRedacted = policy.isSecret(bodyField: text)
@@ -110,21 +113,21 @@ public enum SecretScan {
         var text: String { parts.isEmpty ? "(top level)" : parts.joined() }
     }
 
-    private static func walk(_ value: JSONValue, name: Name?, path: inout Path, into findings: inout [Finding]) {
+    private static func walk(_ value: JSONValue, name: Name?, path: inout Path, into findings: inout [Finding], _ policy: SecretPolicy) {
         switch value {
         case .string(let text):
-            add(self.findings(in: text, name: name), at: path, to: &findings)
+            add(self.findings(in: text, name: name, policy), at: path, to: &findings)
         case .array(let elements):
             // A header as fixtures write it: `["X-Api-Key", "value"]` names its value.
             if elements.count == 2, case .string(let field) = elements[0], case .string(let text) = elements[1] {
                 path.push(index: 1)
-                add(self.findings(in: text, name: Name(.header, field)), at: path, to: &findings)
+                add(self.findings(in: text, name: Name(.header, field, policy), policy), at: path, to: &findings)
                 path.pop()
                 return
             }
             for (index, element) in elements.enumerated() {
                 path.push(index: index)
-                walk(element, name: name, path: &path, into: &findings)
+                walk(element, name: name, path: &path, into: &findings, policy)
                 path.pop()
             }
         case .object(let members):
@@ -132,29 +135,29 @@ public enum SecretScan {
             // the list they are in.
             let pairName = value["name"]?.string.map { pair -> Name in
                 switch path.lastMember {
-                case "headers": return Name(.header, pair)
-                case "queryString", "params": return Name(.parameter, pair)
-                default: return Name(.any, pair)
+                case "headers": return Name(.header, pair, policy)
+                case "queryString", "params": return Name(.parameter, pair, policy)
+                default: return Name(.any, pair, policy)
                 }
             }
             // A base64 body: a fixture's (`bodyEncoding`) or a HAR entry's (`content.encoding`).
             let base64Member = value["bodyEncoding"]?.string == "base64" ? "body" : value["encoding"]?.string == "base64" ? "text" : nil
             for member in members {
                 let key = member.key
-                lazy var memberName = Name(.member, key)
+                lazy var memberName = Name(.member, key, policy)
                 // A member's name is shown in reports: a credential there is shown by its shape.
                 path.push(member: shapes(in: Array(key.utf8), path: "").isEmpty ? PrintableText.value(key, limit: 128) : "(a name that looks like a credential)")
                 defer { path.pop() }
                 if key == base64Member, let text = member.value.string, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) {
                     // Found in the decoded body; the line is the encoded body's.
                     let (body, failure) = decodedBody(bytes)
-                    add(self.findings(in: body, name: nil).map { Finding(path: "", kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64))) }, at: path, to: &findings)
+                    add(self.findings(in: body, name: nil, policy).map { Finding(path: "", kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64))) }, at: path, to: &findings)
                     // What could not be read may hold a secret: the file is not called clean.
                     if let failure {
                         findings.append(Finding(path: path.text, kind: "a compressed body that cannot be read whole (\(failure))", shown: "not checked past \(body.utf8.count) bytes", needle: String(text.prefix(64))))
                     }
                 } else {
-                    walk(member.value, name: key == "value" ? pairName ?? memberName : memberName, path: &path, into: &findings)
+                    walk(member.value, name: key == "value" ? pairName ?? memberName : memberName, path: &path, into: &findings, policy)
                 }
             }
         case .null, .bool, .number:
@@ -194,7 +197,7 @@ public enum SecretScan {
 
     /// The findings in one string value that `name` (a member, header or parameter name) names:
     /// read as it is and, when it holds percent-encodings or `+`, as a form or query decodes it.
-    private static func findings(in text: String, name: Name?) -> [Finding] {
+    private static func findings(in text: String, name: Name?, _ policy: SecretPolicy) -> [Finding] {
         // Too short to hold a credential's shape (20 bytes or more) or a random key (16): looked at
         // only when its name says redaction replaces it, or it holds `name=value` pairs.
         if text.utf8.count < 16, !text.utf8.contains(UInt8(ascii: "=")), !(name?.isAlwaysRedacted ?? false) { return [] }
@@ -209,7 +212,7 @@ public enum SecretScan {
             findings.append(Finding(path: path, kind: "a password in a URL", shown: shown(String(password), prefixLength: 0), needle: String(password)))
         }
         guard findings.isEmpty else { return findings }
-        return namedFindings(in: text, name: name, path: path)
+        return namedFindings(in: text, name: name, path: path, policy)
     }
 
     /// `text` with `+` read as a space and percent-encodings decoded, as a form or query is
@@ -222,7 +225,7 @@ public enum SecretScan {
 
     /// A value under a secret name, or each `name=value` parameter in the text (a URL's query, a
     /// form, a cookie list), under its own name or the value's.
-    private static func namedFindings(in text: String, name: Name?, path: String) -> [Finding] {
+    private static func namedFindings(in text: String, name: Name?, path: String, _ policy: SecretPolicy) -> [Finding] {
         var findings: [Finding] = []
         var named: [(name: Name?, value: Substring)] = []
         let separators = Array("&;?# \t\r\n".utf8), nameBytes = Array("_-.[]%".utf8)
@@ -234,7 +237,7 @@ public enum SecretScan {
                 part.utf8[part.utf8.index(after: equals)...].contains(where: { $0 != UInt8(ascii: "=") })
             else { continue }
             let partName = String(part[..<equals])
-            named.append((Name(.parameter, partName.removingPercentEncoding ?? partName), part[part.utf8.index(after: equals)...]))
+            named.append((Name(.parameter, partName.removingPercentEncoding ?? partName, policy), part[part.utf8.index(after: equals)...]))
         }
         // The whole text too: a pair in it does not hide a key elsewhere in it.
         named.append((name, Substring(text)))

@@ -17,7 +17,7 @@ import Sculpt
 ///
 /// The rules, the same everywhere:
 /// - **Headers** in ``headers`` (``defaultHeaders`` and those named), compared case-insensitively,
-///   and any whose name ends in `Token`, `Secret`, `Password`, `Api-Key` or `Session-Id`, have
+///   and any whose name ends in `Token`, `Secret`, `Password`, `Passwd`, `Passphrase`, `Api-Key`, `Access-Key`, `Private-Key`, `Signing-Key`, `Credential`, `Signature`, `Session`, `Session-Id`, `Cookie`, `Authorization`, `Bearer`, `JWT`, `CSRF` or `XSRF`, have
 ///   their whole value replaced. URLs in the values of `Location`, `Content-Location`,
 ///   `Referer`, `Refresh` (after `url=`) and each `<...>` of `Link` are redacted as URLs.
 /// - **URLs**: the user name and the password; parameters in the query and in the fragment
@@ -58,8 +58,8 @@ public struct Redaction: Sendable {
     /// The headers always redacted by name: `Authorization`, `Proxy-Authorization`, `Cookie`,
     /// `Set-Cookie`, `X-Api-Key`, `X-Auth-Token`, `X-Access-Token`, `Api-Key`, `X-Goog-Api-Key`,
     /// `Private-Token` (GitLab), `Ocp-Apim-Subscription-Key` (Azure), `X-Amz-Security-Token`,
-    /// `X-CSRF-Token`, `X-GitHub-OTP`, `DPoP`. Any other header whose name ends in `Token`,
-    /// `Secret`, `Password`, `Api-Key` or `Session-Id` (`X-Vault-Token`, `X-CSRFToken`,
+    /// `X-CSRF-Token`, `X-GitHub-OTP`, `DPoP`. Any other header whose name ends in `Token`, 
+    /// `Secret`, `Password`, `Passwd`, `Passphrase`, `Api-Key`, `Access-Key`, `Private-Key`, `Signing-Key`, `Credential`, `Signature`, `Session`, `Session-Id`, `Cookie`, `Authorization`, `Bearer`, `JWT`, `CSRF` or `XSRF` (`X-Vault-Token`, `X-CSRFToken`,
     /// `X-Shopify-Access-Token`) is redacted too.
     public static let defaultHeaders = Secrets.headers
     /// The query, fragment and form parameters always redacted: OAuth's `access_token`,
@@ -73,7 +73,7 @@ public struct Redaction: Sendable {
     /// `authenticity_token`, `csrfmiddlewaretoken`); the signatures of presigned URLs
     /// (`signature`, `sig`, `X-Amz-Signature`, `X-Amz-Credential`, `X-Amz-Security-Token`); the
     /// ``defaultHeaders``' names, and any name written as a credential header's is (`-` between
-    /// its words, ending in `Token`, `Secret`, `Password`, `Api-Key` or `Session-Id`:
+    /// its words, ending in `Token`, `Secret`, `Password`, `Passwd`, `Passphrase`, `Api-Key`, `Access-Key`, `Private-Key`, `Signing-Key`, `Credential`, `Signature`, `Session`, `Session-Id`, `Cookie`, `Authorization`, `Bearer`, `JWT`, `CSRF` or `XSRF`:
     /// `?X-Vault-Token=`; a cursor such as `pageToken` is not); and `code` beside an OAuth
     /// parameter. `code` alone is not: name it to redact it.
     public static let defaultQueryParameters = Secrets.queryParameters

@@ -19,7 +19,7 @@ enum RequestTarget {
         if target.first == UInt8(ascii: "/") {
             return try normalized(target)
         }
-        let lowercased = target.prefix(8).map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }
+        let lowercased = target.prefix(8).map(ASCII.lowercased)
         let scheme = lowercased.starts(with: Array("https://".utf8)) ? 8 : lowercased.starts(with: Array("http://".utf8)) ? 7 : 0
         guard scheme > 0 else {
             throw refusal("is neither a path (/users/1) nor an absolute http URL")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Sculpt
+import SculptShared
 import SculptMatchers
 import Testing
 

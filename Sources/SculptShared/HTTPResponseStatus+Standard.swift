@@ -1,5 +1,4 @@
-import SculptShared
-public import HTTPTypes
+package import HTTPTypes
 
 extension HTTPResponse.Status {
     /// The status with `code` and the reason phrase RFC 9110 (or the IANA registry) gives it, such
@@ -15,7 +14,7 @@ extension HTTPResponse.Status {
     /// `HTTPResponse.Status(code:)` leaves the phrase empty, and Foundation's responses carry none,
     /// so statuses built from a code (a `URLResponse`, a fixture file, a saved response) take it
     /// from here: descriptions then read `-> 404 Not Found` on every platform.
-    public static func standard(_ code: Int) -> Self {
+    package static func standard(_ code: Int) -> Self {
         switch code {
         case 100: .continue
         case 101: .switchingProtocols
