@@ -1,18 +1,17 @@
 import Foundation
-import SculptShared
 
 /// The bounds within which `PropertyListDecoder` reads a body: what its conformance to
 /// `ModelDecoder` refuses before the decoder recurses through it.
-enum PropertyListBounds {
+package enum PropertyListBounds {
     /// The deepest a property list is read, as its XML form counts levels: 512, as `JSONDecoder`.
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// How a binary property list begins.
-    static let binaryMagic = Array("bplist".utf8)
+    package static let binaryMagic = Array("bplist".utf8)
 
     /// Throws when `data` nests deeper than ``maximumDepth`` (as `nestingOffset` counts) or, for a
     /// binary list, cannot be decoded within linear time.
-    static func check(_ data: Data, nestingOffset: (Int, Data) -> Int?) throws {
+    package static func check(_ data: Data, nestingOffset: (Int, Data) -> Int?) throws {
         guard data.starts(with: binaryMagic) else {
             if let offset = nestingOffset(maximumDepth, data) {
                 throw corrupted("The property list nests deeper than \(maximumDepth) levels: level \(maximumDepth + 1) opens at byte \(offset).")

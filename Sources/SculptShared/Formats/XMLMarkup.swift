@@ -1,5 +1,4 @@
 import Foundation
-import SculptShared
 
 /// What an XML document's markup declares, read in one pass over its bytes without parsing it:
 /// how deeply its elements nest, whether it has one root element and nothing but markup beside
@@ -189,14 +188,14 @@ package enum XMLMarkup {
 }
 
 private extension UnsafeRawBufferPointer {
-    func hasPrefix(_ text: StaticString, at start: Int) -> Bool {
+    package func hasPrefix(_ text: StaticString, at start: Int) -> Bool {
         let length = text.utf8CodeUnitCount
         guard start + length <= count else { return false }
         return (0..<length).allSatisfy { self[start + $0] == text.utf8Start[$0] }
     }
 
     /// The offset just past the first occurrence of `text` at or after `start`.
-    func offset(after text: StaticString, from start: Int) -> Int? {
+    package func offset(after text: StaticString, from start: Int) -> Int? {
         let first = text.utf8Start[0]
         var index = start
         while let candidate = offset(of: first, from: index) {

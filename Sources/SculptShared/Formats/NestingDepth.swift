@@ -1,14 +1,13 @@
 import Foundation
-import SculptShared
 
 /// How deeply a JSON body nests arrays and objects, measured without parsing it: brackets inside
 /// strings do not count. Used by ``ModelResponseSerializer/maximumNestingDepth``.
-enum NestingDepth {
+package enum NestingDepth {
     /// The byte offset of the first `[` or `{` that opens level `limit + 1`, or `nil` when the body
     /// stays within `limit` levels. Reads the body as `JSONDecoder` reads its encoding (UTF-16 and
     /// UTF-32 transcoded, the offset counted in the body as it arrived); malformed JSON is left to
     /// the decoder.
-    static func firstOffset(exceeding limit: Int, in data: Data) -> Int? {
+    package static func firstOffset(exceeding limit: Int, in data: Data) -> Int? {
         let inPlace = data.withUnsafeBytes { raw -> Int?? in
             let bytes = raw.bindMemory(to: UInt8.self)
             guard !JSONText.mayNeedTranscoding(raw) || JSONText.encoding(of: bytes) == nil else { return .none }

@@ -1,5 +1,4 @@
 import Foundation
-import SculptShared
 
 /// The object graph of a binary property list (`bplist00`), measured without decoding it: how
 /// deeply its values nest, whether a container holds itself, and how many values a decoder visits.
@@ -49,14 +48,14 @@ package enum BinaryPropertyList {
 
     /// The trailer's layout, and the objects' references read from it.
     private struct Graph {
-        let bytes: UnsafeRawBufferPointer
-        let offsetSize: Int
-        let referenceSize: Int
-        let objectCount: Int
-        let top: Int
-        let tableOffset: Int
+        package let bytes: UnsafeRawBufferPointer
+        package let offsetSize: Int
+        package let referenceSize: Int
+        package let objectCount: Int
+        package let top: Int
+        package let tableOffset: Int
 
-        init?(_ bytes: UnsafeRawBufferPointer) {
+        package init?(_ bytes: UnsafeRawBufferPointer) {
             let trailer = bytes.count - 32
             guard trailer >= 8, bytes.starts(with: Array("bplist".utf8)) else { return nil }
             self.bytes = bytes
@@ -74,7 +73,7 @@ package enum BinaryPropertyList {
         }
 
         /// The big-endian unsigned integer of `size` bytes at `offset`, when it fits in an `Int`.
-        static func integer(in bytes: UnsafeRawBufferPointer, at offset: Int, size: Int) -> Int? {
+        package static func integer(in bytes: UnsafeRawBufferPointer, at offset: Int, size: Int) -> Int? {
             guard offset >= 0, size <= bytes.count - offset else { return nil }
             var value: UInt64 = 0
             for index in offset..<offset + size { value = value << 8 | UInt64(bytes[index]) }
@@ -82,7 +81,7 @@ package enum BinaryPropertyList {
         }
 
         /// Where object `object` starts.
-        func offset(of object: Int) -> Int? {
+        package func offset(of object: Int) -> Int? {
             guard let offset = Self.integer(in: bytes, at: tableOffset + object * offsetSize, size: offsetSize),
                 offset >= 8, offset < tableOffset
             else { return nil }
@@ -91,7 +90,7 @@ package enum BinaryPropertyList {
 
         /// Where the references of object `object` start, and how many there are: none for a
         /// scalar; `nil` when they do not fit before the offset table.
-        func references(of object: Int) -> (start: Int, count: Int)? {
+        package func references(of object: Int) -> (start: Int, count: Int)? {
             guard let offset = offset(of: object) else { return nil }
             let marker = bytes[offset]
             let perEntry: Int
@@ -115,7 +114,7 @@ package enum BinaryPropertyList {
         }
 
         /// What a visit of `object` costs: 1, and for a string or data 1 more for each 32 bytes.
-        func weight(of object: Int) -> Int {
+        package func weight(of object: Int) -> Int {
             guard let offset = offset(of: object) else { return 1 }
             let marker = bytes[offset]
             let unitBytes: Int
@@ -137,14 +136,14 @@ package enum BinaryPropertyList {
         }
 
         /// The object that reference `index` of a list starting at `start` names.
-        func reference(_ index: Int, from start: Int) -> Int? {
+        package func reference(_ index: Int, from start: Int) -> Int? {
             guard let object = Self.integer(in: bytes, at: start + index * referenceSize, size: referenceSize),
                 object < objectCount
             else { return nil }
             return object
         }
 
-        func firstFinding(maximumDepth: Int, maximumValues: Int) -> Finding? {
+        package func firstFinding(maximumDepth: Int, maximumValues: Int) -> Finding? {
             // For each object: 0 not reached, 1 on the path being walked, 2 done.
             var state = [UInt8](repeating: 0, count: objectCount)
             // For each done object: the levels it spans (1 for a scalar) and the values a

@@ -1,5 +1,4 @@
 import Foundation
-import SculptShared
 
 /// UTF-16 or UTF-32 in one byte order: how an XML document that is not ASCII-compatible is
 /// written, known by its byte order mark or by how `<?` is written (XML 1.0, appendix F).
