@@ -188,14 +188,14 @@ package enum XMLMarkup {
 }
 
 private extension UnsafeRawBufferPointer {
-    package func hasPrefix(_ text: StaticString, at start: Int) -> Bool {
+    func hasPrefix(_ text: StaticString, at start: Int) -> Bool {
         let length = text.utf8CodeUnitCount
         guard start + length <= count else { return false }
         return (0..<length).allSatisfy { self[start + $0] == text.utf8Start[$0] }
     }
 
     /// The offset just past the first occurrence of `text` at or after `start`.
-    package func offset(after text: StaticString, from start: Int) -> Int? {
+    func offset(after text: StaticString, from start: Int) -> Int? {
         let first = text.utf8Start[0]
         var index = start
         while let candidate = offset(of: first, from: index) {
