@@ -8,8 +8,8 @@ import FoundationNetworking
 /// A Foundation response and its request, read part by part when a ``ResponseContext`` is asked.
 ///
 /// The URL and method cost tens of nanoseconds a read; the header fields are converted on each
-/// read (about 8 µs for GitHub's 24 fields on Linux, where FoundationNetworking builds a new
-/// dictionary for every read of `allHeaderFields`), by ``FoundationFields``. Keeping
+/// read (FoundationNetworking builds a new dictionary for every read of `allHeaderFields`), by
+/// `FoundationFields`. Keeping
 /// them would take an allocation and a lock for every response, most of which never need them; a
 /// context that is kept and read again has its fields read once (see
 /// ``ResponseContext/materialized``).
@@ -32,7 +32,7 @@ struct FoundationResponse: Sendable {
         request.flatMap { Self.method(of: $0) }
     }
 
-    /// The header fields, converted from the response (sorted by name: see ``FoundationFields``).
+    /// The header fields, converted from the response (sorted by name: see `FoundationFields`).
     var fields: HTTPFields {
         FoundationFields.fields(of: response)
     }

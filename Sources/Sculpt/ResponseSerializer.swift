@@ -11,7 +11,7 @@ public import FoundationNetworking
 /// let user = try serializer.serialize(data, for: response, request: request)
 /// ```
 ///
-/// Conform to it to plug any decoding into Sculpt's URLSession helpers; ``ModelResponseSerializer``
+/// Conform to it to plug any decoding into Sculpt's URLSession entry points; ``ModelResponseSerializer``
 /// is the one that asks a ``ModelMatcher`` which model type to decode.
 public protocol ResponseSerializer: Sendable {
     /// What a successful serialization produces.

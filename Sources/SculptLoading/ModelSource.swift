@@ -2,7 +2,7 @@ import Sculpt
 import SculptShared
 public import Observation
 
-/// A model loaded and reloaded for UI code (XBToolkit's data sources, on Observation): a `state`
+/// A model loaded and reloaded for UI code, on Observation: a `state`
 /// views observe, and `reload()`, which cancels a load in flight.
 ///
 /// ```swift

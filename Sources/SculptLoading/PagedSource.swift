@@ -2,7 +2,7 @@ import Sculpt
 import SculptShared
 public import Observation
 
-/// A list loaded page by page for UI code (XBToolkit's array data source, on Observation): the
+/// A list loaded page by page for UI code, on Observation: the
 /// items so far, whether more pages follow, `loadNextPage()` for a list's end, and `reload()`.
 ///
 /// ```swift

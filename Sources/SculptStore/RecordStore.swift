@@ -2,8 +2,8 @@
 import Foundation
 public import GRDB
 
-/// Decoded models that are GRDB records, written to the tables their types name: Overcoat's
-/// automatic persistence, on SQLite. Whatever a serializer resolved (a record, an array of
+/// Decoded models that are GRDB records, written to the tables their types name, on
+/// SQLite. Whatever a serializer resolved (a record, an array of
 /// records, an optional one), ``save(_:)`` upserts it in one transaction, so a response is
 /// saved whole or not at all.
 ///

@@ -91,11 +91,9 @@ public final class SQLiteResponseStore: ResponseStore {
 
     /// The entries saved for `key`, read on the caller's thread: a read in WAL mode never waits
     /// for a writer, and running it here, as the decode after it runs, spares the two thread
-    /// hops of GRDB's asynchronous read (a cold read and decode cost 4.3x the decode alone with
-    /// them; 2.7x now, measured in Benchmarks/).
+    /// hops of GRDB's asynchronous read, which cost more than the decode after it (Docs/Performance.md).
     private func savedEntries(for key: Key) throws -> [Entry] {
-        // One SELECT is atomic by itself: no transaction around it (BEGIN and COMMIT were 15% of
-        // a cold read).
+        // One SELECT is atomic by itself: no transaction around it.
         try database.unsafeRead { db in
             let statement = try db.cachedStatement(sql: "SELECT varying, status, finalURL, fields, body, savedAt FROM sculptResponse WHERE method = ? AND url = ?")
             return try Row.fetchAll(statement, arguments: [key.method, key.url]).map { try Self.entry($0) }

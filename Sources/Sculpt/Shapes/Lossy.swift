@@ -1,6 +1,6 @@
 import SculptShared
 /// A model that is `nil`, rather than an error, when its body does not decode, with the failure
-/// kept (Gnomon's optional result): for a response the app can do without.
+/// kept: for a response the app can do without.
 ///
 /// ```swift
 /// try routes.add("/users/*/status", Lossy<Status>.self)

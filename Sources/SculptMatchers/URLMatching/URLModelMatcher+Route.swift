@@ -22,7 +22,7 @@ extension URLModelMatcher {
         }
 
         /// A route's parts, immutable and shared: every lookup returns a route, and a copy of
-        /// one is then a single reference (the parts, copied, cost a lookup 4% more).
+        /// one is then a single reference, not a copy of every part.
         private final class Parts: Sendable {
             let pattern: URLPattern
             let method: HTTPRequest.Method?

@@ -4,7 +4,7 @@ import Sculpt
 import SculptMatchers
 import Testing
 
-/// One interaction of an octokit/fixtures recording (`../shared/corpus/octokit`).
+/// One interaction of an octokit/fixtures recording (the corpus's `octokit` folder).
 struct OctokitInteraction: CustomTestStringConvertible, Sendable {
     var recording: String
     var method: HTTPRequest.Method
@@ -45,7 +45,7 @@ struct OctokitInteraction: CustomTestStringConvertible, Sendable {
     }
 }
 
-/// GitHub's REST route table (`../shared/corpus/github-routes.txt`): `METHOD /path/{param}` lines.
+/// GitHub's REST route table (the corpus's `github-routes.txt`): `METHOD /path/{param}` lines.
 struct GitHubRoutes {
     struct Route {
         var method: HTTPRequest.Method

@@ -54,55 +54,55 @@ struct MatchCase: Sendable, CustomTestStringConvertible {
 
 private let example = "http://example.com"
 
-/// Sculptor's SCLURLMatcherSpec, restated.
-let sculptorCases: [MatchCase] = [
-    .init(name: "Sculptor: nil when no match is found", routes: [], url: "/test", expected: nil),
-    .init(name: "Sculptor: two routes, first", routes: [.init("test", ModelA.self), .init("alt", ModelB.self)], url: "test", expected: ModelA.self),
-    .init(name: "Sculptor: two routes, second", routes: [.init("test", ModelA.self), .init("alt", ModelB.self)], url: "alt", expected: ModelB.self),
-    .init(name: "Sculptor: URL without leading slash", routes: [.init("/test", ModelA.self)], url: "test", expected: ModelA.self),
-    .init(name: "Sculptor: URL with leading slash", routes: [.init("/test", ModelA.self)], url: "/test", expected: ModelA.self),
-    .init(name: "Sculptor: URL with trailing slash", routes: [.init("/test", ModelA.self)], url: "test/", expected: ModelA.self),
-    .init(name: "Sculptor: path prefix is ignored", prefix: "v1", routes: [.init("test", ModelA.self)], url: "v1/test", expected: ModelA.self),
-    .init(name: "Sculptor: fewer segments do not match", routes: [.init("test/foos", ModelA.self)], url: "test", expected: nil),
-    .init(name: "Sculptor: other single segment does not match", routes: [.init("test/foos", ModelA.self)], url: "foos", expected: nil),
-    .init(name: "Sculptor: more segments do not match", routes: [.init("test/foos", ModelA.self)], url: "test/foos/bars", expected: nil),
-    .init(name: "Sculptor: equal segment counts match", routes: [.init("test/foos", ModelA.self)], url: "test/foos", expected: ModelA.self),
-    .init(name: "Sculptor: # matches digits", routes: [.init("test/#", ModelA.self)], url: "test/42", expected: ModelA.self),
-    .init(name: "Sculptor: # rejects text", routes: [.init("test/#", ModelA.self)], url: "test/foo", expected: nil),
-    .init(name: "Sculptor: * matches anything", routes: [.init("test/*", ModelA.self)], url: "test/foo42", expected: ModelA.self),
+/// Patterns against plain paths: slashes, segment counts, `#` and `*`.
+let plainPathCases: [MatchCase] = [
+    .init(name: "nil when no match is found", routes: [], url: "/test", expected: nil),
+    .init(name: "two routes, first", routes: [.init("test", ModelA.self), .init("alt", ModelB.self)], url: "test", expected: ModelA.self),
+    .init(name: "two routes, second", routes: [.init("test", ModelA.self), .init("alt", ModelB.self)], url: "alt", expected: ModelB.self),
+    .init(name: "URL without leading slash", routes: [.init("/test", ModelA.self)], url: "test", expected: ModelA.self),
+    .init(name: "URL with leading slash", routes: [.init("/test", ModelA.self)], url: "/test", expected: ModelA.self),
+    .init(name: "URL with trailing slash", routes: [.init("/test", ModelA.self)], url: "test/", expected: ModelA.self),
+    .init(name: "path prefix is ignored", prefix: "v1", routes: [.init("test", ModelA.self)], url: "v1/test", expected: ModelA.self),
+    .init(name: "fewer segments do not match", routes: [.init("test/foos", ModelA.self)], url: "test", expected: nil),
+    .init(name: "other single segment does not match", routes: [.init("test/foos", ModelA.self)], url: "foos", expected: nil),
+    .init(name: "more segments do not match", routes: [.init("test/foos", ModelA.self)], url: "test/foos/bars", expected: nil),
+    .init(name: "equal segment counts match", routes: [.init("test/foos", ModelA.self)], url: "test/foos", expected: ModelA.self),
+    .init(name: "# matches digits", routes: [.init("test/#", ModelA.self)], url: "test/42", expected: ModelA.self),
+    .init(name: "# rejects text", routes: [.init("test/#", ModelA.self)], url: "test/foo", expected: nil),
+    .init(name: "* matches anything", routes: [.init("test/*", ModelA.self)], url: "test/foo42", expected: ModelA.self),
 ]
 
-/// Overcoat 4's OVCURLMatcherTests, restated.
-let overcoatCases: [MatchCase] = [
-    .init(name: "Overcoat: no match", routes: [], url: "\(example)/test", expected: nil),
-    .init(name: "Overcoat: match found", routes: [.init("test", ModelA.self), .init("alternative", ModelB.self)], url: "\(example)/alternative", expected: ModelB.self),
-    .init(name: "Overcoat: base path", prefix: "/api/v1", routes: [.init("test", ModelA.self)], url: "\(example)/api/v1/test", expected: ModelA.self),
-    .init(name: "Overcoat: equal component count, too few", prefix: "/api/v1", routes: [.init("test/things", ModelA.self)], url: "\(example)/api/v1/test", expected: nil),
-    .init(name: "Overcoat: equal component count, too many", prefix: "/api/v1", routes: [.init("test/things", ModelA.self)], url: "\(example)/api/v1/test/things/thingys", expected: nil),
-    .init(name: "Overcoat: # digits", prefix: "/api/v1", routes: [.init("test/#", ModelA.self)], url: "\(example)/api/v1/test/42", expected: ModelA.self),
-    .init(name: "Overcoat: # rejects text", prefix: "/api/v1", routes: [.init("test/#", ModelA.self)], url: "\(example)/api/v1/test/things", expected: nil),
-    .init(name: "Overcoat: * is one segment", prefix: "/api/v1", routes: [.init("test/*", ModelA.self), .init("test2/**", ModelB.self)], url: "\(example)/api/v1/test/whatever/42", expected: nil),
-    .init(name: "Overcoat: ** one segment", prefix: "/api/v1", routes: [.init("test/*", ModelA.self), .init("test2/**", ModelB.self)], url: "\(example)/api/v1/test2/whatever42", expected: ModelB.self),
-    .init(name: "Overcoat: ** many segments", prefix: "/api/v1", routes: [.init("test/*", ModelA.self), .init("test2/**", ModelB.self)], url: "\(example)/api/v1/test2/whatever/42", expected: ModelB.self),
-    .init(name: "Overcoat: exact beats * (registered after)", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test/path/sub", ModelA.self), .init("test/path/under", ModelC.self), .init("test", ModelD.self)], url: "\(example)/api/v1/test/path/sub", expected: ModelA.self),
-    .init(name: "Overcoat: exact sibling", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test/path/sub", ModelA.self), .init("test/path/under", ModelC.self), .init("test", ModelD.self)], url: "\(example)/api/v1/test/path/under", expected: ModelC.self),
-    .init(name: "Overcoat: * as fallback", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test/path/sub", ModelA.self), .init("test", ModelD.self)], url: "\(example)/api/v1/test/apple", expected: ModelB.self),
-    .init(name: "Overcoat: * never spans two segments", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test/path/sub", ModelA.self)], url: "\(example)/api/v1/test/apple/osx", expected: nil),
-    .init(name: "Overcoat: shorter literal", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test", ModelD.self)], url: "\(example)/api/v1/test", expected: ModelD.self),
-    .init(name: "Overcoat: empty path without a root route", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test", ModelD.self)], url: "\(example)/api/v1/", expected: nil),
-    .init(name: "Overcoat: * over ** for one segment", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/test/apple", expected: ModelA.self),
-    .init(name: "Overcoat: # before *", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/test/42", expected: ModelB.self),
-    .init(name: "Overcoat: backtrack to test/**", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/test/apple/seed", expected: ModelC.self),
-    .init(name: "Overcoat: root ** catches the rest", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/models", expected: ModelD.self),
-    .init(name: "Overcoat: root ** matches the empty path", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/", expected: ModelD.self),
-    .init(name: "Overcoat: status 200", prefix: "/api/v1", routes: statusTable, url: "\(example)/api/v1/test/path/sub", status: .ok, expected: ModelA.self),
-    .init(name: "Overcoat: status 201", prefix: "/api/v1", routes: statusTable, url: "\(example)/api/v1/test/path/sub", status: .created, expected: ModelB.self),
-    .init(name: "Overcoat: status 404 has no entry", prefix: "/api/v1", routes: statusTable, url: "\(example)/api/v1/test/path/sub", status: .notFound, expected: nil),
-    .init(name: "Overcoat: no status, only status entries", prefix: "/api/v1", routes: statusTable, url: "\(example)/api/v1/test/path/sub", expected: nil),
-    .init(name: "Overcoat: method GET", prefix: "/api/v1", routes: methodTable, url: "\(example)/api/v1/test/path/sub", method: .get, expected: ModelA.self),
-    .init(name: "Overcoat: method POST", prefix: "/api/v1", routes: methodTable, url: "\(example)/api/v1/test/path/sub", method: .post, expected: ModelB.self),
-    .init(name: "Overcoat: method PUT has no entry", prefix: "/api/v1", routes: methodTable, url: "\(example)/api/v1/test/path/sub", method: .put, expected: nil),
-    .init(name: "Overcoat: no method, only method entries", prefix: "/api/v1", routes: methodTable, url: "\(example)/api/v1/test/path/sub", expected: nil),
+/// Patterns under a path prefix: wildcards and their precedence, statuses and methods.
+let prefixedPathCases: [MatchCase] = [
+    .init(name: "prefixed: no match", routes: [], url: "\(example)/test", expected: nil),
+    .init(name: "prefixed: match found", routes: [.init("test", ModelA.self), .init("alternative", ModelB.self)], url: "\(example)/alternative", expected: ModelB.self),
+    .init(name: "prefixed: base path", prefix: "/api/v1", routes: [.init("test", ModelA.self)], url: "\(example)/api/v1/test", expected: ModelA.self),
+    .init(name: "prefixed: equal component count, too few", prefix: "/api/v1", routes: [.init("test/things", ModelA.self)], url: "\(example)/api/v1/test", expected: nil),
+    .init(name: "prefixed: equal component count, too many", prefix: "/api/v1", routes: [.init("test/things", ModelA.self)], url: "\(example)/api/v1/test/things/thingys", expected: nil),
+    .init(name: "prefixed: # digits", prefix: "/api/v1", routes: [.init("test/#", ModelA.self)], url: "\(example)/api/v1/test/42", expected: ModelA.self),
+    .init(name: "prefixed: # rejects text", prefix: "/api/v1", routes: [.init("test/#", ModelA.self)], url: "\(example)/api/v1/test/things", expected: nil),
+    .init(name: "prefixed: * is one segment", prefix: "/api/v1", routes: [.init("test/*", ModelA.self), .init("test2/**", ModelB.self)], url: "\(example)/api/v1/test/whatever/42", expected: nil),
+    .init(name: "prefixed: ** one segment", prefix: "/api/v1", routes: [.init("test/*", ModelA.self), .init("test2/**", ModelB.self)], url: "\(example)/api/v1/test2/whatever42", expected: ModelB.self),
+    .init(name: "prefixed: ** many segments", prefix: "/api/v1", routes: [.init("test/*", ModelA.self), .init("test2/**", ModelB.self)], url: "\(example)/api/v1/test2/whatever/42", expected: ModelB.self),
+    .init(name: "prefixed: exact beats * (registered after)", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test/path/sub", ModelA.self), .init("test/path/under", ModelC.self), .init("test", ModelD.self)], url: "\(example)/api/v1/test/path/sub", expected: ModelA.self),
+    .init(name: "prefixed: exact sibling", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test/path/sub", ModelA.self), .init("test/path/under", ModelC.self), .init("test", ModelD.self)], url: "\(example)/api/v1/test/path/under", expected: ModelC.self),
+    .init(name: "prefixed: * as fallback", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test/path/sub", ModelA.self), .init("test", ModelD.self)], url: "\(example)/api/v1/test/apple", expected: ModelB.self),
+    .init(name: "prefixed: * never spans two segments", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test/path/sub", ModelA.self)], url: "\(example)/api/v1/test/apple/osx", expected: nil),
+    .init(name: "prefixed: shorter literal", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test", ModelD.self)], url: "\(example)/api/v1/test", expected: ModelD.self),
+    .init(name: "prefixed: empty path without a root route", prefix: "/api/v1", routes: [.init("test/*", ModelB.self), .init("test", ModelD.self)], url: "\(example)/api/v1/", expected: nil),
+    .init(name: "prefixed: * over ** for one segment", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/test/apple", expected: ModelA.self),
+    .init(name: "prefixed: # before *", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/test/42", expected: ModelB.self),
+    .init(name: "prefixed: backtrack to test/**", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/test/apple/seed", expected: ModelC.self),
+    .init(name: "prefixed: root ** catches the rest", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/models", expected: ModelD.self),
+    .init(name: "prefixed: root ** matches the empty path", prefix: "/api/v1", routes: fallbackTable, url: "\(example)/api/v1/", expected: ModelD.self),
+    .init(name: "prefixed: status 200", prefix: "/api/v1", routes: statusTable, url: "\(example)/api/v1/test/path/sub", status: .ok, expected: ModelA.self),
+    .init(name: "prefixed: status 201", prefix: "/api/v1", routes: statusTable, url: "\(example)/api/v1/test/path/sub", status: .created, expected: ModelB.self),
+    .init(name: "prefixed: status 404 has no entry", prefix: "/api/v1", routes: statusTable, url: "\(example)/api/v1/test/path/sub", status: .notFound, expected: nil),
+    .init(name: "prefixed: no status, only status entries", prefix: "/api/v1", routes: statusTable, url: "\(example)/api/v1/test/path/sub", expected: nil),
+    .init(name: "prefixed: method GET", prefix: "/api/v1", routes: methodTable, url: "\(example)/api/v1/test/path/sub", method: .get, expected: ModelA.self),
+    .init(name: "prefixed: method POST", prefix: "/api/v1", routes: methodTable, url: "\(example)/api/v1/test/path/sub", method: .post, expected: ModelB.self),
+    .init(name: "prefixed: method PUT has no entry", prefix: "/api/v1", routes: methodTable, url: "\(example)/api/v1/test/path/sub", method: .put, expected: nil),
+    .init(name: "prefixed: no method, only method entries", prefix: "/api/v1", routes: methodTable, url: "\(example)/api/v1/test/path/sub", expected: nil),
 ]
 
 private let fallbackTable: [Registration] = [
@@ -111,7 +111,7 @@ private let fallbackTable: [Registration] = [
 private let statusTable: [Registration] = [.init("test/**", ModelA.self, status: .ok), .init("test/**", ModelB.self, status: .created)]
 private let methodTable: [Registration] = [.init("test/**", ModelA.self, method: .get), .init("test/**", ModelB.self, method: .post)]
 
-/// Where Sculpt differs from its ancestors, and the precedence rules.
+/// The precedence rules, and what a pattern does not match.
 let sculptCases: [MatchCase] = [
     .init(name: "%2F stays inside its segment", routes: [.init("/files/*", ModelA.self), .init("/files/*/*", ModelB.self)], url: "\(example)/files/a%2Fb", expected: ModelA.self),
     .init(name: "a literal matches its decoded segment", routes: [.init("/files/a%2Fb", ModelA.self), .init("/files/*", ModelB.self)], url: "\(example)/files/a%2Fb", expected: ModelA.self),
@@ -198,7 +198,7 @@ private let spellingTable: [Registration] = [.init("/users/#", ModelA.self), .in
 
 @Suite("URLModelMatcher")
 struct URLModelMatcherTests {
-    @Test("matches", arguments: sculptorCases + overcoatCases + sculptCases)
+    @Test("matches", arguments: plainPathCases + prefixedPathCases + sculptCases)
     func matches(_ row: MatchCase) throws {
         let matcher = try row.matcher()
         let url = try #require(URL(string: row.url))
@@ -206,7 +206,7 @@ struct URLModelMatcherTests {
         #expect(matched?.type == row.expected, "\(row.routes) on \(row.url) gave \(matched.map(\.description) ?? "nil")")
     }
 
-    @Test("precedence does not depend on registration order", arguments: sculptorCases + overcoatCases + sculptCases)
+    @Test("precedence does not depend on registration order", arguments: plainPathCases + prefixedPathCases + sculptCases)
     func orderIndependent(_ row: MatchCase) throws {
         guard !row.name.hasPrefix("re-registering") else { return }
         var reversed = row

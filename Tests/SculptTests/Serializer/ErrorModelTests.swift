@@ -4,7 +4,7 @@ import Sculpt
 import SculptMatchers
 import Testing
 
-/// Overcoat's error model: `{"status":"failed","code":97,"message":"Missing signature"}`.
+/// An error model with a status, a code and a message: `{"status":"failed","code":97,"message":"Missing signature"}`.
 private struct Failure: Decodable, Sendable, Equatable {
     let status: String
     let code: Int
@@ -28,7 +28,7 @@ struct ErrorModelTests {
         return ModelResponseSerializer(matcher: routes, errorMatcher: StaticModelMatcher(Failure.self))
     }
 
-    @Test("Overcoat's 401 decodes as the error model for every method", arguments: [HTTPRequest.Method.get, .post, .put, .patch, .delete])
+    @Test("a 401's body decodes as the error model for every method", arguments: [HTTPRequest.Method.get, .post, .put, .patch, .delete])
     func unauthorized(_ method: HTTPRequest.Method) throws {
         let context = response("https://x/api/v1/models/1", method: method, status: .unauthorized)
         let error = try #require(throws: SculptError.self) { try serializer().serialize(failedBody, for: context) }

@@ -7,8 +7,8 @@ enum Paths {
 
     static let fixtures = packageRoot.appending(path: "Tests/Fixtures")
 
-    /// The shared corpus, `../shared/corpus` beside the checkout, when present (developer machines
-    /// and CI); else the attributed subset of it in `Tests/Fixtures/corpus`, so that a user's clone
+    /// The full corpus, checked out beside the repository, when present (developer machines and
+    /// CI); else the attributed subset of it in `Tests/Fixtures/corpus`, so that a user's clone
     /// runs every corpus suite too (see Tests/Fixtures/README.md).
     static let corpus: URL = sharedCorpus ?? fixtures.appending(path: "corpus")
 

@@ -87,14 +87,14 @@ struct FixtureFormatTests {
         #expect(throws: Fixture.FormatError.self) { try Fixture(named: "missing", in: bundle) }
     }
 
-    @Test("hostile fixture files fail with a reason, not a crash", arguments: [
+    @Test("malformed fixture files fail with a reason, not a crash", arguments: [
         String(repeating: "[", count: 100_000),
         #"{"request":{"url":"https://x"},"response":{"status":200,"body":"#,
         "\u{FEFF}",
         #"{"request":{"url":"https://x"},"response":{"status":200,"body":"\ud800"}}"#,
         #"{"request":{"url":"https://x"},"response":{"status":200,"body":"\udc00"}}"#,
     ])
-    func hostile(_ text: String) {
+    func malformed(_ text: String) {
         #expect(throws: Fixture.FormatError.self) { try Fixture(json: Data(text.utf8)) }
     }
 

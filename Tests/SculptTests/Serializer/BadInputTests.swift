@@ -7,8 +7,8 @@ import Testing
 /// What a server can send, and what Sculpt must make of it: a model where the bytes are a model
 /// after all, otherwise a typed error that keeps the response and every byte of the body, with a
 /// bounded description. Nothing here may crash or hang.
-@Suite("Hostile input")
-struct HostileInputTests {
+@Suite("Bad input: a typed error, in linear time, never a crash")
+struct BadInputTests {
     /// The serializers the rows run through.
     enum Serializer: String, Sendable {
         /// URL routes under `/v3`, an error model for error statuses.

@@ -28,7 +28,7 @@ struct DescriptionSecretsTests {
         }
     }
 
-    // MARK: Log spoofing (D3)
+    // MARK: Log spoofing
 
     @Test("what a server sends cannot add lines or reorder text in a description", arguments: [
         "\n", "\r\n", "\u{2028}", "\u{202E}", "\u{061C}", "\u{AD}", "\u{34F}", "\u{180E}", "\u{206A}", "\u{3164}", "\u{FFA0}", "\u{FFF9}", "\u{E0041}",
@@ -57,7 +57,7 @@ struct DescriptionSecretsTests {
         #expect(!skipped.description.unicodeScalars.contains("\u{202E}"))
     }
 
-    // MARK: Secrets (D5, D6, D8, D9 and the names)
+    // MARK: Secrets
 
     @Test("a URL inside a JSON string value loses its secrets, in recordings and in descriptions", arguments: [
         #"{"paging":{"next":"https://graph.facebook.com/v1/me?access_token=SECRET&after=x"}}"#,
@@ -139,7 +139,7 @@ struct DescriptionSecretsTests {
         #expect(!String(decoding: Redaction().redacting(form).request.body ?? Data(), as: UTF8.self).contains(Self.secret))
     }
 
-    // MARK: Transport errors (D7)
+    // MARK: Transport errors
 
     @Test("a transport error from the URLSession helpers carries no secret of its URL")
     func transportErrorRedacted() async throws {
@@ -162,7 +162,7 @@ struct DescriptionSecretsTests {
         }
     }
 
-    // MARK: Descriptions built only as far as they show (D4)
+    // MARK: Descriptions built only as far as they show
 
     struct Errors: Decodable, Sendable { let errors: [String] }
     struct Thrown: Error { let payload: String }

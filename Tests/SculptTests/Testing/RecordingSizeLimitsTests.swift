@@ -7,8 +7,8 @@ import Testing
 
 /// Hostile recordings and route tables: what a fixture file, a HAR archive or a pathological
 /// table can hold.
-@Suite("Hostile recordings and tables")
-struct HostileRecordingTests {
+@Suite("Recordings and route tables at sizes no one should send")
+struct RecordingSizeLimitsTests {
     @Test("a HAR body of 11 MB in base64 imports byte for byte")
     func hugeBase64() throws {
         let body = Data((0..<(8 << 20)).lazy.map { UInt8(truncatingIfNeeded: $0 &* 31) })

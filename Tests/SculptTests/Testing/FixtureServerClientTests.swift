@@ -10,8 +10,8 @@ import FoundationNetworking
 /// `FixtureServer` against clients no one would write on purpose: raw bytes on a socket, next to
 /// a real `URLSession`. The server must answer every one as RFC 9112 says, keep every other
 /// client served, and never let a request choose what it is matched against.
-@Suite("Hostile clients of FixtureServer")
-struct HostileServerTests {
+@Suite("FixtureServer under clients that misbehave")
+struct FixtureServerClientTests {
     static let user = Fixture(
         request: .init(url: URL(string: "https://api.example.com/v3/users/user5")!),
         response: .init(status: .ok, headerFields: [.contentType: "application/json"], body: Data(#"{"login":"user5"}"#.utf8)))
@@ -52,18 +52,18 @@ struct HostileServerTests {
         }
     }
 
-    // MARK: - Finding 1: the server froze on a long request line
+    // MARK: - A long request line is answered, and the server goes on serving
 
     @Test("a 1 MB request line, twice at once, is refused with 414 while a URLSession client is served", .timeLimit(.minutes(10)))
     func hugeRequestLines() async throws {
         try await withServer { server, baseURL in
             let line = "GET /?q=\(String(repeating: "a", count: 1 << 20)) HTTP/1.1\r\nHost: x\r\n\r\n"
-            let attackers = try (0..<2).map { _ in try RawHTTP(baseURL) }
-            defer { attackers.forEach { $0.close() } }
-            let answers = attackers.map { attacker in
+            let clients = try (0..<2).map { _ in try RawHTTP(baseURL) }
+            defer { clients.forEach { $0.close() } }
+            let answers = clients.map { client in
                 Task {
-                    await RawHTTP.onThread { attacker.send(line) }
-                    return RawHTTP.responses(in: await attacker.readAll())
+                    await RawHTTP.onThread { client.send(line) }
+                    return RawHTTP.responses(in: await client.readAll())
                 }
             }
             let (data, response) = try await URLSession(configuration: .unhurried).data(from: try await server.url(for: Self.user))
@@ -90,7 +90,7 @@ struct HostileServerTests {
         }
     }
 
-    // MARK: - Finding 2: bodies on 304 and 204 broke the connection
+    // MARK: - 304 and 204 answers carry no body, and the connection stays usable
 
     @Test("recorded 304, 204 and 205 with bodies, and a HEAD, are sent bodiless: the keep-alive connection stays in step")
     func bodilessStatuses() async throws {
@@ -133,7 +133,7 @@ struct HostileServerTests {
         }
     }
 
-    // MARK: - Finding 3: the Host field steered matching and redirects
+    // MARK: - The Host field steers neither matching nor redirects
 
     @Test("the Host field never reaches matching: a host that is not one is refused, any other is ignored", arguments: [
         ("a@b/v3/users/user5#", 400), ("api.example.com/v3/users/user5?", 400), ("x/v3/users/user5", 400),
@@ -157,7 +157,7 @@ struct HostileServerTests {
         }
     }
 
-    // MARK: - Finding 4: secret-bearing redirects did not replay over HTTP
+    // MARK: - Redirects that carry secrets replay over HTTP
 
     @Test("a recorded redirect whose Location holds a token replays over HTTP as it does through URLSession")
     func secretBearingRedirect() async throws {

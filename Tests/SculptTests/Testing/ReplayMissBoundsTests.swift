@@ -117,7 +117,7 @@ struct ReplayMissBoundsTests {
     // MARK: - Printable
 
     /// A value holding control characters, and how a description writes it.
-    enum Hostile: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    enum Planted: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case crlf, nul, esc, del, tab, nextLine, lineSeparator, bidiOverride, arabicLetterMark, invisible
 
         var testDescription: String { rawValue }
@@ -159,7 +159,7 @@ struct ReplayMissBoundsTests {
         }
     }
 
-    /// Where the hostile value is.
+    /// Where the planted value is.
     enum Place: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case askedQuery, recordedQuery, askedPath, recordedPath, askedHeader, recordedHeader, source
 
@@ -167,8 +167,8 @@ struct ReplayMissBoundsTests {
 
         static let trace = HTTPField.Name("X-Trace")!
 
-        /// The request and the one recording it misses, `hostile` planted here.
-        func miss(_ hostile: Hostile) throws -> (request: Fixture.Request, recorded: Fixture) {
+        /// The request and the one recording it misses, `planted` planted here.
+        func miss(_ planted: Planted) throws -> (request: Fixture.Request, recorded: Fixture) {
             func url(_ text: String) throws -> URL { try #require(URL(string: "https://api.example.com" + text)) }
             func fields(_ value: String) -> HTTPFields {
                 // Leniently: HTTPTypes turns CR, LF and NUL into spaces, and keeps the rest.
@@ -181,13 +181,13 @@ struct ReplayMissBoundsTests {
                 request: .init(url: try url("/v3/items?q=recorded"), headerFields: fields("recorded")), response: .init(status: .ok),
                 source: "items.json #0")
             switch self {
-            case .askedQuery: request.url = try url("/v3/items?q=\(hostile.encoded)")
-            case .recordedQuery: recorded.request.url = try url("/v3/items?q=\(hostile.encoded)")
-            case .askedPath: request.url = try url("/v3/items/\(hostile.encoded)?q=asked")
-            case .recordedPath: recorded.request.url = try url("/v3/items/\(hostile.encoded)?q=recorded")
-            case .askedHeader: request.headerFields = fields(hostile.value)
-            case .recordedHeader: recorded.request.headerFields = fields(hostile.value)
-            case .source: recorded.source = "items\(hostile.value).json #0"
+            case .askedQuery: request.url = try url("/v3/items?q=\(planted.encoded)")
+            case .recordedQuery: recorded.request.url = try url("/v3/items?q=\(planted.encoded)")
+            case .askedPath: request.url = try url("/v3/items/\(planted.encoded)?q=asked")
+            case .recordedPath: recorded.request.url = try url("/v3/items/\(planted.encoded)?q=recorded")
+            case .askedHeader: request.headerFields = fields(planted.value)
+            case .recordedHeader: recorded.request.headerFields = fields(planted.value)
+            case .source: recorded.source = "items\(planted.value).json #0"
             }
             return (request, recorded)
         }
@@ -203,9 +203,9 @@ struct ReplayMissBoundsTests {
             || [0x200E, 0x200F].contains(scalar.value) || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
-    @Test("a miss quoting control characters escapes them, and its lines are only its own", arguments: Place.allCases, Hostile.allCases)
-    func printableMiss(place: Place, hostile: Hostile) throws {
-        let (request, recorded) = try place.miss(hostile)
+    @Test("a miss quoting control characters escapes them, and its lines are only its own", arguments: Place.allCases, Planted.allCases)
+    func printableMiss(place: Place, planted: Planted) throws {
+        let (request, recorded) = try place.miss(planted)
         let replay = FixtureReplay([recorded], options: .init(matchedHeaders: [.accept, Place.trace]))
         let miss = try #require(throws: FixtureReplay.MissError.self) { try replay.response(for: request) }
         let description = miss.description
@@ -218,22 +218,22 @@ struct ReplayMissBoundsTests {
         switch place {
         case .askedPath, .recordedPath:
             // A path is shown as it is sent: percent-encoded.
-            #expect(description.contains(hostile.encoded), "\(description.debugDescription)")
+            #expect(description.contains(planted.encoded), "\(description.debugDescription)")
         case .askedHeader, .recordedHeader:
-            let arrived = HTTPField(name: Place.trace, lenientValue: Array(hostile.value.utf8)).value
-            #expect(arrived != hostile.value || description.contains(hostile.escaped), "\(description.debugDescription)")
+            let arrived = HTTPField(name: Place.trace, lenientValue: Array(planted.value.utf8)).value
+            #expect(arrived != planted.value || description.contains(planted.escaped), "\(description.debugDescription)")
         case .askedQuery, .recordedQuery, .source:
-            #expect(description.contains(hostile.escaped), "\(description.debugDescription)")
+            #expect(description.contains(planted.escaped), "\(description.debugDescription)")
         }
     }
 
-    @Test("an unused interaction's report escapes what it quotes too", arguments: Hostile.allCases)
-    func printableUnused(hostile: Hostile) throws {
-        let url = try #require(URL(string: "https://api.example.com/v3/items?q=\(hostile.encoded)"))
-        let fixture = Fixture(request: .init(url: url), response: .init(status: .ok), source: "items\(hostile.value).json")
+    @Test("an unused interaction's report escapes what it quotes too", arguments: Planted.allCases)
+    func printableUnused(planted: Planted) throws {
+        let url = try #require(URL(string: "https://api.example.com/v3/items?q=\(planted.encoded)"))
+        let fixture = Fixture(request: .init(url: url), response: .init(status: .ok), source: "items\(planted.value).json")
         let report = try #require(throws: FixtureReplay.UnusedInteractionsError.self) { try FixtureReplay([fixture]).verifyAllUsed() }
         #expect(!report.description.unicodeScalars.contains(where: Self.isControl), "\(report.description.debugDescription)")
-        #expect(report.description.contains("(items\(hostile.escaped).json)"), "\(report.description.debugDescription)")
+        #expect(report.description.contains("(items\(planted.escaped).json)"), "\(report.description.debugDescription)")
     }
 
     @Test("a secret beside or inside a control character is still redacted", arguments: [

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// Strict parsing and bounded clients: targets read once, requests refused rather than guessed,
 /// clients slow enough to hold a connection for ever, bodies where none may go, and URLs that
 /// leave the server.
-extension HostileServerTests {
+extension FixtureServerClientTests {
     // MARK: - Targets
 
     @Test("a target with bytes clients leave unencoded matches the recording once, never encoded twice", arguments: [
@@ -53,7 +53,7 @@ extension HostileServerTests {
         }
     }
 
-    @Test("lax requests the first server accepted are refused 400", arguments: [
+    @Test("requests HTTP/1.1 does not allow are refused 400", arguments: [
         "GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n",
         "GET /a%2 HTTP/1.1\r\nHost: x\r\n\r\n",
         "GET /?q=% HTTP/1.1\r\nHost: x\r\n\r\n",

@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// The server's budgets under a flood: of half-sent heads, and of bodies held back to exhaust
 /// its memory.
-extension HostileServerTests {
+extension FixtureServerClientTests {
     @Test("a client that keeps opening connections and leaving their heads half-sent keeps no one else from being served", .timeLimit(.minutes(10)))
     func halfHeadFlood() async throws {
         try await withServer(limits: .unhurried { $0.maximumConnections = 16 }) { server, baseURL in
