@@ -1,7 +1,7 @@
 public import Sculpt
 
 extension ContentDecoder {
-    /// JSON under the media ranges of ``Sculpt/ContentDecoder/jsonContentTypes``, read by a
+    /// JSON under the media ranges of `ContentDecoder/jsonContentTypes`, read by a
     /// ``SculptJSONDecoder``: `JSONDecoder`'s answers, faster.
     ///
     /// - Parameter decoder: the decoder, with the strategies it reads by.

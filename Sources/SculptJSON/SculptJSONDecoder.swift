@@ -2,7 +2,7 @@ public import Foundation
 import Sculpt
 import SculptShared
 
-/// A JSON decoder that gives the answers `JSONDecoder` gives, faster: a ``ModelDecoder`` that
+/// A JSON decoder that gives the answers `JSONDecoder` gives, faster: a `ModelDecoder` that
 /// decodes straight from the bytes, without building a dictionary for every object.
 ///
 /// ```swift

@@ -32,7 +32,7 @@ extension URLSession {
     ///     ``LoadPolicy/storeThenFetch`` and the offline fallback of ``LoadPolicy/fetchElseCache``;
     ///     none by default.
     /// - Throws (from the iteration): the transport error (`URLError`), the serializer's error (an
-    ///   error model is a ``SculptError``), the store's error, or `URLError(.resourceUnavailable)`
+    ///   error model is a `SculptError`), the store's error, or `URLError(.resourceUnavailable)`
     ///   for ``LoadPolicy/cacheOnly`` with nothing stored.
     public func models<S: ResponseSerializer>(
         for request: URLRequest, serializer: S, policy: LoadPolicy, cache: HTTPResponseCache? = nil, store: (any ResponseStore)? = nil
@@ -48,7 +48,7 @@ extension URLSession {
     /// }
     /// ```
     /// - Throws (from the iteration): as ``models(for:serializer:policy:cache:store:)``, and
-    ///   ``SculptError/Reason/typeMismatch(expected:matched:)`` when the matcher resolved another type.
+    ///   `SculptError/Reason/typeMismatch(expected:matched:)` when the matcher resolved another type.
     public func models<Matcher, M: Decodable & Sendable>(
         for request: URLRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type, policy: LoadPolicy,
         cache: HTTPResponseCache? = nil, store: (any ResponseStore)? = nil
