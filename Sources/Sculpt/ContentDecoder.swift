@@ -46,6 +46,7 @@ public struct ContentDecoder: Sendable {
     /// decoder.keyDecodingStrategy = .convertFromSnakeCase
     /// let serializer = ModelResponseSerializer(matcher: routes, decoders: [.json(decoder)])
     /// ```
+    /// - Parameter decoder: The decoder, with its strategies set.
     public static func json(_ decoder: JSONDecoder = JSONDecoder()) -> ContentDecoder {
         ContentDecoder(decoder, for: jsonContentTypes)
     }
@@ -56,6 +57,7 @@ public struct ContentDecoder: Sendable {
     /// ```swift
     /// let serializer = ModelResponseSerializer(matcher: routes, decoders: [.json(), .propertyList()])
     /// ```
+    /// - Parameter decoder: The decoder.
     public static func propertyList(_ decoder: PropertyListDecoder = PropertyListDecoder()) -> ContentDecoder {
         ContentDecoder(decoder, for: ["application/x-plist", "application/plist"])
     }

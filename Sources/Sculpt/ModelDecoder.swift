@@ -8,7 +8,9 @@ import SculptShared
 /// ```
 ///
 /// `JSONDecoder` and `PropertyListDecoder` conform as they are; wrap any other decoder in a small
-/// `Sendable` struct. Implementations throw `DecodingError` for bytes that do not fit the type,
+/// `Sendable` struct. A decoder decodes synchronously, on the calling thread, as they do: a model
+/// type's key path and an envelope's metadata are read through the thread the serializer calls
+/// it on. Implementations throw `DecodingError` for bytes that do not fit the type,
 /// which the serializer reports as ``SculptError/Reason/decodingFailed(_:underlying:)``.
 public protocol ModelDecoder: Sendable {
     /// Decodes a value of `type` from `data`.

@@ -84,10 +84,18 @@ extension ModelResponseSerializer {
         return Self.blank(data, or: SculptError(reason, response: response, body: data), naming: modelType.description, response)
     }
 
-    /// An error a matcher threw: a ``SculptError``'s reason about this response and body (whatever
-    /// the matcher built it from), any other wrapped in ``SculptError/Reason/matcherFailed(underlying:)``.
+    /// An error a matcher threw, about this response and body (whatever the matcher built it
+    /// from): a reason only a matcher gives (no model, an unknown type field, a body that is not
+    /// JSON, a key path that does not parse) as it is; anything else, a ``SculptError`` about
+    /// another response among them, wrapped in ``SculptError/Reason/matcherFailed(underlying:)``.
     static func matcherFailure(_ error: any Error, _ response: ResponseContext, _ data: Data) -> SculptError {
-        SculptError((error as? SculptError)?.reason ?? .matcherFailed(underlying: error), response: response, body: data)
+        guard let error = error as? SculptError else { return SculptError(.matcherFailed(underlying: error), response: response, body: data) }
+        switch error.reason {
+        case .noModelMatched, .unknownDiscriminator, .invalidJSON, .invalidKeyPath:
+            return SculptError(error.reason, response: response, body: data)
+        default:
+            return SculptError(.matcherFailed(underlying: error), response: response, body: data)
+        }
     }
 
     /// `failure`, unless the body is only white space: then the step failed because there was

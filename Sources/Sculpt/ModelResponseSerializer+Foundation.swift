@@ -12,6 +12,10 @@ extension ModelResponseSerializer {
     /// let (data, response) = try await session.data(for: request)
     /// let model = try serializer.serialize(data, for: response, request: request)
     /// ```
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - response: the response URLSession gave.
+    ///   - request: the request, whose method (and URL, when the response has none) matchers see.
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
     public func serialize(_ data: Data, for response: URLResponse, request: URLRequest? = nil) throws(SculptError) -> Output {
         try serialize(data, for: ResponseContext(response, request: request))
@@ -24,6 +28,11 @@ extension ModelResponseSerializer {
     /// let (data, response) = try await session.data(for: request)
     /// let user = try serializer.serialize(data, for: response, request: request, as: User.self)
     /// ```
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - response: the response URLSession gave.
+    ///   - request: the request, whose method (and URL, when the response has none) matchers see.
+    ///   - type: the model the matcher must resolve.
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: URLResponse, request: URLRequest? = nil, as type: M.Type) throws(SculptError) -> M {
         try serialize(data, for: ResponseContext(response, request: request), as: M.self)

@@ -150,7 +150,9 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
         self.errorMatcher = errorMatcher
         self.decoding = DecoderChoice(decoders)
         self.statusCodeFilter = StatusCodeFilter(StatusCodeFilter.successCodes)
-        self.contentTypeFilter = ContentTypeFilter(decoders.reduce(into: []) { $0.formUnion($1.contentTypes) })
+        // Without decoders, bodies are read as JSON (``DecoderChoice/primary``), and so accepted.
+        let contentTypes = decoders.isEmpty ? ContentDecoder.jsonContentTypes : decoders.reduce(into: []) { $0.formUnion($1.contentTypes) }
+        self.contentTypeFilter = ContentTypeFilter(contentTypes)
     }
 
     /// Serializes a response into the model its matcher picks.
@@ -159,6 +161,9 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// let model = try serializer.serialize(data, for: ResponseContext(url: url))
     /// if let user = model as? User { print(user.login) }
     /// ```
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - response: the response it came with.
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails (see the type's
     ///   documentation).
     public func serialize(_ data: Data, for response: ResponseContext) throws(SculptError) -> Output {
@@ -184,6 +189,10 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// it resolved `[User]` is a ``SculptError/Reason/typeMismatch(expected:matched:)``, not a guess. A
     /// bodiless 204, 205 or `HEAD` response yields `M`'s empty value when `M` is
     /// ``EmptyBodyRepresentable`` (`NoContent`, any `Optional`).
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - response: the response it came with.
+    ///   - type: the model the matcher must resolve.
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
     @inlinable
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws(SculptError) -> M {
@@ -209,6 +218,10 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// case .failure(let error): show(error.errorModel(as: APIError.self)?.message ?? "\(error)")
     /// }
     /// ```
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - response: the response it came with.
+    ///   - type: the model the matcher must resolve.
     @inlinable
     public func result<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) -> Result<M, SculptError> {
         Result { () throws(SculptError) in try serialize(data, for: response, as: M.self) }

@@ -35,12 +35,18 @@ extension ResponseSerializer {
     /// ```
     ///
     /// Pass the request so that matchers see its method and, when the response has none, its URL.
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - response: the response URLSession gave.
+    ///   - request: the request, whose method (and URL, when the response has none) matchers see.
     /// - Throws: ``SculptError`` for a response that does not become an `Output`.
     public func serialize(_ data: Data, for response: URLResponse, request: URLRequest? = nil) throws -> Output {
         try serialize(data, for: ResponseContext(response, request: request))
     }
 
-    /// The outcome of a completion handler's arguments, for code built on `dataTask`.
+    /// The outcome of a completion handler's arguments, for code built on `dataTask`, as the
+    /// serializer's `Output` (``ModelResponseSerializer`` and ``EnvelopeResponseSerializer`` also
+    /// take `as:` for the caller's type).
     ///
     /// ```swift
     /// session.dataTask(with: request) { data, response, error in

@@ -12,6 +12,7 @@ extension SculptError {
     ///     if let apiError = error.errorModel(as: APIError.self) { show(apiError.message) }
     /// }
     /// ```
+    /// - Parameter type: The error model type the caller expects.
     public func errorModel<M: Decodable & Sendable>(as type: M.Type) -> M? {
         guard case .errorResponse(let model) = reason else { return nil }
         return model as? M

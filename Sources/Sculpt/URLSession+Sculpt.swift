@@ -12,6 +12,9 @@ extension URLSession {
     /// ```
     ///
     /// The serializer sees the final URL (after redirects) and the request's method.
+    /// - Parameters:
+    ///   - request: the request to load.
+    ///   - serializer: turns the response into the serializer's output.
     /// - Throws: the session's transport error (`URLError`, with the URLs it carries redacted as
     ///   descriptions redact them), or the serializer's error (``SculptError`` for
     ///   ``ModelResponseSerializer``).
@@ -25,6 +28,9 @@ extension URLSession {
     /// ```swift
     /// let model = try await URLSession.shared.model(from: url, serializer: serializer)
     /// ```
+    /// - Parameters:
+    ///   - url: the URL to load with `GET`.
+    ///   - serializer: turns the response into the serializer's output.
     /// - Throws: the session's transport error, or the serializer's error.
     public func model<S: ResponseSerializer>(from url: URL, serializer: S) async throws -> S.Output {
         try await model(for: URLRequest(url: url), serializer: serializer)
@@ -35,6 +41,11 @@ extension URLSession {
     /// ```swift
     /// let user = try await URLSession.shared.model(for: request, serializer: serializer, as: User.self)
     /// ```
+    /// - Parameters:
+    ///   - request: the request to load.
+    ///   - serializer: the serializer whose matcher must resolve `type`.
+    ///   - type: the model to return.
+    /// - Returns: the model.
     /// - Throws: the session's transport error, or a ``SculptError`` (including
     ///   ``SculptError/Reason/typeMismatch(expected:matched:)`` when the matcher resolved another type).
     public func model<Matcher, M: Decodable & Sendable>(
@@ -51,6 +62,11 @@ extension URLSession {
     /// ```swift
     /// let user = try await URLSession.shared.model(from: url, serializer: serializer, as: User.self)
     /// ```
+    /// - Parameters:
+    ///   - url: the URL to load with `GET`.
+    ///   - serializer: the serializer whose matcher must resolve `type`.
+    ///   - type: the model to return.
+    /// - Returns: the model.
     /// - Throws: the session's transport error, or a ``SculptError``.
     public func model<Matcher, M: Decodable & Sendable>(
         from url: URL,

@@ -18,6 +18,12 @@ extension HTTPClient {
     /// with the bytes read so far. `timeout` is a deadline for the whole exchange, the body
     /// included. A `HEAD` request and `204`, `205` and `304` answers are bodiless: the
     /// serializer's empty-body rules apply.
+    /// - Parameters:
+    ///   - request: the request to execute.
+    ///   - serializer: turns the response into the serializer's output.
+    ///   - timeout: a deadline for the whole exchange, the body included.
+    ///   - maximumBodySize: the most bytes of body read.
+    /// - Returns: the serializer's output.
     /// - Throws: AsyncHTTPClient's error when the request fails (`HTTPClientError`;
     ///   `HTTPClientError.deadlineExceeded` when the exchange outlasts `timeout`), the
     ///   serializer's error (a `SculptError`, with the response and body) otherwise.
@@ -35,6 +41,12 @@ extension HTTPClient {
     /// ```swift
     /// let model = try await client.model(for: request, serializer: serializer)
     /// ```
+    /// - Parameters:
+    ///   - request: the request to execute.
+    ///   - serializer: the serializer; its `maximumBodySize`, when lower, bounds the read.
+    ///   - timeout: a deadline for the whole exchange, the body included.
+    ///   - maximumBodySize: the most bytes of body read.
+    /// - Returns: the model the matcher picked.
     /// - Throws: AsyncHTTPClient's error, or a `SculptError`.
     public func model<Matcher>(
         for request: HTTPClientRequest, serializer: ModelResponseSerializer<Matcher>, timeout: TimeAmount = .seconds(30),
@@ -51,6 +63,14 @@ extension HTTPClient {
     /// ```swift
     /// let user = try await client.model(for: request, serializer: serializer, as: User.self)
     /// ```
+    /// - Parameters:
+    ///   - request: the request to execute.
+    ///   - serializer: the serializer whose matcher must resolve `type`; its `maximumBodySize`,
+    ///     when lower, bounds the read.
+    ///   - type: the model to return.
+    ///   - timeout: a deadline for the whole exchange, the body included.
+    ///   - maximumBodySize: the most bytes of body read.
+    /// - Returns: the model.
     /// - Throws: AsyncHTTPClient's error, or a `SculptError`.
     public func model<Matcher, M: Decodable & Sendable>(
         for request: HTTPClientRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type,

@@ -41,7 +41,7 @@ enum FixtureFiles {
                 if file.lastPathComponent.hasPrefix(".") { enumerator?.skipDescendants() }
                 continue
             }
-            guard extensions.contains(file.pathExtension.lowercased()),
+            guard extensions.contains(ASCII.lowercased(file.pathExtension)),
                 (try? file.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
                     || !FileManager.default.fileExists(atPath: file.path(percentEncoded: false))
             else { continue }
@@ -71,7 +71,7 @@ extension FixtureFiles {
     ///
     /// - Throws: `Fixture.FormatError` naming the file and line, or the file system's error.
     static func interactions(in file: URL) throws -> (fixtures: [Fixture], skipped: [String]) {
-        if file.pathExtension.lowercased() == "har" {
+        if ASCII.lowercased(file.pathExtension) == "har" {
             let archive = try HARArchive(contentsOf: file)
             return (archive.fixtures, archive.skipped.map(\.description))
         }

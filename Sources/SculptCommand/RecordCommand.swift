@@ -64,7 +64,7 @@ struct RecordCommand: AsyncParsableCommand {
     /// secret parameters redacted; anything else (`user:password@host` reads as a URL of scheme
     /// `user`) only by its length.
     static func shown(target: String) -> String {
-        guard let scheme = URL(string: target)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        guard let scheme = URL(string: target)?.scheme.map(ASCII.lowercased), scheme == "http" || scheme == "https" else {
             return "(\(target.utf8.count) bytes)"
         }
         return PrintableText.value(SecretPolicy.default.redacting(urlText: target), limit: 1_024)

@@ -17,7 +17,7 @@ struct RedactionOptions: ParsableArguments {
 
     func validate() throws {
         for name in redactHeader where HTTPField.Name(name) == nil {
-            throw ValidationError("--redact-header \(PrintableText.value(name, limit: 256)) is not a header name")
+            throw ValidationError("--redact-header \"\(PrintableText.value(name, limit: 256))\" is not a header name")
         }
     }
 

@@ -46,9 +46,9 @@ public final class CrossOriginRedirects: NSObject, URLSessionTaskDelegate, Senda
     static func isSameOrigin(_ url: URL, _ other: URL?) -> Bool {
         guard let other else { return false }
         func port(_ url: URL) -> Int? {
-            url.port ?? ["http": 80, "https": 443][url.scheme?.lowercased() ?? ""]
+            url.port ?? ["http": 80, "https": 443][url.scheme.map(ASCII.lowercased) ?? ""]
         }
-        return url.scheme?.lowercased() == other.scheme?.lowercased() && url.host()?.lowercased() == other.host()?.lowercased()
+        return url.scheme.map(ASCII.lowercased) == other.scheme.map(ASCII.lowercased) && url.host().map(ASCII.lowercased) == other.host().map(ASCII.lowercased)
             && port(url) == port(other)
     }
 }

@@ -40,7 +40,7 @@ enum HTTPDate {
 
     private static func date(day: String, month: String, year: Int, time: String) -> Date? {
         let clock = time.split(separator: ":").compactMap { Int($0) }
-        guard let day = Int(day), (1...31).contains(day), let month = months.firstIndex(of: month.lowercased()),
+        guard let day = Int(day), (1...31).contains(day), let month = months.firstIndex(of: ASCII.lowercased(month)),
             clock.count == 3, (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2])
         else { return nil }
         let seconds = daysSinceEpoch(year: year, month: month + 1, day: day) * 86_400 + clock[0] * 3_600 + clock[1] * 60 + clock[2]

@@ -15,9 +15,9 @@ enum LinkField {
     /// is none or it is not an `http` or `https` URL.
     static func target(rel: String, in fields: HTTPFields, base: URL?) -> URL? {
         for value in fields[values: .literal("Link")] {
-            for link in links(value) where link.relations.contains(rel.lowercased()) {
+            for link in links(value) where link.relations.contains(ASCII.lowercased(rel)) {
                 guard let url = URL(string: link.target, relativeTo: base)?.absoluteURL,
-                    let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+                    let scheme = url.scheme.map(ASCII.lowercased), scheme == "http" || scheme == "https"
                 else { continue }
                 return url
             }
@@ -47,11 +47,11 @@ enum LinkField {
         var relations: Set<String> = []
         for parameter in outsideQuotes(parameters, separators: [";"]) {
             let parts = parameter.split(separator: "=", maxSplits: 1)
-            let name = parts.first?.trimmingCharacters(in: .whitespaces).lowercased()
+            let name = parts.first.map { ASCII.lowercased($0.trimmingCharacters(in: .whitespaces)) }
             if name == "anchor" { return [] }
             guard parts.count == 2, name == "rel", relations.isEmpty else { continue }
             let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            relations = Set(value.lowercased().split(separator: " ").map(String.init))
+            relations = Set(ASCII.lowercased(value).split(separator: " ").map(String.init))
         }
         return relations
     }

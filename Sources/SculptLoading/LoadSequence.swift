@@ -15,6 +15,7 @@ import FoundationNetworking
 /// }
 /// ```
 public struct LoadSequence<Value: Sendable>: AsyncSequence, Sendable {
+    /// Each value loaded, with where it came from.
     public typealias Element = Loaded<Value>
 
     let loader: ResponseLoader<Value>

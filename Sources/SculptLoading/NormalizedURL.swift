@@ -16,8 +16,8 @@ package enum NormalizedURL {
             return url?.absoluteString ?? ""
         }
         components.fragment = nil
-        components.scheme = components.scheme?.lowercased()
-        components.host = components.host?.lowercased()
+        components.scheme = components.scheme.map(ASCII.lowercased)
+        components.host = components.host.map(ASCII.lowercased)
         if let port = components.port, ["http": 80, "https": 443][components.scheme ?? ""] == port { components.port = nil }
         return PercentEncoding.normalized(components.string ?? url.absoluteString)
     }

@@ -43,6 +43,9 @@ public struct Page<Value: Sendable>: Sendable {
     /// // Stack Exchange: `has_more` in the body, the page number in the query.
     /// page.value.hasMore ? page.request(setting: "page", to: String(page.number + 1)) : nil
     /// ```
+    /// - Parameters:
+    ///   - name: the query parameter to set.
+    ///   - value: its value.
     public func request(setting name: String, to value: String) -> URLRequest {
         var request = self.request
         guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return request }

@@ -15,6 +15,7 @@ import FoundationNetworking
 /// let second = try await pages.next()    // the next one, only now
 /// ```
 public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
+    /// Each page, with the value decoded from it.
     public typealias Element = Page<Value>
 
     let session: URLSession

@@ -75,7 +75,7 @@ struct ResponseLoader<Output: Sendable>: Sendable {
     /// `Pragma: no-cache` and no `Cache-Control`.
     private static func mayUseStored(for request: URLRequest) -> Bool {
         guard let value = request.value(forHTTPHeaderField: "Cache-Control") else {
-            return request.value(forHTTPHeaderField: "Pragma")?.lowercased().contains("no-cache") != true
+            return request.value(forHTTPHeaderField: "Pragma").map(ASCII.lowercased)?.contains("no-cache") != true
         }
         let control = CacheControl([value])
         return !control.contains("no-cache") && control.seconds("max-age") != 0

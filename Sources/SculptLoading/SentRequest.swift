@@ -120,7 +120,7 @@ struct SentRequest {
     private static func mayAuthenticate(_ request: URLRequest, session: URLSession) -> Bool {
         guard let url = request.url else { return false }
         if url.user(percentEncoded: true) != nil { return true }
-        guard let host = url.host(percentEncoded: false)?.lowercased(), let storage = session.configuration.urlCredentialStorage else { return false }
-        return storage.allCredentials.keys.contains { $0.host.lowercased() == host }
+        guard let host = url.host(percentEncoded: false).map(ASCII.lowercased), let storage = session.configuration.urlCredentialStorage else { return false }
+        return storage.allCredentials.keys.contains { ASCII.lowercased($0.host) == host }
     }
 }

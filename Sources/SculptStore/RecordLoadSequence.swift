@@ -19,6 +19,7 @@ public import Foundation
 /// }
 /// ```
 public struct RecordLoadSequence<Value: Sendable>: AsyncSequence, Sendable {
+    /// Each value loaded, with where it came from.
     public typealias Element = Loaded<Value>
 
     let request: URLRequest

@@ -30,6 +30,7 @@ public struct RecordStore: Sendable {
     /// try await records.save(user)      // 1: upserted into User.databaseTableName
     /// try await records.save([1, 2])    // 0: not records
     /// ```
+    /// - Parameter value: A record, an array or optional of records, or any value that holds records.
     /// - Throws: GRDB's `DatabaseError` (a missing table, a column the model has and the table
     ///   does not, a constraint): the transaction is rolled back and nothing of `value` is written.
     @discardableResult

@@ -65,6 +65,7 @@ public struct Cassette: Sendable {
     /// ```swift
     /// try cassette.encoded().write(to: file)
     /// ```
+    /// - Parameter byteExact: Whether bodies are written as base64, byte for byte, rather than as readable text where they are.
     public func encoded(byteExact: Bool = false) -> Data {
         let value = JSONValue.object([.init(key: "interactions", value: .array(interactions.map { $0.jsonValue(byteExact: byteExact) }))])
         return Data((value.prettyText + "\n").utf8)

@@ -127,7 +127,7 @@ extension Fixture {
     }
 
     private static func isJSON(_ contentType: String) -> Bool {
-        let essence = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
+        let essence = ASCII.lowercased(contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces))
         return essence == "application/json" || essence == "text/json" || essence.hasSuffix("+json")
     }
 }

@@ -178,6 +178,7 @@ public struct Fixture: Sendable {
     /// ```swift
     /// try fixture.encoded().write(to: folder.appending(path: "get-label.json"))
     /// ```
+    /// - Parameter byteExact: Whether bodies are written as base64, byte for byte, rather than as readable text where they are.
     public func encoded(byteExact: Bool = false) -> Data {
         Data((jsonValue(byteExact: byteExact).prettyText + "\n").utf8)
     }

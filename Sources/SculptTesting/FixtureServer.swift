@@ -150,6 +150,7 @@ public actor FixtureServer {
     /// ```swift
     /// let url = try await server.url(for: "/users/octocat")
     /// ```
+    /// - Parameter pathAndQuery: The path and query to append to the server's base URL (`/users/octocat?tab=repos`).
     /// - Throws: `URLError(.badURL)` before ``start(port:)``, or for text that is not a path
     ///   starting with `/` (an absolute URL or `//host/...` would leave this server).
     public func url(for pathAndQuery: String) throws -> URL {
@@ -161,6 +162,7 @@ public actor FixtureServer {
     /// The URL on this server that the fixture's recorded request maps to: its path and query as
     /// recorded (secrets and all, so that the request matches).
     ///
+    /// - Parameter fixture: A recorded interaction; its request's path and query are kept.
     /// - Throws: `URLError(.badURL)` before ``start(port:)``.
     public func url(for fixture: Fixture) throws -> URL {
         // Appended to the base, not resolved against it: a recorded path `//x` stays a path.

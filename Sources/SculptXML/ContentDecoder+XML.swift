@@ -8,6 +8,7 @@ extension ContentDecoder {
     /// ```swift
     /// let serializer = ModelResponseSerializer(matcher: routes, decoders: [.json(), .xml()])
     /// ```
+    /// - Parameter decoder: The decoder, with its limits and key strategy set.
     public static func xml(_ decoder: XMLModelDecoder = XMLModelDecoder()) -> ContentDecoder {
         ContentDecoder(decoder, for: ["application/xml", "text/xml", "*/*+xml"])
     }

@@ -9,8 +9,8 @@ extension XMLDocumentText {
     /// - An element's text that would reach XMLCoder in pieces (it holds a reference, a CDATA
     ///   section or a carriage return) becomes one CDATA section of the text it stands for (see ``XMLElementText``). XMLCoder copies the
     ///   whole text at each piece, and keeps text and CDATA as separate values of which it reads
-    ///   the first: `<v>x<![CDATA[y]]>z</v>` read as `"x"`, and white space between two
-    ///   references was dropped (`&#38; &#38;` read as `"&&"`). As one section, it reads whole.
+    ///   the first (`<v>x<![CDATA[y]]>z</v>` would read as `"x"`) and drops white space between
+    ///   two references (`&#38; &#38;` would read as `"&&"`). As one section, it reads whole.
     /// - Every `<?name?>` (a processing instruction with no data) outside CDATA sections gets a
     ///   space, `<?name ?>`, whose data is empty. FoundationXML on Linux (Swift 6.3.1) reads the
     ///   missing data as a C string and crashes the process. Every occurrence

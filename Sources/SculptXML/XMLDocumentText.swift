@@ -56,7 +56,7 @@ enum XMLDocumentText {
         if let wide = WideTextEncoding(of: data) {
             return Data(withoutEncodingDeclaration(try wide.text(of: data)).utf8)
         }
-        let declared = XMLDeclaredEncoding.name(in: data)?.lowercased()
+        let declared = XMLDeclaredEncoding.name(in: data).map(ASCII.lowercased)
         switch declared {
         case nil, "utf-8", "utf8":
             if let offset = firstInvalidUTF8Offset(in: data) {

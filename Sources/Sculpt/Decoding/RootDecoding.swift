@@ -29,7 +29,8 @@ enum RootDecoding {
 
         init(from decoder: any Decoder) throws {
             guard let body = RootDecoding.current.value else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "RootDecoding.Root decoded outside RootDecoding.decode"))
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription:
+                    "the decoder read the body on another thread than the serializer's; a key path or an envelope needs a ModelDecoder that decodes on the calling thread"))
             }
             value = try body(decoder)
         }

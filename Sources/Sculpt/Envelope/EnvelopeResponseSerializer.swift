@@ -37,11 +37,20 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     /// ```swift
     /// let page = try serializer.serialize(data, for: context)
     /// ```
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - response: the response it came with.
     /// - Throws: ``SculptError``, as ``ModelResponseSerializer/serialize(_:for:)`` does; a body
     ///   whose metadata does not decode is ``SculptError/Reason/decodingFailed(_:underlying:)`` naming
     ///   `Meta`. A bodiless response has no metadata: it is
     ///   ``SculptError/Reason/emptyBody(expected:)`` unless `Meta` is ``EmptyBodyRepresentable``.
     public func serialize(_ data: Data, for response: ResponseContext) throws(SculptError) -> Output {
+        guard base.decoding.sharesScans else { return try steps(data, response) }
+        return try SharedScan.sharing { () throws(SculptError) in try steps(data, response) }
+    }
+
+    /// The steps of ``serialize(_:for:)``.
+    private func steps(_ data: Data, _ response: ResponseContext) throws(SculptError) -> Output {
         switch try base.resolve(response, data, expecting: nil) {
         case .bodiless:
             return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), value: try base.bodilessValue(response, data))
@@ -56,8 +65,36 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     /// ```swift
     /// let page = try serializer.serialize(data, for: context, as: [Question].self)
     /// ```
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - response: the response it came with.
+    ///   - type: the model the matcher must resolve.
     /// - Throws: ``SculptError``, as ``ModelResponseSerializer/serialize(_:for:as:)`` does.
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws(SculptError) -> Envelope<Meta, M> {
+        guard base.decoding.sharesScans else { return try steps(data, response, as: M.self) }
+        return try SharedScan.sharing { () throws(SculptError) in try steps(data, response, as: M.self) }
+    }
+
+    /// The outcome of serializing a response into the metadata and a model of type `M`, as a
+    /// `Result` whose failure is typed.
+    ///
+    /// ```swift
+    /// switch serializer.result(data, for: context, as: [Question].self) {
+    /// case .success(let page): show(page.value, more: page.meta.hasMore)
+    /// case .failure(let error): show(error)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - data: the body.
+    ///   - response: the response it came with.
+    ///   - type: the model the matcher must resolve.
+    /// - Returns: the metadata and the model, or the ``SculptError``.
+    public func result<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) -> Result<Envelope<Meta, M>, SculptError> {
+        Result { () throws(SculptError) in try serialize(data, for: response, as: M.self) }
+    }
+
+    /// The steps of ``serialize(_:for:as:)``.
+    private func steps<M: Decodable & Sendable>(_ data: Data, _ response: ResponseContext, as type: M.Type) throws(SculptError) -> Envelope<Meta, M> {
         switch try base.resolve(response, data, expecting: M.self) {
         case .bodiless:
             return Envelope(meta: try base.bodilessValue(response, data, as: Meta.self), value: try base.bodilessValue(response, data, as: M.self))
@@ -100,6 +137,7 @@ extension ModelResponseSerializer {
     /// ```swift
     /// let serializer = ModelResponseSerializer(matcher: routes).enveloped(in: Wrapper.self)
     /// ```
+    /// - Parameter meta: The metadata decoded from the whole body beside each model.
     public func enveloped<Meta: Decodable & Sendable>(in meta: Meta.Type) -> EnvelopeResponseSerializer<Meta, Matcher> {
         EnvelopeResponseSerializer(meta: meta, base: self)
     }

@@ -100,6 +100,7 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     /// ```swift
     /// matcher.modelType(forValue: "question")  // ModelType(Question.self)
     /// ```
+    /// - Parameter value: The discriminator's value, as registered.
     public func modelType(forValue value: String) -> ModelType? {
         types[value]
     }

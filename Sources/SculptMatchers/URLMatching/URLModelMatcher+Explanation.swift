@@ -73,6 +73,7 @@ extension URLModelMatcher {
             candidates.first { $0.outcome == .wins }?.route
         }
 
+        /// The explanation as lines: the request, the prefix, the candidates and why each lost.
         public var description: String {
             var lines = ["\(method.map { "\($0.rawValue) " } ?? "")\(path)\(status.map { " (status \($0.code))" } ?? "")"]
             switch prefix {
@@ -105,6 +106,10 @@ extension URLModelMatcher {
     /// A route that delegates to a matcher wins as any route would; at match time, when its
     /// matcher answers nil, the next applicable candidate is asked. Explaining reads every route,
     /// so it costs time in the number of routes: for diagnostics, not for each response.
+    /// - Parameters:
+    ///   - url: the URL to explain.
+    ///   - method: the request's method, as `route(for:method:status:)` takes it.
+    ///   - status: the response's status, as `route(for:method:status:)` takes it.
     public func explain(_ url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> Explanation {
         // Matched as bytes, as the lookup matches them; shown as text.
         let all = PathBytes.withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }

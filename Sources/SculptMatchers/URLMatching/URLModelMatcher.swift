@@ -134,6 +134,10 @@ public struct URLModelMatcher: ModelMatcher {
     /// route?.pattern.description  // "/repos/*/*/issues/#"
     /// route?.modelType            // Issue
     /// ```
+    /// - Parameters:
+    ///   - url: the URL to match; its path, after the prefix, is what routes see.
+    ///   - method: the request's method; `nil` matches routes registered without one.
+    ///   - status: the response's status; `nil` matches routes registered without one.
     public func route(for url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> Route? {
         lookUp(url, method: method, status: status) { routes[$0] }
     }

@@ -27,7 +27,7 @@ package enum XMLDeclaredEncoding {
     /// `data` as UTF-8 when its declaration names one of the ``singleByte`` encodings other than
     /// ASCII and its bytes read in it; `nil` otherwise (the document is read as it is).
     package static func transcoded(_ data: Data) -> Data? {
-        guard let name = name(in: data)?.lowercased(), let encoding = singleByte[name], encoding != .ascii,
+        guard let name = name(in: data).map(ASCII.lowercased), let encoding = singleByte[name], encoding != .ascii,
             let text = String(data: data, encoding: encoding)
         else { return nil }
         return Data(text.utf8)

@@ -91,7 +91,7 @@ public enum SecretScan {
             case .any: isAlwaysRedacted = policy.isSecret(parameter: text, besideOAuth: false) || isSecretHeader()
             }
             suggestsSecret = Secrets.nameSuggestsSecret(text)
-            let folded = text.lowercased().filter { $0.isLetter || $0.isNumber }
+            let folded = ASCII.lowercased(text).filter { $0.isLetter || $0.isNumber }
             namesIdentifier = folded.hasSuffix("id") || folded.hasSuffix("ids")
         }
     }

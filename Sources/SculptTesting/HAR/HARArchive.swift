@@ -110,7 +110,7 @@ public struct HARArchive: Sendable {
 
         var responseFields = fields(response["headers"])
         var body = try self.body(of: response["content"])
-        if Gzip.isCompressed(body), ["gzip", "x-gzip"].contains(responseFields[.contentEncoding]?.lowercased()) {
+        if Gzip.isCompressed(body), ["gzip", "x-gzip"].contains(responseFields[.contentEncoding].map(ASCII.lowercased)) {
             do {
                 body = try budget.decompress(body)
             } catch {

@@ -67,7 +67,7 @@ struct ProxyResponder: HTTPResponder {
     func location(_ value: String) -> String {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard let url = URL(string: trimmed.hasPrefix("//") ? (target.scheme ?? "https") + ":" + trimmed : trimmed),
-            url.scheme?.lowercased() == target.scheme?.lowercased(), url.host()?.lowercased() == target.host()?.lowercased(),
+            url.scheme.map(ASCII.lowercased) == target.scheme.map(ASCII.lowercased), url.host().map(ASCII.lowercased) == target.host().map(ASCII.lowercased),
             (url.port ?? Self.defaultPort(url.scheme)) == (target.port ?? Self.defaultPort(target.scheme))
         else { return value }
         let path = url.path(percentEncoded: true)
@@ -77,7 +77,7 @@ struct ProxyResponder: HTTPResponder {
     }
 
     private static func defaultPort(_ scheme: String?) -> Int? {
-        switch scheme?.lowercased() {
+        switch scheme.map(ASCII.lowercased) {
         case "http": 80
         case "https": 443
         default: nil

@@ -43,14 +43,14 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
             return mode
         }
         if let preferred { return preferred }
-        let ci = environment["CI"].map { !["", "false", "0"].contains($0.lowercased()) } ?? false
+        let ci = environment["CI"].map { !["", "false", "0"].contains(ASCII.lowercased($0)) } ?? false
         return ci ? .replayOnly : .once
     }
 
     /// The mode named `name`, as `SCULPT_RECORD_MODE` spells it (case-insensitive; `none`, VCR's
     /// name, is ``replayOnly``).
     public init?(name: String) {
-        let name = name.lowercased()
+        let name = ASCII.lowercased(name)
         guard let mode = name == "none" ? .replayOnly : RecordMode(rawValue: name) else { return nil }
         self = mode
     }

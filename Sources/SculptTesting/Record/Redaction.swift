@@ -122,6 +122,7 @@ public struct Redaction: Sendable {
     /// ```swift
     /// let shareable = Redaction().redacting(fixture)
     /// ```
+    /// - Parameter fixture: The interaction to redact.
     public func redacting(_ fixture: Fixture) -> Fixture {
         var fixture = fixture
         fixture.request.url = redacting(fixture.request.url)
@@ -139,6 +140,7 @@ public struct Redaction: Sendable {
     /// ```swift
     /// Redaction().redacting([.authorization: "Bearer abc"])   // Authorization: REDACTED
     /// ```
+    /// - Parameter fields: The header fields to redact.
     public func redacting(_ fields: HTTPFields) -> HTTPFields {
         policy.redacting(fields)
     }
@@ -149,6 +151,7 @@ public struct Redaction: Sendable {
     /// ```swift
     /// Redaction().redacting(URL(string: "https://TOKEN@h/a?Access_Token=x")!)   // https://REDACTED@h/a?Access_Token=REDACTED
     /// ```
+    /// - Parameter url: The URL to redact.
     public func redacting(_ url: URL) -> URL {
         policy.redacting(url)
     }
@@ -159,6 +162,7 @@ public struct Redaction: Sendable {
     /// ```swift
     /// Redaction().redacting(body: Data(#"{"refresh_token":"r1","scope":"repo"}"#.utf8))   // {"refresh_token":"REDACTED","scope":"repo"}
     /// ```
+    /// - Parameter body: A JSON body.
     public func redacting(body: Data) -> Data {
         policy.redacting(json: body)
     }

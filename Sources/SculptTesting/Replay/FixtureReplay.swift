@@ -112,6 +112,7 @@ public final class FixtureReplay: @unchecked Sendable {
     /// ```swift
     /// let fixture = try replay.response(for: Fixture.Request(method: .get, url: url))
     /// ```
+    /// - Parameter request: The request to answer.
     /// - Throws: ``MissError`` when nothing recorded matches, or every match was already used.
     public func response(for request: Fixture.Request) throws(MissError) -> Fixture {
         // Parsed once, for every comparison below and for the miss's.
@@ -203,6 +204,7 @@ public final class FixtureReplay: @unchecked Sendable {
     /// ```swift
     /// let session = replay.makeSession()
     /// ```
+    /// - Parameter configuration: The configuration to start from; its protocol classes get the replay first.
     public func makeSession(configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
         install(in: configuration)
         return URLSession(configuration: configuration)
@@ -215,6 +217,7 @@ public final class FixtureReplay: @unchecked Sendable {
     /// replay.install(in: configuration)
     /// let client = MyAPIClient(configuration: configuration)
     /// ```
+    /// - Parameter configuration: The configuration whose sessions replay.
     public func install(in configuration: URLSessionConfiguration) {
         let slot: ReplayURLProtocol.Type = lock.withLock {
             if let protocolSlot { return protocolSlot }

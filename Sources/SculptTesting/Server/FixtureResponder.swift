@@ -55,7 +55,7 @@ struct FixtureResponder: HTTPResponder {
             .trimmingCharacters(in: CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(0x20)))
         // A network-path reference (`//host/x`) names a host too: it is moved like an absolute URL.
         let absolute = cleaned.hasPrefix("//") ? "http:" + cleaned : cleaned
-        guard let target = URL(string: absolute), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        guard let target = URL(string: absolute), let scheme = target.scheme.map(ASCII.lowercased), scheme == "http" || scheme == "https" else {
             // Something a browser might still read as another host is not sent as it is.
             return Self.mayNameAHost(cleaned) ? baseURL + "/" : value
         }

@@ -140,7 +140,7 @@ struct HTTPRequestHead: Sendable {
 
     /// The comma-separated tokens of a field's values, lowercased, empty ones left out.
     private static func tokens(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingWhiteSpace.lowercased() }.filter { !$0.isEmpty }
+        values.flatMap { $0.split(separator: ",") }.map { ASCII.lowercased($0.trimmingWhiteSpace) }.filter { !$0.isEmpty }
     }
 
     // MARK: - Bytes

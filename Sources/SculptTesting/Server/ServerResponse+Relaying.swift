@@ -17,7 +17,7 @@ extension ServerResponse {
                 fields.append(HTTPField(name: .location, value: moving(field.value)))
             case let name where name.canonicalName == "link":
                 fields.append(HTTPField(name: field.name, value: Self.links(field.value, moving: moving)))
-            case .contentEncoding where !(Gzip.isCompressed(response.body) && field.value.lowercased() == "gzip"):
+            case .contentEncoding where !(Gzip.isCompressed(response.body) && ASCII.lowercased(field.value) == "gzip"):
                 continue
             default:
                 fields.append(field)

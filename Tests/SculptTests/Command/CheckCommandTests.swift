@@ -207,6 +207,25 @@ struct CheckCommandTests {
         #expect(errors.contains("no/such/folder: no such file or folder"), "\(errors)")
     }
 
+    @Test("a team's own secret name, given as record gives it, is looked for; unredacted under it, a value is a finding")
+    func teamNames() async throws {
+        let folder = try Self.fixtureFolder(body: #"{"teamPin": "short-and-plain"}"#)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (plainStatus, plain, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false)])
+        #expect(plainStatus == 0, "\(plain)")
+        let (status, output, _) = try await CommandProcess.run(["check", folder.path(percentEncoded: false), "--redact-field", "team_pin"])
+        #expect(status == 1)
+        #expect(output.contains("teamPin"), "\(output)")
+        #expect(!output.contains("short-and-plain"), "\(output)")
+    }
+
+    @Test("a --redact-header that is no header name is refused, the value quoted", arguments: ["", "Bad Name"])
+    func badHeaderName(_ name: String) async throws {
+        let (status, _, errors) = try await CommandProcess.run(["check", "Tests/Fixtures/github", "--redact-header", name])
+        #expect(status != 0)
+        #expect(errors.contains("--redact-header \"\(name)\" is not a header name"), "\(errors)")
+    }
+
     @Test("a private key in a form body is found")
     func privateKeyInAForm() async throws {
         let form = "grant=jwt&key=-----BEGIN+PRIVATE+KEY-----%0AMIIEvQIBADANBgkqhkiG9w0BAQEFAASC%0A-----END+PRIVATE+KEY-----"

@@ -7,6 +7,12 @@ import Testing
 
 private let userJSON = Data.json(#"{"login":"octocat","id":1}"#)
 
+/// A value handed to another thread that the test alone uses there.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
 private func githubSerializer() throws -> ModelResponseSerializer<URLModelMatcher> {
     var routes = URLModelMatcher()
     try routes.add("/users/*", User.self)
@@ -382,5 +388,49 @@ struct ModelResponseSerializerTests {
         #expect(error.body == userJSON)
         #expect(error.response.url == response().url)
         #expect(error.description.contains("GET https://api.example.com/users/octocat -> 200 OK"))
+    }
+
+    @Test("a matcher's error about another response is wrapped; a reason only a matcher gives is kept, about this response", arguments: [
+        (SculptError.Reason.unacceptableStatusCode(underlying: nil), "matcherFailed"),
+        (.errorResponse(model: APIError(message: "forged")), "matcherFailed"),
+        (.bodyTooLarge(maximum: 1), "matcherFailed"),
+        (.noModelMatched(candidates: ["/a"]), "noModelMatched"),
+        (.unknownDiscriminator(field: "type", found: "\"x\"", registered: []), "unknownDiscriminator"),
+        (.invalidJSON(reason: "r", offset: 0), "invalidJSON"),
+    ])
+    func matcherErrors(_ thrown: SculptError.Reason, _ reported: String) throws {
+        let elsewhere = ResponseContext(url: URL(string: "https://elsewhere.example.com/x"), status: .notFound)
+        let matcher = ClosureModelMatcher { _, _ in throw SculptError(thrown, response: elsewhere, body: Data("other".utf8)) }
+        let error = try #require(throws: SculptError.self) { try ModelResponseSerializer(matcher: matcher).serialize(userJSON, for: response()) }
+        #expect(error.reason.name == reported)
+        #expect(error.response.status == .ok)
+        #expect(error.body == userJSON)
+    }
+
+    @Test("a serializer without decoders reads JSON, and accepts what JSON is sent as")
+    func noDecoders() throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self), decoders: [])
+        #expect(serializer.acceptableContentTypes == ContentDecoder.jsonContentTypes)
+        #expect(try serializer.serialize(userJSON, for: response(), as: User.self) == User(login: "octocat", id: 1))
+    }
+
+    @Test("a decoder that reads on another thread fails at a key path with an error that says so")
+    func decoderOnAnotherThread() throws {
+        struct ElsewhereDecoder: ModelDecoder {
+            func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+                let result = Locked<Result<T, any Error>>(.failure(CancellationError()))
+                let done = DispatchSemaphore(value: 0)
+                let work = UncheckedSendable { result.withLock { $0 = Result { try JSONDecoder().decode(T.self, from: data) } } }
+                Thread {
+                    work.value()
+                    done.signal()
+                }.start()
+                done.wait()
+                return try result.withLock { $0 }.get()
+            }
+        }
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self, at: "user"), decoder: ElsewhereDecoder())
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(.json(#"{"user":{"login":"octocat","id":1}}"#), for: response(), as: User.self) }
+        #expect(error.description.contains("on another thread than the serializer's"), "\(error)")
     }
 }

@@ -104,4 +104,15 @@ struct EnvelopeTests {
             #expect(error?.body == refusal)
         }
     }
+
+    @Test("an envelope's result is typed as its serialize is, and fails with the same reason")
+    func typedResult() throws {
+        let page = try serializer().result(body, for: response("https://x/labels"), as: [Label].self).get()
+        #expect(page.value == (try serializer().serialize(body, for: response("https://x/labels"), as: [Label].self)).value)
+        guard case .failure(let error) = try serializer().result(body, for: response("https://x/other"), as: [Label].self) else {
+            Issue.record("an unmatched path gave a value")
+            return
+        }
+        #expect(error.reason.name == "noModelMatched")
+    }
 }
