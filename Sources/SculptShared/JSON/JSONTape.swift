@@ -30,18 +30,18 @@ package struct JSONTape {
         /// count (32...63); 0 for a literal, whose entry has no payload word.
         package let payload: UInt64
 
-        @inline(__always) package var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: header >> 60)) ?? .null }
-        @inline(__always) package var offset: Int { Int(truncatingIfNeeded: header & 0xFFFF_FFFF_FFFF) }
-        @inline(__always) package var length: Int { Int(truncatingIfNeeded: payload) }
-        @inline(__always) package var isSimpleString: Bool { header & (1 << 59) != 0 }
-        @inline(__always) package var isASCII: Bool { header & (1 << 58) != 0 }
-        @inline(__always) package var end: Int { Int(truncatingIfNeeded: payload & 0xFFFF_FFFF) }
-        @inline(__always) package var count: Int { Int(truncatingIfNeeded: payload >> 32) }
+        @inlinable @inline(__always) package var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: header >> 60)) ?? .null }
+        @inlinable @inline(__always) package var offset: Int { Int(truncatingIfNeeded: header & 0xFFFF_FFFF_FFFF) }
+        @inlinable @inline(__always) package var length: Int { Int(truncatingIfNeeded: payload) }
+        @inlinable @inline(__always) package var isSimpleString: Bool { header & (1 << 59) != 0 }
+        @inlinable @inline(__always) package var isASCII: Bool { header & (1 << 58) != 0 }
+        @inlinable @inline(__always) package var end: Int { Int(truncatingIfNeeded: payload & 0xFFFF_FFFF) }
+        @inlinable @inline(__always) package var count: Int { Int(truncatingIfNeeded: payload >> 32) }
 
         /// Words the entry takes in ``Entries``: a literal's header alone, or a header and a payload.
-        @inline(__always) package var width: Int { Self.hasPayload(header) ? 2 : 1 }
+        @inlinable @inline(__always) package var width: Int { Self.hasPayload(header) ? 2 : 1 }
 
-        @inline(__always)
+        @inlinable @inline(__always)
         package init(_ kind: Kind, offset: Int, payload: UInt64 = 0, simple: Bool = false, ascii: Bool = false) {
             var header = UInt64(kind.rawValue) << 60 | UInt64(truncatingIfNeeded: offset)
             if simple { header |= 1 << 59 }
@@ -50,25 +50,25 @@ package struct JSONTape {
             self.payload = payload
         }
 
-        @inline(__always)
+        @inlinable @inline(__always)
         package init(header: UInt64, payload: UInt64) {
             self.header = header
             self.payload = payload
         }
 
         /// Whether an entry with this header is followed by a payload word: all but the literals.
-        @inline(__always)
+        @inlinable @inline(__always)
         package static func hasPayload(_ header: UInt64) -> Bool {
             header >> 60 >= UInt64(Kind.number.rawValue)
         }
     }
 
     /// The entry of an object's or array's first child (when it has one: else its end).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func firstChild(of container: Int) -> Int { container + 2 }
 
     /// The entry of a member's value, from its key's entry (a string's, two words).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func value(ofKey key: Int) -> Int { key + 2 }
 
     /// The deepest nesting of arrays and objects, as `JSONDecoder` allows.
@@ -125,11 +125,11 @@ extension JSONTape {
             }
         }
 
-        @inline(__always)
+        @inlinable @inline(__always)
         package subscript(index: Int) -> Entry { Entries.entry(at: index, in: base) }
 
         /// Sets the payload of the entry at `index` (a container's, once it is closed).
-        @inline(__always)
+        @inlinable @inline(__always)
         package func setPayload(_ payload: UInt64, ofEntryAt index: Int) {
             base[index + 1] = payload
         }
@@ -153,7 +153,7 @@ extension JSONTape {
     /// are found by skipping (``next(after:)``, ``JSONTape/firstChild(of:)``), never by counting.
     package struct Entries {
         /// The first word; the owner deallocates the words.
-        private let base: UnsafeMutablePointer<UInt64>
+        @usableFromInline let base: UnsafeMutablePointer<UInt64>
         /// The words in all: the index past the last entry.
         package let count: Int
 
@@ -163,11 +163,11 @@ extension JSONTape {
         }
 
         /// The entry whose header is at `index`.
-        @inline(__always)
+        @inlinable @inline(__always)
         package subscript(index: Int) -> Entry { Self.entry(at: index, in: base) }
 
         /// The entry after the value at `index` and everything it holds.
-        @inline(__always)
+        @inlinable @inline(__always)
         package func next(after index: Int) -> Int {
             let entry = self[index]
             switch entry.kind {
@@ -177,14 +177,14 @@ extension JSONTape {
         }
 
         /// The entry after an object's member: after its key at `key` and the value that follows.
-        @inline(__always)
+        @inlinable @inline(__always)
         package func next(afterMember key: Int) -> Int {
             next(after: JSONTape.value(ofKey: key))
         }
 
         package func deallocate() { base.deallocate() }
 
-        @inline(__always)
+        @inlinable @inline(__always)
         package static func entry(at index: Int, in base: UnsafeMutablePointer<UInt64>) -> Entry {
             let header = base[index]
             return Entry(header: header, payload: Entry.hasPayload(header) ? base[index + 1] : 0)
