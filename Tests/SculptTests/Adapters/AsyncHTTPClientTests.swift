@@ -116,7 +116,7 @@ struct AsyncHTTPClientTests {
                         Issue.record("\(error)")
                         return
                     }
-                    #expect(context.body.isEmpty)
+                    #expect(error.body.isEmpty)
                     #expect(error.description.contains("is over 0 bytes"))
                 }
             }
@@ -127,11 +127,11 @@ struct AsyncHTTPClientTests {
                 Issue.record("a 100 KB body passed the serializer's 10-byte limit")
             } catch let error as SculptError {
                 guard case .bodyTooLarge(let maximum) = error.reason else {
-                        Issue.record("\(error)")
-                        return
-                    }
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(maximum == 10)
-                #expect(context.body.count == 10)
+                #expect(error.body.count == 10)
             }
         }
     }
