@@ -61,8 +61,8 @@ func peekSharing(_ serializer: ModelResponseSerializer<TypeFieldModelMatcher>, _
 /// Whether a serializer answered before it asked the matcher: a blank body (white space, a byte
 /// order mark) is an empty body, with no peek to compare.
 func isBlankBodyAnswer(_ result: Result<String?, SculptError>) -> Bool {
-    if case .failure(.emptyBody) = result { return true }
-    return false
+    guard case .failure(let error) = result, case .emptyBody = error.reason else { return false }
+    return true
 }
 
 /// The matcher's `found` for a value JSONDecoder decoded; `nil` means "any numeric text equal to it".
