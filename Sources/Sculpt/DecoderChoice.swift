@@ -1,4 +1,5 @@
 import Foundation
+import SculptShared
 
 /// A serializer's decoders as every response reads them: the first (read without an array access),
 /// whether there are others to choose from, and whether one reads a type-field peek's scan.
@@ -22,5 +23,13 @@ struct DecoderChoice: Sendable {
         primary = decoders.first?.decoder ?? JSONDecoder()
         negotiates = decoders.count > 1
         sharesScans = decoders.contains { $0.decoder.sharesJSONScan }
+    }
+
+    /// Runs a serializer's steps, keeping the scan a type-field peek makes of the body for the
+    /// decode when a decoder reads it (see `SharedScan`).
+    @inlinable
+    func sharingScans<T>(_ steps: () throws(SculptError) -> T) throws(SculptError) -> T {
+        guard sharesScans else { return try steps() }
+        return try SharedScan.sharing(steps)
     }
 }

@@ -167,8 +167,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails (see the type's
     ///   documentation).
     public func serialize(_ data: Data, for response: ResponseContext) throws(SculptError) -> Output {
-        guard decoding.sharesScans else { return try steps(data, response) }
-        return try SharedScan.sharing { () throws(SculptError) in try steps(data, response) }
+        try decoding.sharingScans { () throws(SculptError) in try steps(data, response) }
     }
 
     /// The steps of ``serialize(_:for:)``.
@@ -196,8 +195,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
     @inlinable
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws(SculptError) -> M {
-        guard decoding.sharesScans else { return try steps(data, response, as: M.self) }
-        return try SharedScan.sharing { () throws(SculptError) in try steps(data, response, as: M.self) }
+        try decoding.sharingScans { () throws(SculptError) in try steps(data, response, as: M.self) }
     }
 
     /// The steps of ``serialize(_:for:as:)``.
