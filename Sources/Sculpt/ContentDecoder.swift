@@ -31,6 +31,9 @@ public struct ContentDecoder: Sendable {
     /// ```swift
     /// let yaml = ContentDecoder(YAMLModelDecoder(), for: ["application/yaml", "text/yaml"])
     /// ```
+    /// - Parameters:
+    ///   - decoder: the decoder.
+    ///   - contentTypes: the media ranges it reads: `application/json`, `text/*` or `*/*+json`.
     public init(_ decoder: any ModelDecoder, for contentTypes: Set<String>) {
         self.decoder = decoder
         self.contentTypes = contentTypes

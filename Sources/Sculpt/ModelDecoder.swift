@@ -57,12 +57,16 @@ extension ModelDecoder {
     /// ```swift
     /// JSONDecoder().nestingOffset(exceeding: 1, in: Data(#"[[1]]"#.utf8))  // 1
     /// ```
+    /// - Parameters:
+    ///   - limit: the deepest nesting allowed.
+    ///   - data: the body.
     public func nestingOffset(exceeding limit: Int, in data: Data) -> Int? {
         NestingDepth.firstOffset(exceeding: limit, in: data)
     }
 
     /// Refuses nothing: a decoder that reads any body within bounded time and stack needs no
     /// check.
+    /// - Parameter data: the body about to be decoded.
     public func checkBounds(of data: Data) throws {}
 
     /// `false`: the decoder scans each body itself.
@@ -85,6 +89,9 @@ extension PropertyListDecoder: ModelDecoder {
     /// ```swift
     /// PropertyListDecoder().nestingOffset(exceeding: 1, in: Data("<plist><array/></plist>".utf8))  // 7
     /// ```
+    /// - Parameters:
+    ///   - limit: the deepest nesting allowed.
+    ///   - data: the body.
     public func nestingOffset(exceeding limit: Int, in data: Data) -> Int? {
         if data.starts(with: PropertyListBounds.binaryMagic) {
             switch BinaryPropertyList.firstFinding(in: data, maximumDepth: limit, maximumValues: .max) {
@@ -104,6 +111,7 @@ extension PropertyListDecoder: ModelDecoder {
     /// ```swift
     /// try PropertyListDecoder().checkBounds(of: body)
     /// ```
+    /// - Parameter data: the body about to be decoded.
     /// - Throws: `DecodingError.dataCorrupted` saying which, and at which byte.
     public func checkBounds(of data: Data) throws {
         try PropertyListBounds.check(data, nestingOffset: nestingOffset(exceeding:in:))

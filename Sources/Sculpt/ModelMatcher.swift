@@ -35,5 +35,6 @@ public protocol ModelMatcher: Sendable {
 
 extension ModelMatcher {
     /// No candidates: a matcher with nothing registered to compare has nothing to suggest.
+    /// - Parameter response: the response no model matched.
     public func nearestCandidates(for response: ResponseContext) -> [String] { [] }
 }

@@ -86,7 +86,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// The largest body, in bytes, the serializer reads (error bodies included); a larger one throws
     /// ``SculptError/Reason/bodyTooLarge(maximum:)`` before any matcher or decoder reads it. `nil`,
-    /// the default, reads any size.
+    /// the default, reads any size; a negative limit is 0.
     ///
     /// ```swift
     /// serializer.maximumBodySize = 8 << 20  // 8 MiB
@@ -97,7 +97,8 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// and objects; XML elements for SculptXML's decoder and XML property lists); a deeper body
     /// throws ``SculptError/Reason/nestingTooDeep(maximum:offset:)`` (one pass over the bytes,
     /// before any matcher reads it). `nil`, the default, leaves nesting to the decoder
-    /// (`JSONDecoder` itself refuses more than 512 levels, SculptXML's more than 256).
+    /// (`JSONDecoder` itself refuses more than 512 levels, SculptXML's more than 256). A negative
+    /// limit is 0: no array or object at all.
     ///
     /// ```swift
     /// serializer.maximumNestingDepth = 64
@@ -312,11 +313,11 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// Throws when the body is over ``maximumBodySize`` or nests deeper than ``maximumNestingDepth``.
     @usableFromInline
     func checkLimits(_ response: ResponseContext, _ data: Data) throws(SculptError) {
-        if let maximumBodySize, data.count > maximumBodySize {
-            throw SculptError(.bodyTooLarge(maximum: maximumBodySize), response: response, body: data)
+        if let limit = maximumBodySize.map({ Swift.max(0, $0) }), data.count > limit {
+            throw SculptError(.bodyTooLarge(maximum: limit), response: response, body: data)
         }
-        if let maximumNestingDepth, let offset = decoder(for: response).nestingOffset(exceeding: maximumNestingDepth, in: data) {
-            throw SculptError(.nestingTooDeep(maximum: maximumNestingDepth, offset: offset), response: response, body: data)
+        if let limit = maximumNestingDepth.map({ Swift.max(0, $0) }), let offset = decoder(for: response).nestingOffset(exceeding: limit, in: data) {
+            throw SculptError(.nestingTooDeep(maximum: limit, offset: offset), response: response, body: data)
         }
     }
 

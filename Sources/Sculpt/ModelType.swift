@@ -47,6 +47,9 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     /// An invalid key path is not a trap: it is reported as
     /// ``SculptError/Reason/invalidKeyPath(_:)`` when a response is decoded. Matchers whose
     /// registration throws (``ModelType/validated()``) report it at registration instead.
+    /// - Parameters:
+    ///   - type: the Swift type to decode.
+    ///   - keyPath: where the model sits in the body, such as `data.items`; `nil` for the whole body.
     public init<M: Decodable & Sendable>(_ type: M.Type, at keyPath: String? = nil) {
         self.storage = Storage(type, keyPath: keyPath)
     }
@@ -97,11 +100,15 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether two model types have the same Swift type and key path.
+    /// - Parameters:
+    ///   - lhs: a model type.
+    ///   - rhs: another model type.
     public static func == (lhs: ModelType, rhs: ModelType) -> Bool {
         lhs.type == rhs.type && lhs.keyPath == rhs.keyPath
     }
 
     /// Hashes the Swift type's identity and the key path.
+    /// - Parameter hasher: the hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(type))
         hasher.combine(keyPath)

@@ -30,6 +30,7 @@ public struct NoContent: Decodable, Sendable, Hashable, EmptyBodyRepresentable {
     public init() {}
 
     /// Reads nothing from `decoder`.
+    /// - Parameter decoder: the decoder, which is not read.
     public init(from decoder: any Decoder) throws {}
 
     /// A ``NoContent``.

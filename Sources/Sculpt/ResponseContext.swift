@@ -56,6 +56,11 @@ public struct ResponseContext: Sendable {
     /// let context = ResponseContext(url: url, method: .post, status: .created,
     ///                               headerFields: [.contentType: "application/json"])
     /// ```
+    /// - Parameters:
+    ///   - url: the response's URL, after any redirects; `nil` when there is none.
+    ///   - method: the request's method, when known.
+    ///   - status: the response's status.
+    ///   - headerFields: the response's header fields.
     public init(
         url: URL?,
         method: HTTPRequest.Method? = nil,
@@ -80,6 +85,9 @@ public struct ResponseContext: Sendable {
     /// outside 0...999, which `HTTPResponse.Status` cannot hold, becomes 0, which no serializer
     /// accepts. The URL, method and header fields are read from the response when asked for: a
     /// serializer that needs only the status and content type reads nothing else.
+    /// - Parameters:
+    ///   - response: the response URLSession gave; an `HTTPURLResponse` gives its status and fields.
+    ///   - request: the request, whose method (and URL, when the response has none) the context keeps.
     public init(_ response: URLResponse, request: URLRequest? = nil) {
         guard let http = response as? HTTPURLResponse else {
             self.status = .ok

@@ -24,9 +24,24 @@ public protocol ResponseSerializer: Sendable {
     /// ```
     /// - Throws: ``SculptError`` for a response that does not become an `Output`.
     func serialize(_ data: Data, for response: ResponseContext) throws -> Output
+
+    /// The most bytes of body this serializer accepts, or `nil` for no limit of its own.
+    ///
+    /// A client that streams bodies stops reading once a body passes it, rather than reading the
+    /// rest only to have it refused:
+    ///
+    /// ```swift
+    /// let limit = serializer.maximumBodySize.map { min($0, 16 << 20) } ?? 16 << 20
+    /// ```
+    ///
+    /// The default is `nil`, so a serializer of your own needs no change.
+    var maximumBodySize: Int? { get }
 }
 
 extension ResponseSerializer {
+    /// No limit of the serializer's own: the client's applies.
+    public var maximumBodySize: Int? { nil }
+
     /// Serializes the body of a Foundation response.
     ///
     /// ```swift
@@ -56,6 +71,11 @@ extension ResponseSerializer {
     ///
     /// A transport `error` is passed through unchanged; a missing response is
     /// `URLError(.badServerResponse)`; missing data counts as an empty body.
+    /// - Parameters:
+    ///   - data: the completion handler's data.
+    ///   - response: the completion handler's response.
+    ///   - error: the completion handler's error.
+    ///   - request: the request, whose method (and URL, when the response has none) matchers see.
     public func result(
         data: Data?,
         response: URLResponse?,

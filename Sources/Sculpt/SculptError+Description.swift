@@ -98,7 +98,9 @@ extension SculptError {
         case .unacceptableContentType(let acceptable):
             let found = response.headerFields[.contentType].map { Self.value($0) } ?? "none"
             lines.append("Unacceptable content type for \(request).")
-            lines.append("Expected one of \(ClippedText.list(acceptable, limit: Self.listLimit)); found \(found).")
+            lines.append(acceptable.isEmpty
+                ? "No content type is acceptable (acceptableContentTypes is empty); found \(found)."
+                : "Expected one of \(ClippedText.list(acceptable, limit: Self.listLimit)); found \(found).")
         case .emptyBody(let expected):
             lines.append("Empty body for \(request).")
             lines.append("Expected \(expected.map { "a body to decode as \(Self.value($0))" } ?? "a body"); only 204, 205 and HEAD responses may be empty.")
@@ -121,7 +123,8 @@ extension SculptError {
             lines.append("Unknown discriminator \"\(Self.value(field))\" in the body of \(request).")
             let values = registered.isEmpty ? "none" : ClippedText.list(registered.lazy.map { "\"\($0)\"" }, limit: Self.listLimit)
             let shown = found.map { value in withheld.map { "a value of \(ClippedText.count(value.utf8.count)) bytes \($0.reason)" } ?? Self.value(value) }
-            lines.append("Found \(shown ?? "missing"); registered: \(values).")
+            let absent = Self.startsAsObject(body) ? "no \"\(Self.value(field))\" member" : "a body that is not an object"
+            lines.append("Found \(shown ?? absent); registered: \(values).")
         case .invalidJSON(let reason, let offset):
             lines.append("The body of \(request) is not valid JSON at byte \(offset): \(Self.value(reason)).")
         case .bodyTooLarge(let maximum):
@@ -129,9 +132,17 @@ extension SculptError {
             let size = body.count > maximum ? "is \(body.count) bytes" : "is over \(maximum) bytes"
             lines.append("The body of \(request) \(size); the serializer reads at most \(maximum).")
         case .nestingTooDeep(let maximum, let offset):
-            lines.append("The body of \(request) nests deeper than \(maximum) levels (level \(maximum + 1) opens at byte \(offset)).")
+            // A decoder of the caller's may report any limit, `Int.max` included.
+            let level = maximum < Int.max ? "level \(maximum + 1)" : "a deeper level"
+            lines.append("The body of \(request) nests deeper than \(maximum) levels (\(level) opens at byte \(offset)).")
         }
         return lines
+    }
+
+    /// Whether the body's first byte past white space (and a UTF-8 byte order mark) opens an object.
+    private static func startsAsObject(_ body: Data) -> Bool {
+        let start = body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body[...]
+        return start.first { !JSONBytes.isWhitespace($0) } == UInt8(ascii: "{")
     }
 
     /// The first bytes of the body as text, with its size (and encoding, when it is not UTF-8),

@@ -116,6 +116,11 @@ public struct SculptError: Error, CustomStringConvertible {
         public var found: String?
 
         /// Creates a description of a key path miss.
+        /// - Parameters:
+        ///   - keyPath: the whole key path, as written.
+        ///   - failedAt: the key path up to and including the step that failed.
+        ///   - availableKeys: the keys present where the step failed, sorted.
+        ///   - found: what stood where an object or array was needed, when it was neither.
         public init(keyPath: String, failedAt: String, availableKeys: [String], found: String? = nil) {
             self.keyPath = keyPath
             self.failedAt = failedAt

@@ -13,14 +13,15 @@ extension HTTPClient {
     /// let model = try await client.model(for: HTTPClientRequest(url: "https://api.github.com/users/octocat"), serializer: serializer)
     /// ```
     ///
-    /// The body is read up to `maximumBodySize` bytes (the serializer's own limit when it has
-    /// one, else 16 MiB); a longer one ends the read and is `SculptError.Reason.bodyTooLarge(maximum:)`
-    /// with the bytes read so far. `timeout` is a deadline for the whole exchange, the body
-    /// included. A `HEAD` request and `204`, `205` and `304` answers are bodiless: the
-    /// serializer's empty-body rules apply.
+    /// The body is read up to `maximumBodySize` bytes, or the serializer's own
+    /// `ResponseSerializer.maximumBodySize` when that is lower; a longer one ends the read and is
+    /// `SculptError.Reason.bodyTooLarge(maximum:)` with the bytes read so far. `timeout` is a
+    /// deadline for the whole exchange, the body included. A `HEAD` request and `204`, `205` and
+    /// `304` answers are bodiless: the serializer's empty-body rules apply.
     /// - Parameters:
     ///   - request: the request to execute.
-    ///   - serializer: turns the response into the serializer's output.
+    ///   - serializer: turns the response into the serializer's output; its own
+    ///     `maximumBodySize`, when lower, bounds the read.
     ///   - timeout: a deadline for the whole exchange, the body included.
     ///   - maximumBodySize: the most bytes of body read.
     /// - Returns: the serializer's output.
@@ -30,30 +31,7 @@ extension HTTPClient {
     public func model<S: ResponseSerializer>(
         for request: HTTPClientRequest, serializer: S, timeout: TimeAmount = .seconds(30), maximumBodySize: Int = 16 << 20
     ) async throws -> S.Output {
-        let (context, body) = try await exchange(request, timeout: timeout, maximumBodySize: maximumBodySize)
-        return try serializer.serialize(body, for: context)
-    }
-
-    /// Executes a request and serializes its response with a `ModelResponseSerializer`, read up
-    /// to the serializer's own `maximumBodySize` when it is lower; see
-    /// the form for any `ResponseSerializer`.
-    ///
-    /// ```swift
-    /// let model = try await client.model(for: request, serializer: serializer)
-    /// ```
-    /// - Parameters:
-    ///   - request: the request to execute.
-    ///   - serializer: the serializer; its `maximumBodySize`, when lower, bounds the read.
-    ///   - timeout: a deadline for the whole exchange, the body included.
-    ///   - maximumBodySize: the most bytes of body read.
-    /// - Returns: the model the matcher picked.
-    /// - Throws: AsyncHTTPClient's error, or a `SculptError`.
-    public func model<Matcher>(
-        for request: HTTPClientRequest, serializer: ModelResponseSerializer<Matcher>, timeout: TimeAmount = .seconds(30),
-        maximumBodySize: Int = 16 << 20
-    ) async throws -> ModelResponseSerializer<Matcher>.Output {
-        let limit = serializer.maximumBodySize.map { Swift.min($0, maximumBodySize) } ?? maximumBodySize
-        let (context, body) = try await exchange(request, timeout: timeout, maximumBodySize: limit)
+        let (context, body) = try await exchange(request, timeout: timeout, maximumBodySize: Self.limit(maximumBodySize, serializer))
         return try serializer.serialize(body, for: context)
     }
 
@@ -76,8 +54,7 @@ extension HTTPClient {
         for request: HTTPClientRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type,
         timeout: TimeAmount = .seconds(30), maximumBodySize: Int = 16 << 20
     ) async throws -> M {
-        let limit = serializer.maximumBodySize.map { Swift.min($0, maximumBodySize) } ?? maximumBodySize
-        let (context, body) = try await exchange(request, timeout: timeout, maximumBodySize: limit)
+        let (context, body) = try await exchange(request, timeout: timeout, maximumBodySize: Self.limit(maximumBodySize, serializer))
         return try serializer.serialize(body, for: context, as: M.self)
     }
 
@@ -89,7 +66,7 @@ extension HTTPClient {
     /// ```
     /// - Parameters:
     ///   - request: the request to execute.
-    ///   - serializer: an envelope serializer; its base's `maximumBodySize`, when lower, bounds the read.
+    ///   - serializer: an envelope serializer; its `maximumBodySize`, when lower, bounds the read.
     ///   - type: the model the matcher must resolve.
     ///   - timeout: a deadline for the whole exchange, the body included.
     ///   - maximumBodySize: the most bytes of body read.
@@ -99,9 +76,13 @@ extension HTTPClient {
         for request: HTTPClientRequest, serializer: EnvelopeResponseSerializer<Meta, Matcher>, as type: M.Type,
         timeout: TimeAmount = .seconds(30), maximumBodySize: Int = 16 << 20
     ) async throws -> Envelope<Meta, M> {
-        let limit = serializer.base.maximumBodySize.map { Swift.min($0, maximumBodySize) } ?? maximumBodySize
-        let (context, body) = try await exchange(request, timeout: timeout, maximumBodySize: limit)
+        let (context, body) = try await exchange(request, timeout: timeout, maximumBodySize: Self.limit(maximumBodySize, serializer))
         return try serializer.serialize(body, for: context, as: M.self)
+    }
+
+    /// The bytes of body to read: the caller's limit, or the serializer's when that is lower.
+    private static func limit(_ maximumBodySize: Int, _ serializer: some ResponseSerializer) -> Int {
+        serializer.maximumBodySize.map { Swift.min($0, maximumBodySize) } ?? maximumBodySize
     }
 
     /// The response's context and its body, read up to `maximumBodySize` bytes, all of it within

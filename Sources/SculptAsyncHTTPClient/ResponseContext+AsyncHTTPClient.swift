@@ -14,6 +14,9 @@ extension ResponseContext {
     /// let response = try await client.execute(request, timeout: .seconds(30))
     /// let context = ResponseContext(response, request: request)
     /// ```
+    /// - Parameters:
+    ///   - response: the response AsyncHTTPClient gave.
+    ///   - request: the request it answers, whose method the context keeps.
     public init(_ response: HTTPClientResponse, request: HTTPClientRequest) {
         var fields = HTTPFields()
         for (name, value) in response.headers {

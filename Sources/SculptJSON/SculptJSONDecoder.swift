@@ -56,6 +56,9 @@ public struct SculptJSONDecoder: ModelDecoder, Sendable {
     /// ```swift
     /// let issues = try SculptJSONDecoder().decode([Issue].self, from: data)
     /// ```
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - data: the JSON text.
     /// - Throws: `DecodingError`, as `JSONDecoder` throws it for the same document and type.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         let options = Options(self)

@@ -25,6 +25,12 @@ public final class CrossOriginRedirects: NSObject, URLSessionTaskDelegate, Senda
 
     /// Follows the redirect with `request`, its credentials removed when it leaves the origin of
     /// the task's original request.
+    /// - Parameters:
+    ///   - session: the session following the redirect.
+    ///   - task: the task being redirected.
+    ///   - response: the redirect response.
+    ///   - request: the request the redirect leads to.
+    ///   - completionHandler: receives the request to follow.
     public func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void

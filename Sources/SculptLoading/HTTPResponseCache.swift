@@ -32,12 +32,14 @@ public struct HTTPResponseCache: @unchecked Sendable {
     public let urlCache: URLCache
 
     /// A cache on `urlCache`.
+    /// - Parameter urlCache: the cache that holds the responses.
     public init(_ urlCache: URLCache) {
         self.urlCache = urlCache
     }
 
     /// The cache a session's loads use by default: its configuration's `URLCache`, or
     /// `URLCache.shared`.
+    /// - Parameter session: the session whose configuration names the cache.
     public init(for session: URLSession) {
         self.init(session.configuration.urlCache ?? URLCache.shared)
     }

@@ -30,6 +30,11 @@ public struct Loaded<Value: Sendable>: Sendable {
     public var isStale: Bool
 
     /// Creates a loaded value.
+    /// - Parameters:
+    ///   - value: the model.
+    ///   - origin: where it came from.
+    ///   - response: the response it was decoded from.
+    ///   - isStale: whether it is older than its freshness lifetime.
     public init(value: Value, origin: Origin, response: ResponseContext, isStale: Bool) {
         self.value = value
         self.origin = origin

@@ -54,6 +54,7 @@ public final class ModelSource<Value: Sendable> {
 
     /// A source whose loads are the sequences `load` makes, such as
     /// `URLSession.models(for:serializer:policy:)`.
+    /// - Parameter load: makes the sequence of one load; called again by each `reload()`.
     public init<Loads: AsyncSequence & Sendable>(_ load: @escaping @Sendable () -> Loads) where Loads.Element == Loaded<Value> {
         run = { take in
             for try await loaded in load() {

@@ -23,6 +23,11 @@ public struct Page<Value: Sendable>: Sendable {
     public var number: Int
 
     /// Creates a page.
+    /// - Parameters:
+    ///   - value: the model decoded from the page.
+    ///   - response: the page's response.
+    ///   - request: the request that loaded it.
+    ///   - number: its position, from 1.
     public init(value: Value, response: ResponseContext, request: URLRequest, number: Int) {
         self.value = value
         self.response = response

@@ -20,6 +20,10 @@ public struct PageError: Error, CustomStringConvertible {
     public var underlying: any Error
 
     /// Creates a failure.
+    /// - Parameters:
+    ///   - page: the number of the page that failed, from 1.
+    ///   - url: the URL it was loaded from, when known.
+    ///   - underlying: why it failed.
     public init(page: Int, url: URL?, underlying: any Error) {
         self.page = page
         self.url = url

@@ -49,6 +49,7 @@ public final class PagedSource<Element: Sendable> {
 
     /// A source whose pages come from the sequence `pages` makes, such as
     /// `URLSession.pages(for:serializer:as:)`.
+    /// - Parameter pages: makes the sequence of pages; called again by each `reload()`.
     public init(_ pages: @escaping @Sendable () -> PageSequence<[Element]>) {
         self.pages = pages
     }

@@ -43,6 +43,10 @@ public struct SavedResponse: Sendable {
     public var savedAt: Date
 
     /// Creates a saved response.
+    /// - Parameters:
+    ///   - response: the response's context.
+    ///   - body: its body.
+    ///   - savedAt: when it was saved.
     public init(response: ResponseContext, body: Data, savedAt: Date) {
         self.response = response
         self.body = body
@@ -57,6 +61,7 @@ public struct SavedResponse: Sendable {
     /// ```swift
     /// let varying = saved.varying(for: request)   // ["accept-language": "88e3807b53946aa"] for "en"
     /// ```
+    /// - Parameter request: the request to read the fields from.
     public func varying(for request: URLRequest) -> [String: String] {
         StoredResponse.varying(response, request: request)
     }

@@ -47,12 +47,43 @@ extension URLSession {
     ///     render(user.value, offline: user.origin == .cache)
     /// }
     /// ```
+    /// - Parameters:
+    ///   - request: the request to load; only `GET` responses are stored.
+    ///   - serializer: the serializer whose matcher must resolve `type`.
+    ///   - type: the model each value holds.
+    ///   - policy: where values come from, and in what order.
+    ///   - cache: where responses are stored under HTTP's rules; the session's `URLCache` by default.
+    ///   - store: where the last good response to each request is kept; none by default.
     /// - Throws (from the iteration): as ``models(for:serializer:policy:cache:store:)``, and
     ///   `SculptError/Reason/typeMismatch(expected:matched:)` when the matcher resolved another type.
     public func models<Matcher, M: Decodable & Sendable>(
         for request: URLRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type, policy: LoadPolicy,
         cache: HTTPResponseCache? = nil, store: (any ResponseStore)? = nil
     ) -> LoadSequence<M> {
+        loads(request, policy: policy, cache: cache, store: store) { data, response in try serializer.serialize(data, for: response, as: M.self) }
+    }
+
+    /// Loads a request under a ``LoadPolicy`` and serializes each response as metadata and a model
+    /// of type `M`.
+    ///
+    /// ```swift
+    /// for try await loaded in session.models(for: request, serializer: enveloped, as: [Question].self, policy: .cachedThenFetch) {
+    ///     render(loaded.value.value, hasMore: loaded.value.meta.hasMore)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - request: the request to load; only `GET` responses are stored.
+    ///   - serializer: an envelope serializer whose matcher must resolve `type`.
+    ///   - type: the model each value holds beside the metadata.
+    ///   - policy: where values come from, and in what order.
+    ///   - cache: where responses are stored under HTTP's rules; the session's `URLCache` by default.
+    ///   - store: where the last good response to each request is kept; none by default.
+    /// - Throws (from the iteration): as ``models(for:serializer:policy:cache:store:)``, and
+    ///   `SculptError/Reason/typeMismatch(expected:matched:)` when the matcher resolved another type.
+    public func models<Meta, Matcher, M: Decodable & Sendable>(
+        for request: URLRequest, serializer: EnvelopeResponseSerializer<Meta, Matcher>, as type: M.Type, policy: LoadPolicy,
+        cache: HTTPResponseCache? = nil, store: (any ResponseStore)? = nil
+    ) -> LoadSequence<Envelope<Meta, M>> {
         loads(request, policy: policy, cache: cache, store: store) { data, response in try serializer.serialize(data, for: response, as: M.self) }
     }
 

@@ -28,6 +28,12 @@ extension URLSession {
     /// iteration and cancels the request in flight. Credentials are not sent to a `Link` on
     /// another origin.
     ///
+    /// - Parameters:
+    ///   - request: the request for the first page.
+    ///   - serializer: what turns each page's response into its value.
+    ///   - maximumPages: the most pages loaded.
+    ///   - next: the request for the page after a page, or `nil` after the last; by default the
+    ///     page's `Link: rel="next"`.
     /// - Throws (from the iteration): ``PageError``, naming the page and its URL, around the
     ///   transport or serializer error (or the error `next` threw).
     public func pages<S: ResponseSerializer>(
@@ -46,11 +52,42 @@ extension URLSession {
     ///     issues += page.value
     /// }
     /// ```
+    /// - Parameters:
+    ///   - request: the request for the first page.
+    ///   - serializer: the serializer whose matcher must resolve `type` for every page.
+    ///   - type: the model each page holds.
+    ///   - maximumPages: the most pages loaded.
+    ///   - next: the request for the page after a page, or `nil` after the last; by default the
+    ///     page's `Link: rel="next"`.
     /// - Throws (from the iteration): ``PageError``, as ``pages(for:serializer:maximumPages:next:)``.
     public func pages<Matcher, M: Decodable & Sendable>(
         for request: URLRequest, serializer: ModelResponseSerializer<Matcher>, as type: M.Type, maximumPages: Int = 100,
         next: @escaping @Sendable (Page<M>) throws -> URLRequest? = { $0.nextLinkRequest }
     ) -> PageSequence<M> {
+        PageSequence(session: self, request: request, maximumPages: maximumPages, nextRequest: next) { data, response in
+            try serializer.serialize(data, for: response, as: M.self)
+        }
+    }
+
+    /// Loads a request and the pages after it, serializing each as metadata and a model of type `M`.
+    ///
+    /// ```swift
+    /// let pages = session.pages(for: request, serializer: enveloped, as: [Question].self) { page in
+    ///     page.value.meta.hasMore ? page.request(setting: "page", to: String(page.number + 1)) : nil
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - request: the request for the first page.
+    ///   - serializer: an envelope serializer whose matcher must resolve `type` for every page.
+    ///   - type: the model each page holds beside the metadata.
+    ///   - maximumPages: the most pages loaded.
+    ///   - next: the request for the page after a page, or `nil` after the last; by default the
+    ///     page's `Link: rel="next"`.
+    /// - Throws (from the iteration): ``PageError``, as ``pages(for:serializer:maximumPages:next:)``.
+    public func pages<Meta, Matcher, M: Decodable & Sendable>(
+        for request: URLRequest, serializer: EnvelopeResponseSerializer<Meta, Matcher>, as type: M.Type, maximumPages: Int = 100,
+        next: @escaping @Sendable (Page<Envelope<Meta, M>>) throws -> URLRequest? = { $0.nextLinkRequest }
+    ) -> PageSequence<Envelope<Meta, M>> {
         PageSequence(session: self, request: request, maximumPages: maximumPages, nextRequest: next) { data, response in
             try serializer.serialize(data, for: response, as: M.self)
         }

@@ -17,12 +17,16 @@ public struct ClosureModelMatcher: ModelMatcher {
     /// ```swift
     /// let matcher = ClosureModelMatcher { response, _ in response.status == .created ? ModelType(Created.self) : nil }
     /// ```
+    /// - Parameter body: answers the model type for a response and its body, or `nil`.
     public init(_ body: @escaping @Sendable (ResponseContext, Data) throws -> ModelType?) {
         self.body = body
     }
 
     /// What the closure answers.
     ///
+    /// - Parameters:
+    ///   - response: the response to match.
+    ///   - data: its body.
     /// - Throws: what the closure throws.
     public func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
         try body(response, data)

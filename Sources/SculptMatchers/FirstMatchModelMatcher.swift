@@ -19,12 +19,16 @@ public struct FirstMatchModelMatcher: ModelMatcher {
     /// ```swift
     /// let matcher = FirstMatchModelMatcher([v2Routes, v1Routes])
     /// ```
+    /// - Parameter matchers: the matchers, first asked first.
     public init(_ matchers: [any ModelMatcher]) {
         self.matchers = matchers
     }
 
     /// The first non-`nil` answer of ``matchers``, or `nil` when none has one.
     ///
+    /// - Parameters:
+    ///   - response: the response to match.
+    ///   - data: its body.
     /// - Throws: the first error a matcher throws.
     public func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
         for matcher in matchers {
@@ -36,6 +40,7 @@ public struct FirstMatchModelMatcher: ModelMatcher {
     }
 
     /// The candidates of every matcher, in order.
+    /// - Parameter response: the response no matcher matched.
     public func nearestCandidates(for response: ResponseContext) -> [String] {
         matchers.flatMap { $0.nearestCandidates(for: response) }
     }

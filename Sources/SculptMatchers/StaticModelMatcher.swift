@@ -20,11 +20,17 @@ public struct StaticModelMatcher: ModelMatcher {
     ///
     /// An invalid key path is reported when a body is decoded
     /// (`SculptError.Reason.invalidKeyPath(_:)`); check one up front with `ModelType.validated()`.
+    /// - Parameters:
+    ///   - type: the model type every response decodes into.
+    ///   - keyPath: where the model sits in the body; `nil` for the whole body.
     public init<M: Decodable & Sendable>(_ type: M.Type, at keyPath: String? = nil) {
         self.modelType = ModelType(type, at: keyPath)
     }
 
     /// Always ``modelType``.
+    /// - Parameters:
+    ///   - response: the response, which is not read.
+    ///   - data: its body, which is not read.
     public func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
         modelType
     }

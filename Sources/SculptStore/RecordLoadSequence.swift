@@ -107,6 +107,13 @@ extension URLSession {
     ///     try Issue.order(Column("number")).fetchAll(db)
     /// }
     /// ```
+    /// - Parameters:
+    ///   - request: the request to load.
+    ///   - serializer: the serializer whose matcher must resolve `type`.
+    ///   - type: the model, made of records.
+    ///   - records: the database the records are saved to and read from.
+    ///   - query: reads the model from the database; `nil` when it holds none yet.
+    ///   - cache: where responses are stored under HTTP's rules; the session's `URLCache` by default.
     /// - Throws (from the iteration): the database's errors (a schema the models do not fit: the
     ///   network's value is given, the save's error comes after it, nothing is half-written), and
     ///   what `URLSession.models(for:serializer:as:policy:cache:store:)` (Sculpt) throws.

@@ -18,6 +18,7 @@ public struct RecordStore: Sendable {
     public let writer: any DatabaseWriter
 
     /// A store writing to `writer`.
+    /// - Parameter writer: the GRDB database queue or pool to write to.
     public init(_ writer: any DatabaseWriter) {
         self.writer = writer
     }

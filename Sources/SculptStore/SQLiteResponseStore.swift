@@ -36,6 +36,7 @@ public final class SQLiteResponseStore: ResponseStore {
     /// Opens (or creates) the store at `path`. Any number of processes may open, create and
     /// write one file at once: opening waits for the others as a write does.
     ///
+    /// - Parameter path: the file's path.
     /// - Throws: GRDB's `DatabaseError` when the file cannot be opened within 10 seconds, or is
     ///   not a store this version reads.
     public init(path: String) throws {
@@ -79,6 +80,7 @@ public final class SQLiteResponseStore: ResponseStore {
     /// The last response saved for `request` whose varying fields match it: from memory when it
     /// was saved or read lately, else from the file.
     ///
+    /// - Parameter request: the request to answer.
     /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func lastResponse(for request: URLRequest) async throws -> SavedResponse? {
         let key = Key(request)
@@ -103,6 +105,9 @@ public final class SQLiteResponseStore: ResponseStore {
     /// Saves `response` for `request`; returns at once. The write happens on the store's queue,
     /// with every other save waiting then, in one transaction; one that fails is kept for
     /// ``saveFailures()``.
+    /// - Parameters:
+    ///   - response: the response to save.
+    ///   - request: the request it answered.
     public func save(_ response: SavedResponse, for request: URLRequest) {
         let entry = Entry(varying: response.varying(for: request), saved: response)
         guard memory.enqueue(entry, for: Key(request)) else { return }  // a write is already coming

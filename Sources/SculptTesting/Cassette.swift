@@ -16,6 +16,7 @@ public struct Cassette: Sendable {
     public var interactions: [Fixture]
 
     /// Creates a cassette of `interactions`.
+    /// - Parameter interactions: the interactions, in the order they were recorded.
     public init(_ interactions: [Fixture]) {
         self.interactions = interactions
     }
@@ -25,6 +26,7 @@ public struct Cassette: Sendable {
     /// ```swift
     /// let cassette = try Cassette(contentsOf: file)
     /// ```
+    /// - Parameter file: the cassette or fixture file.
     /// - Throws: the file system's error, or ``Fixture/FormatError`` naming the file and the entry.
     public init(contentsOf file: URL) throws {
         self = try Fixture.FormatError.reading(file) { try Cassette(json: $0, source: file.lastPathComponent) }
@@ -35,6 +37,9 @@ public struct Cassette: Sendable {
     /// ```swift
     /// let cassette = try Cassette(json: data)
     /// ```
+    /// - Parameters:
+    ///   - json: the file's bytes.
+    ///   - source: where the bytes came from, named in errors; `nil` when unknown.
     /// - Throws: ``Fixture/FormatError``.
     public init(json: Data, source: String? = nil) throws {
         let value: JSONValue

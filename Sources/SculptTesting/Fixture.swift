@@ -35,6 +35,11 @@ public struct Fixture: Sendable {
         public var body: Data?
 
         /// Creates a recorded request.
+        /// - Parameters:
+        ///   - method: the request's method.
+        ///   - url: the request's URL.
+        ///   - headerFields: the request's header fields.
+        ///   - body: the request's body, or `nil`.
         public init(method: HTTPRequest.Method = .get, url: URL, headerFields: HTTPFields = [:], body: Data? = nil) {
             self.method = method
             self.url = url
@@ -53,6 +58,10 @@ public struct Fixture: Sendable {
         public var body: Data
 
         /// Creates a recorded response.
+        /// - Parameters:
+        ///   - status: the response's status.
+        ///   - headerFields: the response's header fields.
+        ///   - body: the response's body.
         public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: Data = Data()) {
             self.status = status
             self.headerFields = headerFields
@@ -124,6 +133,10 @@ public struct Fixture: Sendable {
     /// ```swift
     /// let fixture = Fixture(request: .init(url: url), response: .init(status: .noContent))
     /// ```
+    /// - Parameters:
+    ///   - request: the recorded request.
+    ///   - response: the recorded response.
+    ///   - source: the file it was read from, named in errors; `nil` when unknown.
     public init(request: Request, response: Response, source: String? = nil) {
         self.request = request
         self.response = response
@@ -135,6 +148,7 @@ public struct Fixture: Sendable {
     /// ```swift
     /// let fixture = try Fixture(contentsOf: URL(filePath: "Tests/Fixtures/github/get-label.json"))
     /// ```
+    /// - Parameter file: the fixture file.
     /// - Throws: the file system's error when the file cannot be read; ``FormatError`` when it is
     ///   not one fixture (a cassette holds several: load it with ``Cassette``).
     public init(contentsOf file: URL) throws {
@@ -147,6 +161,10 @@ public struct Fixture: Sendable {
     /// ```swift
     /// let fixture = try Fixture(named: "get-label", in: .module, subdirectory: "Fixtures/github")
     /// ```
+    /// - Parameters:
+    ///   - name: the resource's name, without its `.json` extension.
+    ///   - bundle: the bundle holding it.
+    ///   - subdirectory: the resource's folder inside the bundle; `nil` for its root.
     /// - Throws: ``FormatError`` when the bundle has no such `.json` resource or it is not a
     ///   fixture, and when `name` or `subdirectory` would leave the bundle's resource folder: an
     ///   absolute path, a `..` segment, or a file whose real path (symbolic links resolved) is
@@ -160,6 +178,7 @@ public struct Fixture: Sendable {
     /// ```swift
     /// let fixture = try Fixture(json: Data(#"{"request":{"url":"https://x/"},"response":{"status":204}}"#.utf8))
     /// ```
+    /// - Parameter json: the file's bytes.
     /// - Throws: ``FormatError`` when the bytes are not a fixture.
     public init(json: Data) throws {
         let value: JSONValue

@@ -60,6 +60,15 @@ public actor FixtureServer {
         public var maximumBufferedBodies: Int
 
         /// Creates limits; every parameter has the default documented on its property.
+        /// - Parameters:
+        ///   - maximumHeadSize: the most bytes of request line and header fields (at least 64).
+        ///   - maximumBodySize: the most bytes of a request body.
+        ///   - headTimeout: how long a request's head may take to arrive.
+        ///   - bodyTimeout: how long a request's body may take to arrive.
+        ///   - responseTimeout: how long a client may take to read a whole response.
+        ///   - idleTimeout: how long a connection may wait for its next bytes either way.
+        ///   - maximumConnections: the most connections open at once (at least 1).
+        ///   - maximumBufferedBodies: the most bytes of request bodies held at once.
         public init(
             maximumHeadSize: Int = 64 << 10, maximumBodySize: Int = 16 << 20, headTimeout: Duration = .seconds(10),
             bodyTimeout: Duration = .seconds(30), responseTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(5),
@@ -94,6 +103,10 @@ public actor FixtureServer {
     /// let replay = FixtureReplay(fixtures, options: .init(repeatsLastResponse: true))
     /// let server = FixtureServer(replay: replay) { print($0) }   // GET /users/octocat -> 200, matched get-user.json
     /// ```
+    /// - Parameters:
+    ///   - replay: answers each request.
+    ///   - limits: how much a request may send and how long it may take.
+    ///   - onRequest: told of each request served, from the server's own thread; `nil` for none.
     public init(replay: FixtureReplay, limits: Limits = Limits(), onRequest: (@Sendable (ServedRequest) -> Void)? = nil) {
         self.replay = replay
         self.limits = limits
@@ -102,6 +115,10 @@ public actor FixtureServer {
 
     /// Creates a server that answers with `fixtures`, each used once, in order, telling
     /// `onRequest` of each request it answers.
+    /// - Parameters:
+    ///   - fixtures: the responses, used once each in order.
+    ///   - limits: how much a request may send and how long it may take.
+    ///   - onRequest: told of each request served, from the server's own thread; `nil` for none.
     public init(fixtures: [Fixture], limits: Limits = Limits(), onRequest: (@Sendable (ServedRequest) -> Void)? = nil) {
         self.init(replay: FixtureReplay(fixtures), limits: limits, onRequest: onRequest)
     }

@@ -36,6 +36,11 @@ public struct ServedRequest: Sendable, Equatable, CustomStringConvertible {
     public var outcome: Outcome
 
     /// Creates a log entry; `target`'s secrets are redacted here, by ``Redaction``'s default rules.
+    /// - Parameters:
+    ///   - method: the request's method.
+    ///   - target: the request target as sent: path and query.
+    ///   - status: the status the server answered.
+    ///   - outcome: how the server answered.
     public init(method: HTTPRequest.Method, target: String, status: Int, outcome: Outcome) {
         self.init(method: method, target: target, status: status, outcome: outcome, policy: .default)
     }

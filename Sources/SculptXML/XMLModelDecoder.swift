@@ -24,18 +24,18 @@ public import XMLCoder
 /// `SculptError.Reason.decodingFailed(_:underlying:)` that keeps the body): bytes not valid in
 /// the document's encoding, text or a second root element outside the root (FoundationXML's parser
 /// on Linux reports success and XMLCoder read the first root alone), elements nested deeper than
-/// ``maximumDepth`` (XMLCoder recurses once per level: 30,000 levels overflow a thread's stack), a
+/// ``maximumNestingDepth`` (XMLCoder recurses once per level: 30,000 levels overflow a thread's stack), a
 /// DTD internal subset (entity declarations, whose expansion is unbounded), and, on Linux, a
 /// document over ``maximumDocumentSize`` bytes (FoundationXML's parser fails beyond it without a
 /// reason).
 public struct XMLModelDecoder: ModelDecoder {
     /// The deepest element nesting this decoder reads; the root element is level 1.
-    public let maximumDepth: Int
+    public let maximumNestingDepth: Int
 
     private let configure: @Sendable (XMLDecoder) -> Void
 
     /// Creates a decoder whose `XMLDecoder`s are set up by `configure`, reading documents whose
-    /// elements nest at most `maximumDepth` levels (at least 1: a document has its root).
+    /// elements nest at most `maximumNestingDepth` levels (at least 1: a document has its root).
     ///
     /// ```swift
     /// // SOAP: element names without their namespace prefixes (soap:Body reads as Body).
@@ -44,8 +44,11 @@ public struct XMLModelDecoder: ModelDecoder {
     ///
     /// XMLCoder's `errorContextLength` is always 0: XMLCoder traps building the context of an
     /// error in a document of several lines.
-    public init(maximumDepth: Int = 256, configure: @escaping @Sendable (XMLDecoder) -> Void = { _ in }) {
-        self.maximumDepth = max(1, maximumDepth)
+    /// - Parameters:
+    ///   - maximumNestingDepth: the deepest element nesting read; a deeper document is refused before decoding.
+    ///   - configure: sets up each `XMLDecoder` the decoder makes, such as its key strategy.
+    public init(maximumNestingDepth: Int = 256, configure: @escaping @Sendable (XMLDecoder) -> Void = { _ in }) {
+        self.maximumNestingDepth = max(1, maximumNestingDepth)
         self.configure = configure
     }
 
@@ -58,13 +61,16 @@ public struct XMLModelDecoder: ModelDecoder {
     /// ```swift
     /// let feed = try XMLModelDecoder().decode(Feed.self, from: data)
     /// ```
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - data: the XML document.
     /// - Throws: `DecodingError`: `dataCorrupted` for a document that is not well-formed XML (its
     ///   reason is in words), whose bytes are not valid in its encoding, with content outside its
     ///   root element, that nests
-    ///   deeper than ``maximumDepth``, declares a DTD internal subset, or (on Linux) is over
+    ///   deeper than ``maximumNestingDepth``, declares a DTD internal subset, or (on Linux) is over
     ///   ``maximumDocumentSize``; the usual cases for one that does not fit `type`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let document = try XMLDocumentText.readable(data, maximumDepth: maximumDepth)
+        let document = try XMLDocumentText.readable(data, maximumDepth: maximumNestingDepth)
         let decoder = XMLDecoder()
         configure(decoder)
         decoder.errorContextLength = 0
@@ -81,6 +87,9 @@ public struct XMLModelDecoder: ModelDecoder {
     /// ```swift
     /// XMLModelDecoder().nestingOffset(exceeding: 1, in: Data("<a><b/></a>".utf8))  // 3
     /// ```
+    /// - Parameters:
+    ///   - limit: the deepest nesting allowed.
+    ///   - data: the document.
     public func nestingOffset(exceeding limit: Int, in data: Data) -> Int? {
         XMLMarkup.firstOffset(exceedingDepth: limit, inEncoded: data)
     }

@@ -12,6 +12,7 @@ extension JSONDecoder: ModelDecoder {
     /// ```swift
     /// try JSONDecoder().checkBounds(of: Data(String(repeating: "[", count: 513).utf8))  // throws
     /// ```
+    /// - Parameter data: the body about to be decoded.
     /// - Throws: `DecodingError.dataCorrupted` "The given data was not valid JSON.", as
     ///   `JSONDecoder` throws it for a body nested too deep, its underlying error naming the
     ///   bracket that went past 512 levels.

@@ -29,6 +29,10 @@ public struct ModelKeyPath: Sendable, Hashable, CustomStringConvertible {
         public var reason: String
 
         /// Creates a syntax error.
+        /// - Parameters:
+        ///   - keyPath: the key path as written.
+        ///   - offset: the offset, in characters, of the first character that is not allowed.
+        ///   - reason: what is wrong there.
         public init(keyPath: String, offset: Int, reason: String) {
             self.keyPath = keyPath
             self.offset = offset
@@ -49,6 +53,7 @@ public struct ModelKeyPath: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// let path = try ModelKeyPath("data.items")
     /// ```
+    /// - Parameter string: the key path, members separated by `.`.
     /// - Throws: ``SyntaxError`` for an empty path or key, an unterminated or non-numeric index,
     ///   or a trailing backslash.
     public init(_ string: String) throws(SyntaxError) {

@@ -23,11 +23,18 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     /// The serializer whose pipeline, matcher and decoder this one uses.
     public var base: ModelResponseSerializer<Matcher>
 
+    /// The base serializer's ``ModelResponseSerializer/maximumBodySize``: the envelope and its
+    /// model are one body.
+    public var maximumBodySize: Int? { base.maximumBodySize }
+
     /// Creates an envelope serializer around `base`.
     ///
     /// ```swift
     /// let serializer = EnvelopeResponseSerializer(meta: Wrapper.self, base: ModelResponseSerializer(matcher: routes))
     /// ```
+    /// - Parameters:
+    ///   - meta: the metadata type, decoded from the whole body.
+    ///   - base: the serializer whose matcher, decoders and checks are used.
     public init(meta: Meta.Type, base: ModelResponseSerializer<Matcher>) {
         self.base = base
     }

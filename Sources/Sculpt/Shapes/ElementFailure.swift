@@ -32,6 +32,10 @@ public struct ElementFailure: Sendable, CustomStringConvertible {
     }
 
     /// Creates a failure record.
+    /// - Parameters:
+    ///   - index: the element's position in the array.
+    ///   - tag: the element's type tag, when it had one.
+    ///   - error: why the element did not decode.
     public init(index: Int, tag: String? = nil, error: any Error) {
         self.init(index: index, tag: tag, reason: Reason(error, index: index, elementDepth: nil))
     }

@@ -19,12 +19,16 @@ public struct Lossy<Model: Decodable & Sendable>: Decodable, Sendable {
     public var failure: (any Error)?
 
     /// Creates a lossy model from its parts.
+    /// - Parameters:
+    ///   - value: the model, or `nil` when it did not decode.
+    ///   - failure: why it did not decode, or `nil`.
     public init(value: Model?, failure: (any Error)?) {
         self.value = value
         self.failure = failure
     }
 
     /// Decodes the model, keeping the error instead of throwing it.
+    /// - Parameter decoder: the decoder to read the model from.
     public init(from decoder: any Decoder) {
         do {
             value = try Model(from: decoder)

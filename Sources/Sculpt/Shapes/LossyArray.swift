@@ -21,6 +21,9 @@ public struct LossyArray<Element: Decodable & Sendable>: Decodable, Sendable {
     public var elements: [Element] { values.compactMap { $0 } }
 
     /// Creates a lossy array from its parts.
+    /// - Parameters:
+    ///   - values: the elements, `nil` where one did not decode.
+    ///   - failures: why each missing element did not decode.
     public init(values: [Element?], failures: [ElementFailure]) {
         self.values = values
         self.failures = failures
@@ -28,6 +31,7 @@ public struct LossyArray<Element: Decodable & Sendable>: Decodable, Sendable {
 
     /// Decodes each element on its own; an element that fails leaves `nil` and a failure behind.
     ///
+    /// - Parameter decoder: the decoder to read the array from.
     /// - Throws: `DecodingError` when the value is not an array.
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()

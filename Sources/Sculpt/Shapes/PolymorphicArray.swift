@@ -15,12 +15,14 @@ public struct PolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendable {
     public var elements: [any Decodable & Sendable]
 
     /// Creates an array from decoded elements.
+    /// - Parameter elements: the elements, each of its own type.
     public init(elements: [any Decodable & Sendable]) {
         self.elements = elements
     }
 
     /// Decodes each element as the type its tag names.
     ///
+    /// - Parameter decoder: the decoder to read the array from.
     /// - Throws: `DecodingError` for a value that is not an array, an element with a missing or
     ///   unknown tag, or an element that does not decode.
     public init(from decoder: any Decoder) throws {
@@ -51,6 +53,9 @@ public struct LossyPolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendabl
     public var skipped: [ElementFailure]
 
     /// Creates an array from its parts.
+    /// - Parameters:
+    ///   - elements: the elements that decoded, each of its own type.
+    ///   - skipped: why each skipped element did not decode.
     public init(elements: [any Decodable & Sendable], skipped: [ElementFailure]) {
         self.elements = elements
         self.skipped = skipped
@@ -58,6 +63,7 @@ public struct LossyPolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendabl
 
     /// Decodes each element it can.
     ///
+    /// - Parameter decoder: the decoder to read the array from.
     /// - Throws: `DecodingError` when the value is not an array.
     public init(from decoder: any Decoder) throws {
         let table = TypeFieldTable(Family.self)

@@ -55,6 +55,8 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     /// let byKind = TypeFieldModelMatcher(field: "kind")
     /// let nested = TypeFieldModelMatcher(field: "meta.type")
     /// ```
+    /// - Parameter field: the member whose value names the type; a dotted path (`meta.type`) reaches
+    ///   into nested objects.
     public init(field: String = "type") {
         self.field = field
         self.scanner = DiscriminatorScanner(path: ModelKeyPath.fieldKeys(field))
@@ -67,6 +69,9 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     /// ```
     ///
     /// Use ``add(_:_:at:)`` for a type found at a key path.
+    /// - Parameters:
+    ///   - field: the member whose value names the type.
+    ///   - types: each value and the model type it names.
     public init(field: String = "type", _ types: [String: any (Decodable & Sendable).Type]) {
         self.init(field: field)
         self.types = types.mapValues { ModelType($0) }
@@ -107,6 +112,9 @@ public struct TypeFieldModelMatcher: ModelMatcher {
 
     /// The model type for the body's discriminator.
     ///
+    /// - Parameters:
+    ///   - response: the response, whose content type is not read.
+    ///   - data: the body whose discriminator is read.
     /// - Throws: `SculptError.Reason.invalidJSON(reason:offset:)` for a body that is not JSON;
     ///   `SculptError.Reason.unknownDiscriminator(field:found:registered:)` for a missing or
     ///   unregistered value when there is no ``fallback`` and ``unknownValuesMatchNothing`` is off.
@@ -153,6 +161,7 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     }
 
     /// The registered values, as `type: "question"`.
+    /// - Parameter response: the response no value matched.
     public func nearestCandidates(for response: ResponseContext) -> [String] {
         registeredValues.map { "\(field): \"\($0)\"" }
     }

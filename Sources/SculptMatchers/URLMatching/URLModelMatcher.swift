@@ -52,6 +52,8 @@ public struct URLModelMatcher: ModelMatcher {
     /// every segment of the prefix matches nothing. `.` and `..` in the prefix are resolved as they
     /// are in a URL's path: `/v3/../v3`, `/./v3` and `/v2/%2E%2E/v3` are the prefix `/v3`, and
     /// `/v3/..` is no prefix at all.
+    /// - Parameter pathPrefix: a prefix every path must start with, removed before routes match, such as
+    ///     `/v3`; `nil` for none.
     public init(pathPrefix: String? = nil) {
         self.prefix = PathSegments.removingDotSegments(PathSegments.split((pathPrefix ?? "")[...]))
         self.prefixBytes = prefix.map { Array($0.utf8) }
@@ -65,6 +67,9 @@ public struct URLModelMatcher: ModelMatcher {
     ///     "/repos/*/*/issues": [Issue].self,
     /// ])
     /// ```
+    /// - Parameters:
+    ///   - pathPrefix: a prefix removed before routes match; `nil` for none.
+    ///   - routes: each pattern and the model type it resolves to.
     /// - Throws: ``URLPattern/SyntaxError`` for an invalid pattern.
     public init(pathPrefix: String? = nil, routes: [String: any (Decodable & Sendable).Type]) throws {
         self.init(pathPrefix: pathPrefix)
@@ -79,6 +84,13 @@ public struct URLModelMatcher: ModelMatcher {
     /// try matcher.add("/search/**", SearchResults.self, at: "items")
     /// try matcher.add("/user/repos", Repository.self, method: .post, status: .created)
     /// ```
+    /// - Parameters:
+    ///   - pattern: the path pattern: literal segments, `*` for one segment, `#` for one of digits, `**` for
+    ///     the rest.
+    ///   - type: the model type it resolves to.
+    ///   - keyPath: where the model sits in the body; `nil` for the whole body.
+    ///   - method: the request method the route is for; `nil` for any.
+    ///   - status: the response status the route is for; `nil` for any.
     /// - Throws: ``URLPattern/SyntaxError`` for an invalid pattern (`**` before the end, a bad
     ///   percent escape, more than ``URLPattern/maximumSegmentCount`` segments),
     ///   `ModelKeyPath.SyntaxError` for an invalid key path. Never traps.
@@ -105,6 +117,11 @@ public struct URLModelMatcher: ModelMatcher {
     /// The route competes by precedence like any other; when it wins, `matcher` sees the whole
     /// response. When `matcher` answers nil, matching goes on to the next candidate route, as if
     /// this one had not matched; an error it throws ends the match.
+    /// - Parameters:
+    ///   - pattern: the path pattern, as ``add(_:_:at:method:status:)`` takes it.
+    ///   - matcher: the matcher that decides the model type of responses on this route.
+    ///   - method: the request method the route is for; `nil` for any.
+    ///   - status: the response status the route is for; `nil` for any.
     /// - Throws: ``URLPattern/SyntaxError`` for an invalid pattern.
     public mutating func add(
         _ pattern: String,
@@ -146,6 +163,9 @@ public struct URLModelMatcher: ModelMatcher {
     /// A route that delegates asks its matcher; when that answers nil, the next route by
     /// precedence is tried.
     ///
+    /// - Parameters:
+    ///   - response: the response to match.
+    ///   - data: its body, read only by a route's own matcher.
     /// - Throws: what a delegate matcher throws.
     public func modelType(for response: ResponseContext, data: Data) throws -> ModelType? {
         guard let url = response.url else { return nil }
@@ -174,6 +194,7 @@ public struct URLModelMatcher: ModelMatcher {
     /// routes that share a literal segment with the path at the same place (an unrelated path
     /// lists none), those whose patterns accept the longest start of it; then, when the matcher
     /// has a prefix, a note that routes were matched after stripping it.
+    /// - Parameter response: the response no route matched.
     public func nearestCandidates(for response: ResponseContext) -> [String] {
         guard let url = response.url else { return [] }
         let prefixText = "/" + prefix.joined(separator: "/")

@@ -57,6 +57,7 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// let search = try URLPattern("/search/**")
     /// ```
+    /// - Parameter pattern: the path pattern, such as `/repos/*/*/issues/#`.
     /// - Throws: ``SyntaxError`` when the pattern has more than ``maximumSegmentCount`` segments,
     ///   `**` is not the last segment, a segment is `.` or `..` (paths are matched with those
     ///   resolved, so such a pattern could never match), or a segment has a percent escape that does

@@ -19,16 +19,21 @@ import Foundation
 /// escapes, the brackets); reading a string's text checks the rest (control characters, escapes,
 /// UTF-8). Numbers follow RFC 8259's grammar exactly. Every error names what was expected and
 /// what is there, at a byte offset into the text.
-package struct JSONLexer {
+///
+/// A public type whose members are all `package`, as ``JSONTape`` is and for the same reason: the
+/// decoder in another module creates a lexer for each number it reads, and only a public type's
+/// `@inlinable` members inline across modules.
+public struct JSONLexer {
     /// The text.
-    package let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
     /// Where `bytes` starts in the text the caller reports offsets in (a slice of a body).
-    private let base: Int
+    @usableFromInline let base: Int
     /// The position of the next byte to read.
-    package var index = 0
+    @usableFromInline package var index = 0
 
     /// A lexer at the start of `bytes`, which start at offset `base` of the text errors are
     /// reported in.
+    @inlinable
     package init(_ bytes: UnsafeBufferPointer<UInt8>, base: Int = 0) {
         self.bytes = bytes
         self.base = base
@@ -50,7 +55,7 @@ package struct JSONLexer {
     }
 
     /// The byte here, or `nil` at the end.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func peek() -> UInt8? {
         index < bytes.count ? bytes[index] : nil
     }

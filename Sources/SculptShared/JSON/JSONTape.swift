@@ -12,23 +12,29 @@ import Foundation
 /// of at most 512 levels. A string's escapes and UTF-8, and a number's grammar, are checked when
 /// the value is decoded, as `JSONDecoder` checks them, so the two accept and refuse the same
 /// documents.
-package struct JSONTape {
+///
+/// The tape and the types the decoder reads it through (``Kind``, ``Entry``, ``Entries``) are
+/// public types whose members are all `package`: the compiler inlines a `package` member's
+/// `@inlinable` body into another module only when every type around it is public, and the
+/// decoder, in another module, reads an entry for each value it decodes. No product exports
+/// this module, so nothing here is public API.
+public struct JSONTape {
     /// What a value is.
-    package enum Kind: UInt8 {
+    public enum Kind: UInt8 {
         case null = 0, `true`, `false`, number, string, array, object
     }
 
     /// One value: its kind and flags, where its text starts, and its length (a string's or a
     /// number's bytes) or its end and count (a container's entry index past its last child, and
     /// its children).
-    package struct Entry {
+    public struct Entry {
         /// Bits 60...63 the kind, bit 59 "a string without escapes", bit 58 "ASCII only" (control
         /// characters are the decode's to find),
         /// bits 0...47 the byte offset of the value's text (a string's content, after its quote).
-        package let header: UInt64
+        @usableFromInline package let header: UInt64
         /// A string's or a number's length in bytes; a container's end entry (bits 0...31) and
         /// count (32...63); 0 for a literal, whose entry has no payload word.
-        package let payload: UInt64
+        @usableFromInline package let payload: UInt64
 
         @inlinable @inline(__always) package var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: header >> 60)) ?? .null }
         @inlinable @inline(__always) package var offset: Int { Int(truncatingIfNeeded: header & 0xFFFF_FFFF_FFFF) }
@@ -151,7 +157,7 @@ extension JSONTape {
     /// A scanned document's entries, stored as 8-byte words: a literal's entry is its header, any
     /// other entry its header and its payload. An entry's index is its header's word, so entries
     /// are found by skipping (``next(after:)``, ``JSONTape/firstChild(of:)``), never by counting.
-    package struct Entries {
+    public struct Entries {
         /// The first word; the owner deallocates the words.
         @usableFromInline let base: UnsafeMutablePointer<UInt64>
         /// The words in all: the index past the last entry.

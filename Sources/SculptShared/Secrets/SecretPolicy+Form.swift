@@ -46,7 +46,15 @@ extension SecretPolicy {
     /// SecretPolicy.default.redacting(body: body, contentTypes: fields[values: .contentType])
     /// ```
     package func redacting(body: Data, contentTypes: [String]) -> Data {
-        switch Self.kind(of: body, contentTypes: contentTypes) {
+        let kind = Self.kind(of: body, contentTypes: contentTypes)
+        let named = redacting(body: body, as: kind)
+        // A credential of a known shape under a name no rule marks (`"note": "ghp_…"`) is one too.
+        return kind == .opaque || !redactsURLs ? named : Self.redactingCredentialShapes(in: named)
+    }
+
+    /// `body` with the values of its secret names replaced, read as `kind`.
+    private func redacting(body: Data, as kind: BodyKind) -> Data {
+        switch kind {
         case .json:
             // JSON text, or what starts like it: `{'access_token': ...}` is read too.
             let redacted = redacting(json: body)

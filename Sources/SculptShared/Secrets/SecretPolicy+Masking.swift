@@ -37,6 +37,29 @@ extension SecretPolicy {
         return String(decoding: masked, as: UTF8.self)
     }
 
+    /// `body` with every credential of a known shape (a GitHub or Slack token, a JWT, a private
+    /// key's line: ``CredentialShape/find(in:insideWords:)``) replaced by ``Secrets/marker``,
+    /// whatever name it stands under: what a recording keeps of a value no name marks as secret.
+    ///
+    /// ```swift
+    /// SecretPolicy.redactingCredentialShapes(in: Data(#"{"note":"ghp_…"}"#.utf8))   // {"note":"REDACTED"}
+    /// ```
+    package static func redactingCredentialShapes(in body: Data) -> Data {
+        let bytes = Array(body)
+        let found = CredentialShape.find(in: bytes, insideWords: true)
+        guard !found.isEmpty else { return body }
+        var redacted = Data()
+        redacted.reserveCapacity(bytes.count)
+        var start = 0
+        for credential in found {
+            redacted.append(contentsOf: bytes[start..<credential.range.lowerBound])
+            redacted.append(contentsOf: Secrets.marker.utf8)
+            start = credential.range.upperBound
+        }
+        redacted.append(contentsOf: bytes[start...])
+        return redacted
+    }
+
     private static func isNumberByte(_ byte: UInt8) -> Bool {
         byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
             || byte | 0x20 == UInt8(ascii: "e")

@@ -36,6 +36,11 @@ extension SecretPolicy {
         }
         let kind = Self.descriptionKind(of: scanned, contentTypes: contentTypes)
         if kind != .opaque {
+            // A credential of a known shape is secret under any name, or none.
+            let written = Array(scanned)
+            for found in CredentialShape.find(in: written, insideWords: true) { add(written[found.range]) }
+        }
+        if kind != .opaque {
             // A query or form written inside a value, and a credential after its scheme: as
             // written, and as a decoder gives the text (JSON escapes decoded; XML references).
             let written = Array(scanned)
@@ -118,6 +123,8 @@ extension SecretPolicy {
         }
         let absolute = url.absoluteURL
         if redactsURLs {
+            let text = Array(absolute.absoluteString.utf8)
+            for found in CredentialShape.find(in: text, insideWords: true) { add(String(decoding: text[found.range], as: UTF8.self)) }
             absolute.user(percentEncoded: true).map(add)
             absolute.password(percentEncoded: true).map(add)
             absolute.user(percentEncoded: false).map(add)

@@ -70,13 +70,24 @@ package struct SecretPolicy: Sendable {
         // Most names are plain: nothing to decode, trim or take apart.
         if !raw.utf8.contains(where: Self.needsNormalizing) {
             let name = Self.canonical(raw)
-            return canonicalParameters.contains(name) || (besideOAuth && redactsURLs && name == "code")
+            return isSecret(canonicalParameter: name, besideOAuth: besideOAuth)
                 || (redactsURLs && Self.isHeaderLike(raw) && Secrets.endsAsCredential(name))
         }
         let normalized = Self.normalized(raw)
-        return Self.pieces(of: normalized).contains { piece in
-            canonicalParameters.contains(piece) || (besideOAuth && redactsURLs && piece == "code")
-        } || (redactsURLs && Self.isHeaderLike(normalized) && Secrets.endsAsCredential(Self.canonical(normalized)))
+        return Self.pieces(of: normalized).contains { isSecret(canonicalParameter: $0, besideOAuth: besideOAuth) }
+            || (redactsURLs && Self.isHeaderLike(normalized) && Secrets.endsAsCredential(Self.canonical(normalized)))
+    }
+
+    /// Whether a parameter's name, as ``canonical(_:)`` makes it, is secret: named, a `code` beside
+    /// an OAuth parameter, or ending as a credential's name does (unless the policy is ``disabled``).
+    private func isSecret(canonicalParameter name: String, besideOAuth: Bool) -> Bool {
+        canonicalParameters.contains(name) || (redactsURLs && ((besideOAuth && name == "code") || Secrets.endsAsCredentialName(name)))
+    }
+
+    /// Whether a member's name, as ``canonical(_:)`` makes it, is secret: named, or ending as a
+    /// credential's name does (unless the policy is ``disabled``).
+    private func isSecret(canonicalBodyField name: String) -> Bool {
+        canonicalBodyFields.contains(name) || (redactsURLs && Secrets.endsAsCredentialName(name))
     }
 
     /// Whether a parameter's name is written as a header's is, its words joined by `-`
@@ -111,13 +122,13 @@ package struct SecretPolicy: Sendable {
             }
             var folded = ""
             folded.unicodeScalars.append(contentsOf: visible)
-            return canonicalBodyFields.contains(Self.canonical(folded))
+            return isSecret(canonicalBodyField: Self.canonical(folded))
         }
         guard let first = utf8.first, let last = utf8.last, Self.isPadding(first) || Self.isPadding(last) else {
-            return canonicalBodyFields.contains(Self.canonical(name))
+            return isSecret(canonicalBodyField: Self.canonical(name))
         }
         let trimmed = utf8.drop(while: Self.isPadding).reversed().drop(while: Self.isPadding).reversed()
-        return canonicalBodyFields.contains(Self.canonical(String(decoding: trimmed, as: UTF8.self)))
+        return isSecret(canonicalBodyField: Self.canonical(String(decoding: trimmed, as: UTF8.self)))
     }
 
     /// Whether a byte around a name leaves the name what it is: a space, a tab, a NUL.

@@ -27,11 +27,40 @@ package enum Secrets {
         .literal("DPoP"),
     ]
 
-    /// Whether a header's value is a credential: its name is in ``headers`` or ends in one of
-    /// ``secretNameParts`` (`X-Vault-Token`, `X-CSRFToken`, `X-Client-Secret`, `X-Session`).
+    /// Whether a header's value is a credential: its name is in ``headers``, ends in one of
+    /// ``secretNameParts`` (`X-Vault-Token`, `X-CSRFToken`, `X-Client-Secret`, `X-Session`), or
+    /// holds one of ``credentialNameEndings`` anywhere (`X-Api-Token-Value`).
     package static func isCredentialHeader(_ name: HTTPField.Name) -> Bool {
-        headerSet.contains(name) || endsAsCredential(SecretPolicy.canonical(name.canonicalName))
+        guard !headerSet.contains(name) else { return true }
+        let canonical = SecretPolicy.canonical(name.canonicalName)
+        return endsAsCredential(canonical) || credentialNameEndings.contains { canonical.contains($0) }
     }
+
+    /// Endings of a parameter's or a member's name (lowercased, without `_` and `-`) that say its
+    /// value is a credential whatever comes before: `reset_token`, `personalAccessToken`,
+    /// `db_password`, `webhookSecret`, `stripe_api_key`. A name that ends in `token` after a word
+    /// of paging (``isCursorName(_:)``) is a cursor, not a credential.
+    package static let credentialNameEndings = [
+        "token", "secret", "password", "passwd", "passphrase", "apikey", "accesskey", "privatekey", "signingkey", "jwt",
+        "sessionid",
+    ]
+
+    /// Whether a parameter's or a member's name, lowercased without `_` and `-`, ends in one of
+    /// ``credentialNameEndings`` and is not a cursor.
+    package static func endsAsCredentialName(_ canonical: String) -> Bool {
+        credentialNameEndings.contains { canonical.hasSuffix($0) } && !isCursorName(canonical)
+    }
+
+    /// Whether a name that ends in `token` names a pagination cursor: the word before `token`
+    /// is one of paging (`pageToken`, `nextPageToken`, `next_token`, `continuationToken`,
+    /// `sync_token`, `pagination_token`).
+    package static func isCursorName(_ canonical: String) -> Bool {
+        guard canonical.hasSuffix("token") else { return false }
+        let before = canonical.dropLast(5)
+        return cursorWords.contains { before.hasSuffix($0) }
+    }
+
+    private static let cursorWords = ["page", "next", "prev", "previous", "continuation", "sync", "cursor", "pagination", "paging", "resume", "start", "more"]
 
     /// Whether a name, lowercased without `-` and `_`, ends in one of ``secretNameParts``.
     package static func endsAsCredential(_ canonical: String) -> Bool {
@@ -59,11 +88,14 @@ package enum Secrets {
     /// `X-Amz-Credential`, `X-Amz-Security-Token`); and the credential headers' names
     /// (``headers``) and any name written as a credential header's is (with `-`, ending as
     /// ``isCredentialHeader(_:)`` says: `?X-Vault-Token=`), as a query sometimes carries them.
-    /// (`pageToken`, `next_token` and the like are pagination cursors, not credentials.) `code` beside an OAuth
+    /// Any name ending in one of ``credentialNameEndings`` is one too (``endsAsCredentialName(_:)``):
+    /// `reset_token`, `sas_token`, `personalAccessToken`. SAML's `SAMLResponse`, OpenID Connect's
+    /// `id_token_hint` and CAS's `ticket` are. (`pageToken`, `next_token` and the like are
+    /// pagination cursors, not credentials.) `code` beside an OAuth
     /// parameter too (see `Redaction`); `code` alone is an ordinary name (a country, an error), and
     /// a `Redaction` adds it.
     package static let queryParameters = [
-        "access_token", "refresh_token", "id_token", "session_token", "auth_token", "private_token", "api_key", "client_secret",
+        "id_token_hint", "samlresponse", "ticket", "access_token", "refresh_token", "id_token", "session_token", "auth_token", "private_token", "api_key", "client_secret",
         "client_assertion", "assertion", "code_verifier", "token", "jwt", "key", "auth", "secret", "api_secret", "private_key",
         "session", "session_id", "password", "passwd", "pwd", "passphrase", "csrf", "csrf_token", "xsrf_token", "authenticity_token",
         "csrfmiddlewaretoken", "signature", "sig", "x-amz-signature", "x-amz-credential", "x-amz-security-token", "api_token",
@@ -74,8 +106,9 @@ package enum Secrets {
     /// JSON, form and XML members whose values are credentials (compared as ``queryParameters``
     /// are): the parameters' names, the credential headers' among them (so that an echo
     /// service's `{"headers": {"Authorization": ...}}` is not kept either), but the ones that
-    /// name ordinary data as often in a body (`key`, `auth`, `session`, `signature`).
-    package static let bodyFields = queryParameters.filter { !["key", "auth", "session", "signature"].contains($0) }
+    /// name ordinary data as often in a body (`key`, `auth`, `session`, `signature`, `ticket`), and
+    /// any name ``endsAsCredentialName(_:)`` takes.
+    package static let bodyFields = queryParameters.filter { !["key", "auth", "session", "signature", "ticket"].contains($0) }
 
     /// Parts of a name (lowercased, letters and digits only) that say its value is secret: a
     /// header whose name ends in one is a credential (``isCredentialHeader(_:)``), and `sculpt

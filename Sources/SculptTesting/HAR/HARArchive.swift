@@ -57,6 +57,9 @@ public struct HARArchive: Sendable {
     /// ```swift
     /// let archive = try HARArchive(contentsOf: harFile)   // secrets redacted
     /// ```
+    /// - Parameters:
+    ///   - file: the `.har` file.
+    ///   - redaction: what to redact from each entry; the defaults by default.
     /// - Throws: the file system's error, or ``Fixture/FormatError`` when the file is not a HAR
     ///   archive (entries that are malformed are skipped, not thrown).
     public init(contentsOf file: URL, redaction: Redaction = Redaction()) throws {
@@ -68,6 +71,10 @@ public struct HARArchive: Sendable {
     /// ```swift
     /// let archive = try HARArchive(json: data)
     /// ```
+    /// - Parameters:
+    ///   - data: the archive's bytes.
+    ///   - source: where the bytes came from, named in errors; `nil` when unknown.
+    ///   - redaction: what to redact from each entry; the defaults by default.
     /// - Throws: ``Fixture/FormatError`` when the bytes are not a HAR archive.
     public init(json data: Data, source: String? = nil, redaction: Redaction = Redaction()) throws {
         let root: JSONValue

@@ -39,6 +39,9 @@ public final class FixtureRecorder: @unchecked Sendable {
     /// ```swift
     /// let recorder = FixtureRecorder(configuration: .default, redaction: Redaction(headers: [HTTPField.Name("X-Api-Key")!]))
     /// ```
+    /// - Parameters:
+    ///   - configuration: the configuration of the session that sends the requests.
+    ///   - redaction: what to redact from each recorded interaction; the defaults by default.
     public init(configuration: URLSessionConfiguration = .ephemeral, redaction: Redaction = Redaction()) {
         let redirects = RedirectLog()
         self.redirects = redirects
@@ -65,6 +68,7 @@ public final class FixtureRecorder: @unchecked Sendable {
     /// let (data, response) = try await recorder.data(for: request)
     /// let model = try serializer.serialize(data, for: response, request: request)
     /// ```
+    /// - Parameter request: the request to send.
     /// - Throws: the session's error, the URLs it carries redacted; nothing is recorded for a
     ///   request that fails in transport.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {

@@ -34,6 +34,9 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
     /// ```swift
     /// let mode = try RecordMode.resolved(preferring: .newEpisodes)
     /// ```
+    /// - Parameters:
+    ///   - preferred: the mode the code asks for, when the environment names none.
+    ///   - environment: the environment to read `SCULPT_RECORD_MODE` from; the process's by default.
     /// - Throws: ``InvalidNameError`` when `SCULPT_RECORD_MODE` names no mode.
     public static func resolved(
         preferring preferred: RecordMode? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
@@ -49,6 +52,7 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
 
     /// The mode named `name`, as `SCULPT_RECORD_MODE` spells it (case-insensitive; `none`, VCR's
     /// name, is ``replayOnly``).
+    /// - Parameter name: the mode's name.
     public init?(name: String) {
         let name = ASCII.lowercased(name)
         guard let mode = name == "none" ? .replayOnly : RecordMode(rawValue: name) else { return nil }

@@ -108,6 +108,10 @@ public struct Redaction: Sendable {
     /// ```swift
     /// let redaction = Redaction(queryParameters: ["sig"])
     /// ```
+    /// - Parameters:
+    ///   - headers: header fields to redact beyond the defaults.
+    ///   - queryParameters: query and fragment parameters to redact beyond the defaults.
+    ///   - bodyFields: JSON members to redact beyond the defaults, at any depth.
     public init(headers: [HTTPField.Name] = [], queryParameters: [String] = [], bodyFields: [String] = []) {
         self.policy = SecretPolicy(headers: headers, parameters: queryParameters, bodyFields: bodyFields)
     }

@@ -44,6 +44,10 @@ public final class FixtureReplay: @unchecked Sendable {
         public var repeatsLastResponse: Bool
 
         /// Creates options.
+        /// - Parameters:
+        ///   - matchedHeaders: header fields whose values must match too.
+        ///   - matchesBody: whether request bodies must match.
+        ///   - repeatsLastResponse: whether the last response of a used-up sequence is served again.
         public init(matchedHeaders: [HTTPField.Name] = [], matchesBody: Bool = false, repeatsLastResponse: Bool = false) {
             self.matchedHeaders = matchedHeaders
             self.matchesBody = matchesBody

@@ -103,7 +103,7 @@ struct AsyncHTTPClientTests {
         }
     }
 
-    @Test("a negative limit reads nothing and does not trap; the untyped form keeps to the serializer's lower limit")
+    @Test("a negative limit reads nothing and does not trap; the untyped form keeps to the serializer's lower limit, an envelope's too")
     func limits() async throws {
         try await withClient { client, base in
             let request = HTTPClientRequest(url: base + "/v3/users/big")
@@ -122,17 +122,23 @@ struct AsyncHTTPClientTests {
             }
             var limited = try Self.serializer()
             limited.maximumBodySize = 10
-            do {
-                _ = try await client.model(for: request, serializer: limited)
-                Issue.record("a 100 KB body passed the serializer's 10-byte limit")
-            } catch let error as SculptError {
-                guard case .bodyTooLarge(let maximum) = error.reason else {
-                    Issue.record("\(error)")
-                    return
-                }
-                #expect(maximum == 10)
-                #expect(error.body.count == 10)
+            try await Self.expectReadStops(at: 10) { _ = try await client.model(for: request, serializer: limited) }
+            try await Self.expectReadStops(at: 10) { _ = try await client.model(for: request, serializer: limited.enveloped(in: NoMeta.self)) }
+        }
+    }
+
+    /// Expects `call` to stop reading a longer body at `limit` bytes, with `bodyTooLarge`.
+    static func expectReadStops(at limit: Int, _ call: () async throws -> Void) async throws {
+        do {
+            try await call()
+            Issue.record("a 100 KB body passed a \(limit)-byte limit")
+        } catch let error as SculptError {
+            guard case .bodyTooLarge(let maximum) = error.reason else {
+                Issue.record("\(error)")
+                return
             }
+            #expect(maximum == limit)
+            #expect(error.body.count == limit)
         }
     }
 
@@ -148,4 +154,7 @@ struct AsyncHTTPClientTests {
         try await client.shutdown()
     }
 }
+
+/// Metadata with no members: an envelope whose metadata the test does not read.
+private struct NoMeta: Decodable, Sendable {}
 #endif

@@ -130,6 +130,45 @@ struct PaginationTests {
         }
     }
 
+    /// Stack Exchange's wrapper as an envelope's metadata: the items are the model, at `items`.
+    struct Wrapper: Decodable, Sendable {
+        let hasMore: Bool
+        enum CodingKeys: String, CodingKey { case hasMore = "has_more" }
+    }
+
+    @Test("an envelope's pages: the metadata beside a model of the type asked for; another type is a mismatch")
+    func envelopePages() async throws {
+        let fixtures = try (1...3).map { page in
+            Fixture(
+                request: .init(url: try #require(URL(string: "https://api.stackexchange.com/2.3/questions?page=\(page)"))),
+                response: .init(
+                    status: .ok, headerFields: [.contentType: "application/json"],
+                    body: Data(#"{"items":[{"number":\#(page)}],"has_more":\#(page < 3)}"#.utf8)))
+        }
+        try await withServer(fixtures + fixtures.prefix(1) + fixtures.prefix(1)) { server in
+            let request = URLRequest(url: try await server.url(for: "/2.3/questions?page=1"))
+            let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([Issue].self, at: "items")).enveloped(in: Wrapper.self)
+            let session = URLSession(configuration: .unhurried)
+            let pages = session.pages(for: request, serializer: serializer, as: [Issue].self) { page in
+                page.value.meta.hasMore ? page.request(setting: "page", to: String(page.number + 1)) : nil
+            }
+            let result = await collect(pages)
+            #expect(result.error == nil)
+            #expect(result.pages.flatMap { $0.value.value.map(\.number) } == [1, 2, 3])
+            #expect(result.pages.map(\.value.meta.hasMore) == [true, true, false])
+
+            var loaded: [Envelope<Wrapper, [Issue]>] = []
+            for try await value in session.models(for: request, serializer: serializer, as: [Issue].self, policy: .networkOnly) {
+                loaded.append(value.value)
+            }
+            #expect(loaded.map(\.meta.hasMore) == [true])
+
+            let mismatched = await collect(session.pages(for: request, serializer: serializer, as: [Questions].self))
+            let error = try #require(mismatched.error as? PageError)
+            #expect((error.underlying as? SculptError)?.reason.name == "typeMismatch")
+        }
+    }
+
     /// A Stripe list: `{"object":"list","data":[...],"has_more":true}`; the next page starts after
     /// the last object's id.
     struct StripeList: Decodable, Sendable {

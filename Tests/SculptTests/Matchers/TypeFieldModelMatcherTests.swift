@@ -103,14 +103,15 @@ struct TypeFieldModelMatcherTests {
 
     @Test("unknown or missing tags without a fallback say what was found and what is registered", arguments: [
         (#"{"type":"comment"}"#, #"Found "comment"; registered: "3", "answer", "question", "true"."#),
-        (#"{"kind":"question"}"#, #"Found missing; registered: "3", "answer", "question", "true"."#),
+        (#"{"kind":"question"}"#, #"Found no "type" member; registered: "3", "answer", "question", "true"."#),
         (#"{"type":null}"#, "Found null;"),
         (#"{"type":{"name":"question"}}"#, "Found an object;"),
         (#"{"type":["question"]}"#, "Found an array;"),
         (#"{"type":4}"#, "Found 4;"),
-        (#"{}"#, "Found missing;"),
-        (#"["question"]"#, "Found missing;"),
-        (#""question""#, "Found missing;"),
+        (#"{}"#, #"Found no "type" member;"#),
+        (#"["question"]"#, "Found a body that is not an object;"),
+        (#""question""#, "Found a body that is not an object;"),
+        ("null", "Found a body that is not an object;"),
     ])
     func unknown(_ json: String, _ message: String) throws {
         let error = try #require(throws: SculptError.self) { try matched(json) }

@@ -89,4 +89,73 @@ struct RedactionVocabularyTests {
         #expect(!context.description.contains("s3cretValue1"))
         #expect(!context.description.contains("s3cretValue2"))
     }
+
+    @Test("any parameter whose name ends as a credential's is one, wherever it stands; cursors stay", arguments: [
+        ("reset_token", true), ("sas_token", true), ("upload_token", true), ("personalAccessToken", true), ("db_password", true),
+        ("webhookSecret", true), ("id_token_hint", true), ("SAMLResponse", true),
+        ("nextPageToken", false), ("prev_page_token", false), ("pagination_token", false), ("max_tokens", false),
+    ])
+    func nameEndings(_ name: String, _ isSecret: Bool) throws {
+        let url = "https://api.example.com/a?\(name)=s3cretValue1&page=2"
+        let fixture = try Self.redacted(url: url, headers: [.contentType: "application/json"], body: #"{"\#(name)":"s3cretValue2","n":1}"#)
+        let recordedURL = fixture.request.url.absoluteString
+        let recordedBody = String(decoding: fixture.request.body ?? Data(), as: UTF8.self)
+        let description = SculptError(
+            .decodingFailed(ModelType(Int.self), underlying: CocoaError(.coderReadCorrupt)),
+            response: ResponseContext(url: URL(string: url), method: .get, status: .ok, headerFields: [.contentType: "application/json"]),
+            body: Data(#"{"\#(name)":"s3cretValue2","n":1}"#.utf8)
+        ).description
+        if isSecret {
+            #expect(recordedURL == "https://api.example.com/a?\(name)=REDACTED&page=2")
+            #expect(!recordedBody.contains("s3cretValue2"), "\(recordedBody)")
+            #expect(!description.contains("s3cretValue1") && !description.contains("s3cretValue2"), "\(description)")
+        } else {
+            #expect(recordedURL == url)
+            #expect(description.contains("s3cretValue1"), "\(description)")
+        }
+    }
+
+    @Test("CAS's ticket is secret in a URL, and ordinary data in a body")
+    func ticket() throws {
+        let fixture = try Self.redacted(
+            url: "https://sso.example.com/validate?ticket=ST-s3cretValue1", headers: [.contentType: "application/json"], body: #"{"ticket":"T-42"}"#)
+        #expect(fixture.request.url.absoluteString == "https://sso.example.com/validate?ticket=REDACTED")
+        #expect(String(decoding: fixture.request.body ?? Data(), as: UTF8.self) == #"{"ticket":"T-42"}"#)
+    }
+
+    @Test("a header that holds a credential's word anywhere in its name is one")
+    func headerWordInside() throws {
+        let field = try #require(HTTPField.Name("X-Api-Token-Value"))
+        let fixture = try Self.redacted(headers: [field: "s3cretValue1", .init("Access-Control-Allow-Credentials")!: "true"])
+        #expect(fixture.request.headerFields[field] == "REDACTED")
+        #expect(fixture.request.headerFields[.init("Access-Control-Allow-Credentials")!] == "true")
+    }
+
+    static let githubToken = "ghp_" + String(repeating: "aB3dE5fG7h", count: 3) + "J9kL1m"
+    static let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+
+    @Test("a credential of a known shape under an ordinary name, or in prose: recorded as REDACTED, never described", arguments: [
+        githubToken, jwt,
+    ])
+    func credentialShapes(_ credential: String) throws {
+        let body = #"{"note":"\#(credential)","type":"\#(credential)","n":1}"#
+        let fixture = try Self.redacted(headers: [.contentType: "application/json"], body: body)
+        let recorded = String(decoding: fixture.request.body ?? Data(), as: UTF8.self)
+        #expect(recorded == #"{"note":"REDACTED","type":"REDACTED","n":1}"#)
+        let error = SculptError(
+            .unknownDiscriminator(field: "type", found: credential, registered: ["question"]),
+            response: ResponseContext(url: URL(string: "https://api.example.com/feed"), method: .get, status: .ok, headerFields: [.contentType: "application/json"]),
+            body: Data(body.utf8))
+        #expect(!error.description.contains(credential), "\(error.description)")
+    }
+
+    @Test("what a recording keeps, sculpt check does not flag")
+    func recordingPassesTheCheck() throws {
+        let body = #"{"personal_access_token":"Zq8LmN2pQ4rS6tU8vW0x","resetToken":"Iq8LmN2pQ4rS6tU8vW0y","note":"\#(Self.githubToken)"}"#
+        let fixture = try Self.redacted(
+            url: "https://api.example.com/a?reset_token=Zq8LmN2pQ4rS6tU8vW0z", headers: [.init("X-Api-Token-Value")!: "Iq8LmN2pQ4rS6tU8vW0w", .contentType: "application/json"],
+            body: body)
+        let findings = SecretScan.findings(inJSON: fixture.encoded())
+        #expect(findings.isEmpty, "\(findings)")
+    }
 }

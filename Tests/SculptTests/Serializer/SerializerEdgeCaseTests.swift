@@ -27,6 +27,39 @@ struct SerializerEdgeCaseTests {
         #expect(error.response.url == response().url)
     }
 
+    // MARK: - Limits at their extremes
+
+    @Test("a limit at Int.max is described, not trapped on")
+    func describesTheLargestLimit() {
+        let error = SculptError(.nestingTooDeep(maximum: .max, offset: 3), response: response(), body: Data("[[[".utf8))
+        #expect(error.description.contains("nests deeper than \(Int.max) levels (a deeper level opens at byte 3)"), "\(error.description)")
+    }
+
+    @Test("a negative limit is 0: an empty body passes the size limit, any container fails the nesting one")
+    func negativeLimitsAreZero() throws {
+        var serializer = ModelResponseSerializer(matcher: StaticModelMatcher([Int].self))
+        serializer.maximumBodySize = -5
+        let sized = try #require(throws: SculptError.self) { try serializer.serialize(Data("[1]".utf8), for: response()) }
+        guard case .bodyTooLarge(let maximum) = sized.reason else { Issue.record("\(sized)"); return }
+        #expect(maximum == 0)
+        #expect(sized.description.contains("reads at most 0"), "\(sized.description)")
+
+        serializer.maximumBodySize = nil
+        serializer.maximumNestingDepth = -1
+        let nested = try #require(throws: SculptError.self) { try serializer.serialize(Data("[1]".utf8), for: response()) }
+        guard case .nestingTooDeep(let depth, let offset) = nested.reason else { Issue.record("\(nested)"); return }
+        #expect(depth == 0 && offset == 0)
+    }
+
+    @Test("no acceptable content type at all is said so, not as an empty list")
+    func noAcceptableContentType() throws {
+        var serializer = ModelResponseSerializer(matcher: StaticModelMatcher([Int].self))
+        serializer.acceptableContentTypes = []
+        let context = ResponseContext(url: Self.url, method: .get, status: .ok, headerFields: [.contentType: "application/json"])
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(Data("[1]".utf8), for: context) }
+        #expect(error.description.contains("No content type is acceptable (acceptableContentTypes is empty); found application/json."), "\(error)")
+    }
+
     // MARK: - Numbers as tags
 
     /// The numbers a peek, a family and `JSONDecoder` must read alike: whole numbers past 2^53

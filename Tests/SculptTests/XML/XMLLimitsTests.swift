@@ -51,9 +51,9 @@ struct XMLLimitsTests {
         #expect(XMLModelDecoder().nestingOffset(exceeding: 256, in: within) == nil)
     }
 
-    @Test("maximumDepth is the decoder's own limit")
+    @Test("maximumNestingDepth is the decoder's own limit")
     func configuredDepth() throws {
-        let shallow = XMLModelDecoder(maximumDepth: 2)
+        let shallow = XMLModelDecoder(maximumNestingDepth: 2)
         #expect(try shallow.decode(Value.self, from: Data("<r><v>x</v></r>".utf8)) == Value(v: "x"))
         let description = Self.decodingFailure("<r><v><w/></v></r>", decoder: shallow)
         #expect(description?.contains("deeper than 2 levels: level 3 opens at byte 6") == true, "\(description ?? "")")
@@ -62,7 +62,7 @@ struct XMLLimitsTests {
     @Test("a refusal's offset in a UTF-16 document says it counts the document read as UTF-8")
     func wideDocumentOffsets() throws {
         let body = try #require("<r><v><w/></v></r>".data(using: .utf16LittleEndian))
-        let error = try #require(throws: DecodingError.self) { try XMLModelDecoder(maximumDepth: 2).decode(Value.self, from: body) }
+        let error = try #require(throws: DecodingError.self) { try XMLModelDecoder(maximumNestingDepth: 2).decode(Value.self, from: body) }
         #expect("\(error)".contains("level 3 opens at byte 6 of the document read as UTF-8"), "\(error)")
     }
 
@@ -75,7 +75,7 @@ struct XMLLimitsTests {
         "<!DOCTYPE r SYSTEM \"a[b].dtd\"><r><v>x</v></r>",
     ])
     func notLevels(body: String) throws {
-        #expect(try XMLModelDecoder(maximumDepth: 2).decode(Value.self, from: Data(body.utf8)) == Value(v: "x"))
+        #expect(try XMLModelDecoder(maximumNestingDepth: 2).decode(Value.self, from: Data(body.utf8)) == Value(v: "x"))
     }
 
     @Test("a DTD internal subset is refused: entity expansion is unbounded, and an internal entity read as empty text", arguments: [

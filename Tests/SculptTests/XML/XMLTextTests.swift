@@ -108,7 +108,7 @@ struct XMLTextTests {
 
     @Test("a maximum depth below 1 is 1: the root is read, nothing deeper")
     func depthFloor() throws {
-        #expect(XMLModelDecoder(maximumDepth: -1).maximumDepth == 1)
+        #expect(XMLModelDecoder(maximumNestingDepth: -1).maximumNestingDepth == 1)
     }
 
     @Test("nestingOffset gives the offset in the body's bytes as sent, in every encoding", arguments: [
