@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "SculptJSON", targets: ["SculptJSON"]),
         .library(name: "SculptLoading", targets: ["SculptLoading"]),
         .library(name: "SculptTesting", targets: ["SculptTesting"]),
+        // The Swift Testing trait `.cassette`: for test targets only, since it links Swift Testing.
+        .library(name: "SculptTestingTraits", targets: ["SculptTestingTraits"]),
         // The persistent store, on SQLite through GRDB: empty unless the Persistence trait is on.
         .library(name: "SculptStore", targets: ["SculptStore"]),
         // Serializing AsyncHTTPClient's responses: empty unless the AsyncHTTPClientAdapter trait is on.
@@ -20,6 +22,8 @@ let package = Package(
         .executable(name: "sculpt-example", targets: ["SculptExample"]),
         // The `sculpt` command: serve fixtures, import HAR archives, record through a proxy, check fixtures.
         .executable(name: "sculpt", targets: ["SculptCommand"]),
+        // `swift package sculpt check Tests/Fixtures`: the command without installing it.
+        .plugin(name: "SculptPlugin", targets: ["SculptPlugin"]),
     ],
     traits: [
         .trait(
@@ -80,10 +84,16 @@ let package = Package(
         .target(
             name: "SculptTesting",
             dependencies: [
-                "Sculpt", "SculptShared",
+                "Sculpt", "SculptShared", "SculptMatchers",
                 "CZlib",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
+        ),
+        // Links Swift Testing, so nothing but test targets may depend on it: the `sculpt` command
+        // and the example depend on SculptTesting alone.
+        .target(
+            name: "SculptTestingTraits",
+            dependencies: ["SculptTesting"]
         ),
         .target(
             name: "SculptStore",
@@ -123,10 +133,16 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        .plugin(
+            name: "SculptPlugin",
+            capability: .command(
+                intent: .custom(verb: "sculpt", description: "Serve, record, import, check and compare recorded HTTP fixtures (the sculpt command).")
+            )
+        ),
         .testTarget(
             name: "SculptTests",
             dependencies: [
-                "Sculpt", "SculptShared", "SculptMatchers", "SculptJSON", "SculptLoading", "SculptTesting", "SculptStore", "SculptAsyncHTTPClient", "SculptXML",
+                "Sculpt", "SculptShared", "SculptMatchers", "SculptJSON", "SculptLoading", "SculptTesting", "SculptTestingTraits", "SculptStore", "SculptAsyncHTTPClient", "SculptXML",
                 // Built so the tests can run it as a user does, as a subprocess.
                 "SculptCommand",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientAdapter"])),

@@ -45,7 +45,7 @@ struct CheckCommand: ParsableCommand {
                 continue
             }
             do {
-                _ = try FixtureFiles.interactions(in: file)
+                _ = try FixtureFolder.interactions(in: file)
             } catch let error as Fixture.FormatError {
                 errors += 1
                 Console.say("\(name):\(error.line.map { "\($0):" } ?? "") error: \(PrintableText.value(error.reason, limit: 4_096))")

@@ -7,7 +7,7 @@ import SculptShared
 struct SculptCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sculpt",
-        abstract: "Serve, record, import and check recorded HTTP fixtures.",
+        abstract: "Serve, record, import, check and compare recorded HTTP fixtures.",
         discussion: """
             Fixtures are the JSON files SculptTesting reads: one recorded request and response, or a \
             cassette of them. A simulator, a web page or another language's tests can use them \
@@ -18,9 +18,10 @@ struct SculptCommand: AsyncParsableCommand {
               sculpt record --target https://api.github.com --out Tests/Fixtures/session.json
               sculpt import-har session.har --out Tests/Fixtures/imported
               sculpt check Tests/Fixtures/github
+              sculpt diff Tests/Fixtures/github recorded-today
             """,
         version: "0.1.0",
-        subcommands: [ServeCommand.self, RecordCommand.self, ImportHARCommand.self, CheckCommand.self]
+        subcommands: [ServeCommand.self, RecordCommand.self, ImportHARCommand.self, CheckCommand.self, DiffCommand.self]
     )
 
     /// Runs the command the arguments name. Its errors, usage and help are written through

@@ -40,7 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
         var fixtures: [Fixture] = []
         let files = try FixtureFiles.expanding(paths)
         for file in files {
-            let (found, skipped) = try FixtureFiles.interactions(in: file)
+            let (found, skipped) = try FixtureFolder.interactions(in: file)
             fixtures += found
             for reason in skipped { Console.warn("\(PrintableText.value(file.path(percentEncoded: false), limit: 1_024)): skipped \(reason)") }
         }

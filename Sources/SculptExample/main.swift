@@ -3,6 +3,7 @@
 // offline) and page by page. Run it with `swift run sculpt-example`.
 import Foundation
 import Sculpt
+import SculptJSON
 import SculptMatchers
 import SculptTesting
 
@@ -35,7 +36,7 @@ try routes.add("/repos/*/*/labels", [Label].self)
 try routes.add("/repos/*/*/labels/*", Label.self)
 try routes.add("/repos/*/*/issues", [Issue].self)
 try routes.add("/repositories/#/issues", [Issue].self)
-let serializer = ModelResponseSerializer(matcher: routes, errorMatcher: StaticModelMatcher(GitHubError.self))
+let serializer = ModelResponseSerializer(matcher: routes, decoder: SculptJSONDecoder(), errorMatcher: StaticModelMatcher(GitHubError.self))
 
 let session = URLSession(configuration: .ephemeral)
 var failures = 0
@@ -60,10 +61,20 @@ for fixture in fixtures {
         print("\(requested) -> unexpected error:\n\(error)")
     }
 }
+// The same mapping checked against every recording at once, as a test checks it: what maps, what
+// fails, which routes no recording covers, and the members each model leaves unread.
+let pagesCassette = fixturesFolder.appending(path: "../cassettes/github-paginate-issues.json").standardizedFileURL
+let report = try MappingReport(contentsOf: [fixturesFolder, pagesCassette], serializer: serializer)
+print("\nMapping report: \(report.description.split(separator: "\n").last ?? "")")
+for mapping in report.mappings where mapping.fixture.source == "get-label.json" {
+    print("\(mapping.fixture) leaves unread: \(mapping.unreadMembers.joined(separator: ", "))")
+}
+failures += report.failures.count
+
 do {
     let labels = URLRequest(url: try await server.url(for: "/repos/octokit-fixture-org/labels/labels"))
     try await demonstrateCaching(labels, serializer: serializer, stoppingBeforeOffline: server)
-    try await demonstratePages(cassette: fixturesFolder.appending(path: "../cassettes/github-paginate-issues.json").standardizedFileURL, serializer: serializer)
+    try await demonstratePages(cassette: pagesCassette, serializer: serializer)
 } catch {
     failures += 1
     print("unexpected error:\n\(error)")

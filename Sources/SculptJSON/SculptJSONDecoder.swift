@@ -89,6 +89,8 @@ public struct SculptJSONDecoder: ModelDecoder, Sendable {
             }
         }
         var storage = TapeStorage(entries: entries, text: text)
+        let tracking = ReadTracking.current.value
+        if tracking != nil { storage.trackReads() }
         defer {
             // A decoder or container a type kept (stored in a property) holds the storage still,
             // once the decode's own decoder is gone: it reads a copy of the text, which lives only
@@ -96,7 +98,9 @@ public struct SculptJSONDecoder: ModelDecoder, Sendable {
             if !isKnownUniquelyReferenced(&storage) { storage.ownText() }
         }
         do {
-            return try TapeDecoder(storage: storage, options: options).unwrap(T.self, at: 0, in: .root, key: Optional<IndexKey>.none)
+            let value = try TapeDecoder(storage: storage, options: options).unwrap(T.self, at: 0, in: .root, key: Optional<IndexKey>.none)
+            if let tracking, let read = storage.readKeys { tracking.record(entries, text: storage.text, read: UnsafeBufferPointer(read)) }
+            return value
         } catch is JSONError {
             throw notJSON
         }

@@ -294,6 +294,9 @@ final class TapeStorage {
     /// How far line feeds have been counted, for faults' lines: faults come in text order, so
     /// counting on from the last costs one pass over the text in all.
     var lineFeedsCounted = (end: 0, count: 0, last: -1)
+    /// Whether each member (by its key entry) was looked up: kept only while a mapping report
+    /// tracks reads (`ReadTracking`), `nil` otherwise.
+    private(set) var readKeys: UnsafeMutableBufferPointer<Bool>?
 
     init(entries: JSONTape.Entries, text: UnsafeBufferPointer<UInt8>) {
         self.entries = entries
@@ -303,6 +306,21 @@ final class TapeStorage {
     deinit {
         entries.deallocate()
         ownedText?.deallocate()
+        readKeys?.deallocate()
+    }
+
+    /// Starts marking the members looked up.
+    func trackReads() {
+        guard readKeys == nil else { return }
+        let marks = UnsafeMutableBufferPointer<Bool>.allocate(capacity: max(1, entries.count))
+        marks.initialize(repeating: false)
+        readKeys = marks
+    }
+
+    /// Marks the member whose key entry is `key` as read, when reads are tracked.
+    @inline(__always)
+    func markRead(_ key: Int) {
+        if let readKeys { readKeys[key] = true }
     }
 
     /// The `null` after the document's entries: what `superDecoder(forKey:)` reads for a missing key.

@@ -121,17 +121,19 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             guard keysInText, KeyBytes.isASCII(name) else { return nil }
             return decoder.findKey(name, in: object, depth: node.depth)
         }
-        if let found { return found.map(JSONTape.value(ofKey:)) }
-        return slowValue(named: name)
+        guard let key = found ?? slowKey(named: name) else { return nil }
+        decoder.storage.markRead(key)
+        return JSONTape.value(ofKey: key)
     }
 
-    /// A lookup through the object's dictionary, made when the decoder does not keep it.
+    /// The key entry of the member named `name` through the object's dictionary, made when the
+    /// decoder does not keep it.
     @inline(never)
-    private func slowValue(named name: String) -> Int? {
-        if let index = decoder.index(for: object, depth: node.depth) { return index[name].map(JSONTape.value(ofKey:)) }
+    private func slowKey(named name: String) -> Int? {
+        if let index = decoder.index(for: object, depth: node.depth) { return index[name] }
         guard let index = try? makeIndex() else { return nil }
         decoder.setIndex(index, for: object, depth: node.depth)
-        return index[name].map(JSONTape.value(ofKey:))
+        return index[name]
     }
 
     // MARK: - Lookups

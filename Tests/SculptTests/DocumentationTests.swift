@@ -16,7 +16,7 @@ struct DocumentationTests {
     @Test("every library product has a catalog with a landing page")
     func catalogs() throws {
         let names = Self.catalogs.map { $0.deletingPathExtension().lastPathComponent }
-        #expect(names == ["Sculpt", "SculptAsyncHTTPClient", "SculptJSON", "SculptLoading", "SculptMatchers", "SculptStore", "SculptTesting", "SculptXML"])
+        #expect(names == ["Sculpt", "SculptAsyncHTTPClient", "SculptJSON", "SculptLoading", "SculptMatchers", "SculptStore", "SculptTesting", "SculptTestingTraits", "SculptXML"])
         for catalog in Self.catalogs {
             let name = catalog.deletingPathExtension().lastPathComponent
             let landing = try String(contentsOf: catalog.appending(path: "\(name).md"), encoding: .utf8)

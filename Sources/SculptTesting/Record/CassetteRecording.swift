@@ -17,83 +17,126 @@ public import FoundationNetworking
 /// ```
 ///
 /// Requests are replayed as ``FixtureReplay`` replays them (same method, path and query, each
-/// interaction once, in order). A request the cassette lacks is sent by a ``FixtureRecorder``
-/// (secrets redacted before anything is kept) when the mode records, and is a
+/// interaction once, in order, unless the options say otherwise). What happens to a request the
+/// cassette lacks is the ``PlaybackMode``'s to say: by default it is sent by a ``FixtureRecorder``
+/// (secrets redacted before anything is kept) when the record mode records, and is a
 /// ``FixtureReplay/MissError`` when it does not. Give the cassette's path in the source tree, not a
 /// bundle resource: a bundle is a copy that recording would not update.
+///
+/// In a Swift Testing test, the `.cassette("name")` trait of `SculptTestingTraits` makes the
+/// recording, saves it, and checks that every interaction was used; the code under test finds it
+/// in ``current``.
 public final class CassetteRecording: Sendable {
+    /// The recording of the running test, set by the `.cassette` trait for the test's duration;
+    /// `nil` outside one.
+    ///
+    /// ```swift
+    /// let client = GitHubClient(session: CassetteRecording.current?.session ?? .shared)
+    /// ```
+    @TaskLocal public static var current: CassetteRecording?
+
     /// The cassette file read and written.
     public let file: URL
     /// The mode in use, resolved when the recording was made (see ``RecordMode/resolved(preferring:environment:)``).
     public let mode: RecordMode
-    /// The interactions replayed: the cassette's, or none when the mode records everything.
+    /// The playback mode in use, resolved when the recording was made (see
+    /// ``PlaybackMode/resolved(preferring:environment:)``).
+    public let playback: PlaybackMode
+    /// The interactions replayed: the cassette's, or none when the mode records everything or the
+    /// playback is live.
     public let replay: FixtureReplay
+    /// A session, made once, whose requests this recording answers or records.
+    public let session: URLSession
     /// What was replayed from the cassette when it was opened (kept by ``save()`` in
     /// ``RecordMode/newEpisodes``).
     private let existing: [Fixture]
-    /// Sends and records what the cassette lacks; `nil` when the mode never records.
+    /// Sends what the cassette lacks; `nil` when nothing may reach the network.
     private let recorder: FixtureRecorder?
+    /// Whether what the recorder sends is kept and written.
+    public let records: Bool
 
-    /// Opens the cassette at `file` in `mode` (``RecordMode/resolved(preferring:environment:)``
-    /// decides, `SCULPT_RECORD_MODE` first).
+    /// Opens the cassette at `file` in `mode` and `playback` (the environment's
+    /// `SCULPT_RECORD_MODE` and `SCULPT_PLAYBACK_MODE` first).
     ///
+    /// ```swift
+    /// let recording = try CassetteRecording(file: cassettes.appending(path: "issues.json"), playback: .passthrough)
+    /// ```
     /// - Parameters:
     ///   - file: the cassette's file, read when it exists and written by ``save()``.
-    ///   - mode: the mode wanted in code; `SCULPT_RECORD_MODE` overrides it, and without either
-    ///     the mode is replay-only in CI and once elsewhere.
+    ///   - mode: the record mode wanted in code; `SCULPT_RECORD_MODE` overrides it, and without
+    ///     either the mode is replay-only in CI and once elsewhere.
+    ///   - playback: the playback mode wanted in code; `SCULPT_PLAYBACK_MODE` overrides it, and
+    ///     without either it is ``PlaybackMode/strict``.
     ///   - options: how requests match recorded ones.
     ///   - redaction: what is replaced before a recording is kept.
-    ///   - configuration: the configuration of the session that sends recorded requests
+    ///   - configuration: the configuration of the session that sends requests to the network
     ///     (headers, timeouts).
-    /// - Throws: ``RecordMode/InvalidNameError`` for a `SCULPT_RECORD_MODE` that names no mode;
-    ///   ``MissingCassetteError`` in ``RecordMode/replayOnly`` when the file does not exist; the file
-    ///   system's error or ``Fixture/FormatError`` when it cannot be read.
+    /// - Throws: ``RecordMode/InvalidNameError`` or ``PlaybackMode/InvalidNameError`` for an
+    ///   environment variable that names no mode; ``MissingCassetteError`` in
+    ///   ``RecordMode/replayOnly`` and ``PlaybackMode/strict`` when the file does not exist; the
+    ///   file system's error or ``Fixture/FormatError`` when it cannot be read.
     public init(
-        file: URL, mode: RecordMode? = nil, options: FixtureReplay.Options = .init(), redaction: Redaction = Redaction(),
-        configuration: URLSessionConfiguration = .ephemeral
+        file: URL, mode: RecordMode? = nil, playback: PlaybackMode? = nil, options: FixtureReplay.Options = .init(),
+        redaction: Redaction = Redaction(), configuration: URLSessionConfiguration = .ephemeral
     ) throws {
         let mode = try RecordMode.resolved(preferring: mode)
+        let playback = try PlaybackMode.resolved(preferring: playback)
         let exists = FileManager.default.fileExists(atPath: file.path)
-        if mode == .replayOnly, !exists { throw MissingCassetteError(file: file) }
-        let existing = exists && mode != .all ? try Cassette(contentsOf: file).interactions : []
-        let records = mode == .all || mode == .newEpisodes || (mode == .once && !exists)
-        let recorder = records ? FixtureRecorder(configuration: configuration, redaction: redaction) : nil
+        if mode == .replayOnly, playback == .strict, !exists { throw MissingCassetteError(file: file) }
+        let existing = exists && mode != .all && playback != .live ? try Cassette(contentsOf: file).interactions : []
+        let records = playback != .live && (mode == .all || mode == .newEpisodes || (mode == .once && !exists))
+        let recorder = records || playback != .strict ? FixtureRecorder(configuration: configuration, redaction: redaction) : nil
         self.file = file
         self.mode = mode
+        self.playback = playback
         self.existing = existing
         self.recorder = recorder
+        self.records = records
         self.replay = FixtureReplay(existing, options: options, recorder: recorder)
+        self.session = replay.makeSession()
     }
 
-    /// A session whose requests this recording answers or records.
+    /// A session whose requests this recording answers or records, made from `configuration`.
     ///
+    /// ```swift
+    /// let configuration = URLSessionConfiguration.ephemeral
+    /// configuration.httpAdditionalHeaders = ["User-Agent": "my-app-tests"]
+    /// let session = recording.makeSession(configuration: configuration)
+    /// ```
     /// - Parameter configuration: the session's configuration; the recording's `URLProtocol` is
     ///   put first among its protocol classes.
+    /// - Returns: the session.
     public func makeSession(configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
         replay.makeSession(configuration: configuration)
     }
 
-    /// Whether requests the cassette lacks are sent to the network and recorded.
-    public var records: Bool { recorder != nil }
-
-    /// The interactions recorded in this run, secrets redacted, in the order they finished.
+    /// The interactions recorded in this run to be kept, secrets redacted, in the order they
+    /// finished; empty when the record mode does not record.
     public var recordedInteractions: [Fixture] {
-        recorder?.interactions ?? []
+        records ? recorder?.interactions ?? [] : []
     }
 
     /// Writes the cassette when this run recorded something: the recorded interactions after the
     /// cassette's own in ``RecordMode/newEpisodes``, the recorded ones alone otherwise. Folders
     /// on the way are made; the file is replaced whole.
     ///
+    /// Recordings of one file saved in one process add up: a second recording saved to a file
+    /// that a first one wrote in this process adds its interactions after the first's, so two
+    /// tests recording one cassette keep both tests' requests.
+    ///
+    /// ```swift
+    /// try recording.save()
+    /// ```
     /// - Returns: whether the file was written.
     /// - Throws: the file system's error.
     @discardableResult
     public func save() throws -> Bool {
         let recorded = recordedInteractions
         guard !recorded.isEmpty else { return false }
-        let interactions = mode == .newEpisodes ? existing + recorded : recorded
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Cassette(interactions).encoded().write(to: file, options: .atomic)
+        try CassetteFiles.shared.write(file) { writtenInThisProcess in
+            let base = writtenInThisProcess ?? (mode == .newEpisodes ? existing : [])
+            return Cassette(base + recorded)
+        }
         return true
     }
 
@@ -101,11 +144,29 @@ public final class CassetteRecording: Sendable {
     public struct MissingCassetteError: Error, Sendable, CustomStringConvertible {
         /// The file that does not exist.
         public var file: URL
+        /// The test that needs it, when known: the command that records it runs that test alone.
+        public var test: String?
+
+        /// Creates the error.
+        /// - Parameters:
+        ///   - file: the file that does not exist.
+        ///   - test: the name of the test that needs it, such as `listsIssues`; `nil` when unknown.
+        public init(file: URL, test: String? = nil) {
+            self.file = file
+            self.test = test
+        }
+
+        /// The command that records the cassette: `SCULPT_RECORD_MODE=once swift test`, with
+        /// `--filter` and the test's name when it is known.
+        public var recordCommand: String {
+            let filter = test.map { " --filter '\(PrintableText.value($0.replacingOccurrences(of: "'", with: ""), limit: 256))'" } ?? ""
+            return "\(RecordMode.environmentVariable)=once swift test\(filter)"
+        }
 
         /// Which file, and how to record it.
         public var description: String {
             "no cassette at \(PrintableText.value(file.path, limit: 1_024)) and the record mode is replay-only; "
-                + "record it with \(RecordMode.environmentVariable)=once"
+                + "record it with \(recordCommand)"
         }
     }
 }

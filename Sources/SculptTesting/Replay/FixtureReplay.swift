@@ -32,6 +32,10 @@ public import Foundation
 /// that outlives the code that made it still never reaches the network.
 public final class FixtureReplay: @unchecked Sendable {
     /// What a request must share with a recorded one to match, and how sequences behave.
+    ///
+    /// ```swift
+    /// let options = FixtureReplay.Options(matching: [.methodAndPath, .query, .headers(.accept)])
+    /// ```
     public struct Options: Sendable {
         /// Header fields whose values must match too (a recorded interaction without the field
         /// does not match a request with it). Default: none.
@@ -39,19 +43,47 @@ public final class FixtureReplay: @unchecked Sendable {
         /// Whether request bodies must match: JSON by meaning (member order, white space and
         /// number spelling do not matter), anything else byte for byte. Default: `false`.
         public var matchesBody: Bool
+        /// Whether the query must match (its items as a multiset). Default: `true`.
+        public var matchesQuery: Bool
         /// Whether the last response of a used-up sequence is served again. Default: `false`
         /// (each recorded interaction answers once).
         public var repeatsLastResponse: Bool
+        /// The ``RequestMatching/custom(_:_:)`` rules, in order.
+        var customRules: [(name: String, matches: @Sendable (Fixture.Request, Fixture.Request) -> Bool)] = []
 
         /// Creates options.
         /// - Parameters:
         ///   - matchedHeaders: header fields whose values must match too.
         ///   - matchesBody: whether request bodies must match.
+        ///   - matchesQuery: whether the query must match.
         ///   - repeatsLastResponse: whether the last response of a used-up sequence is served again.
-        public init(matchedHeaders: [HTTPField.Name] = [], matchesBody: Bool = false, repeatsLastResponse: Bool = false) {
+        public init(matchedHeaders: [HTTPField.Name] = [], matchesBody: Bool = false, matchesQuery: Bool = true, repeatsLastResponse: Bool = false) {
             self.matchedHeaders = matchedHeaders
             self.matchesBody = matchesBody
+            self.matchesQuery = matchesQuery
             self.repeatsLastResponse = repeatsLastResponse
+        }
+
+        /// Creates options from a list of rules: what is listed is compared, and the method and
+        /// path always are.
+        ///
+        /// ```swift
+        /// let loose = FixtureReplay.Options(matching: [.methodAndPath])   // any query answers
+        /// ```
+        /// - Parameters:
+        ///   - matching: the rules; ``RequestMatching/default`` (method, path and query) by default.
+        ///   - repeatsLastResponse: whether the last response of a used-up sequence is served again.
+        public init(matching: [RequestMatching], repeatsLastResponse: Bool = false) {
+            self.init(matchesQuery: false, repeatsLastResponse: repeatsLastResponse)
+            for rule in matching {
+                switch rule.rule {
+                case .methodAndPath: break
+                case .query: matchesQuery = true
+                case .body: matchesBody = true
+                case .headers(let names): matchedHeaders += names.filter { !matchedHeaders.contains($0) }
+                case .custom(let name, let matches): customRules.append((name, matches))
+                }
+            }
         }
     }
 
@@ -108,7 +140,7 @@ public final class FixtureReplay: @unchecked Sendable {
         let index = Dictionary(grouping: interactions.indices) { RouteKey(method: interactions[$0].request.method.rawValue, path: recorded[$0].path) }
         self.recorded = recorded
         self.index = index
-        self.queries = index.mapValues { QueryIndex($0) { recorded[$0].items } }
+        self.queries = index.mapValues { QueryIndex($0) { options.matchesQuery ? recorded[$0].items : [] } }
     }
 
     /// The recorded interaction that answers `request`, marked as used.
@@ -148,7 +180,7 @@ public final class FixtureReplay: @unchecked Sendable {
     /// response repeats, the last that matches. Called with the lock held.
     private func take(_ asked: AskedRequest) -> Int? {
         let key = RouteKey(asked)
-        if let chosen = queries[key]?.firstUnused(for: asked.items, used: used, matches: { matches(asked, $0) }) {
+        if let chosen = queries[key]?.firstUnused(for: queryKey(asked), used: used, matches: { matches(asked, $0) }) {
             used[chosen] = true
             return chosen
         }
@@ -157,12 +189,17 @@ public final class FixtureReplay: @unchecked Sendable {
 
     /// The last interaction that matches `asked`, used or not. Called with the lock held.
     private func last(matching asked: AskedRequest) -> Int? {
-        queries[RouteKey(asked)]?.last(for: asked.items) { matches(asked, $0) }
+        queries[RouteKey(asked)]?.last(for: queryKey(asked)) { matches(asked, $0) }
     }
 
     /// Every interaction that matches `asked`, used or not. Called with the lock held.
     private func all(matching asked: AskedRequest) -> [Int] {
-        queries[RouteKey(asked)]?.all(for: asked.items) { matches(asked, $0) } ?? []
+        queries[RouteKey(asked)]?.all(for: queryKey(asked)) { matches(asked, $0) } ?? []
+    }
+
+    /// The query items a request is indexed by: none when queries are not compared.
+    private func queryKey(_ asked: AskedRequest) -> [String] {
+        options.matchesQuery ? asked.items : []
     }
 
     /// Whether `asked` matches the recorded request at `index`.

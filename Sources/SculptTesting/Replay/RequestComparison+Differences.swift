@@ -29,7 +29,7 @@ extension RequestComparison {
         if pathDiffers {
             lines.append("path: \(Self.shown(Self.shownPath(of: asked.request.url))), recorded \(Self.shown(Self.shownPath(of: recorded.url)))")
         }
-        guard queryDiffers || !differingHeaders.isEmpty || bodyDiffers else { return lines }
+        guard queryDiffers || !differingHeaders.isEmpty || bodyDiffers || !refusingRules.isEmpty else { return lines }
         if queryDiffers {
             let (extra, missing) = Self.unmatched(asked.counts, recordedItems)
             let has = Self.shown(extra, policy, besideOAuth: Self.besideOAuth(asked.items, policy))
@@ -50,6 +50,9 @@ extension RequestComparison {
         }
         if bodyDiffers {
             lines.append("body: \(asked.body.data.count) bytes differ from the recorded \(recorded.body?.count ?? 0)")
+        }
+        for name in refusingRules {
+            lines.append("rule \(Self.shown(name)): refused the recorded request")
         }
         return lines
     }

@@ -39,6 +39,8 @@ struct RequestComparison {
     let differingHeaders: [HTTPField.Name]
     /// Whether bodies are matched and differ.
     let bodyDiffers: Bool
+    /// The names of the custom rules that refused the recorded request, in order.
+    let refusingRules: [String]
 
     /// Compares `asked` with `recorded` under `options`. Bodies larger than `bodyParseLimit` bytes
     /// are compared byte for byte, not parsed: a miss ranks its candidates so, at a bounded cost.
@@ -56,11 +58,12 @@ struct RequestComparison {
         methodDiffers = asked.method != recorded.method
         pathDiffers = asked.path != recordedPath
         // Each recorded item accounts for exactly one asked item, so different counts never match.
-        queryDiffers = asked.items.count != recordedItems.count || !Self.itemsMatch(asked.counts, recordedItems)
+        queryDiffers = options.matchesQuery && (asked.items.count != recordedItems.count || !Self.itemsMatch(asked.counts, recordedItems))
         differingHeaders = options.matchedHeaders.filter { name in
             !Self.headerMatches(asked.header(name), recorded.headerFields[values: name])
         }
         bodyDiffers = options.matchesBody && !Self.bodiesMatch(asked.body, recorded.body ?? Data(), parseLimit: bodyParseLimit)
+        refusingRules = options.customRules.filter { !$0.matches(asked.request, recorded) }.map(\.name)
     }
 
     /// A recorded request with its path and query items read once, for a replay that compares it
@@ -81,7 +84,7 @@ struct RequestComparison {
 
     /// How many lines ``differences()`` writes: one per part that differs.
     var count: Int {
-        [methodDiffers, pathDiffers, queryDiffers, bodyDiffers].filter { $0 }.count + differingHeaders.count
+        [methodDiffers, pathDiffers, queryDiffers, bodyDiffers].filter { $0 }.count + differingHeaders.count + refusingRules.count
     }
 
     /// Whether the requests match.

@@ -36,9 +36,9 @@ final class CommandProcess: @unchecked Sendable {
     /// Set when a waiting task was cancelled: every wait ends.
     private var abandoned = false
 
-    /// Starts `sculpt` with `arguments` in `folder` (the package root by default).
-    init(_ arguments: [String], in folder: URL = Paths.packageRoot) throws {
-        let executable = try #require(Self.executable, "sculpt is built with the tests (swift build --build-tests)")
+    /// Starts `sculpt` (or `executable`) with `arguments` in `folder` (the package root by default).
+    init(_ arguments: [String], in folder: URL = Paths.packageRoot, executable: URL? = nil) throws {
+        let executable = try #require(executable ?? Self.executable, "sculpt is built with the tests (swift build --build-tests)")
         let out = try ChildPipe()
         let err = try ChildPipe()
         process = try SpawnedProcess(
@@ -81,8 +81,8 @@ final class CommandProcess: @unchecked Sendable {
 
     /// Runs `sculpt` to its end: its exit status, and all it wrote to standard output and
     /// standard error.
-    static func run(_ arguments: [String], in folder: URL = Paths.packageRoot) async throws -> (status: Int32, output: String, errors: String) {
-        let command = try CommandProcess(arguments, in: folder)
+    static func run(_ arguments: [String], in folder: URL = Paths.packageRoot, executable: URL? = nil) async throws -> (status: Int32, output: String, errors: String) {
+        let command = try CommandProcess(arguments, in: folder, executable: executable)
         let status = await command.exit()
         return (status, command.standardOutput, command.standardError)
     }

@@ -18,7 +18,7 @@ struct ServeCommandTests {
     @Test("serves a folder's fixtures, logs each request and whether it matched, and stops on SIGINT and SIGTERM", arguments: [SIGINT, SIGTERM])
     func serve(_ signal: Int32) async throws {
         let command = try CommandProcess(["serve", "Tests/Fixtures/github", "Tests/Fixtures/cassettes"])
-        let base = try await Self.baseURL(of: command, after: "Serving 14 interactions from 10 files at")
+        let base = try await Self.baseURL(of: command, after: "Serving 16 interactions from 11 files at")
         let session = URLSession(configuration: .unhurried)
         defer { session.invalidateAndCancel() }
 

@@ -1,0 +1,218 @@
+public import Foundation
+import SculptShared
+import HTTPTypes
+
+/// What changed between two recordings of one API: interactions paired by method and path, and
+/// for each pair the members added, removed and changed in type, the statuses and the content
+/// types; and the interactions only one side has.
+///
+/// ```swift
+/// let diff = try RecordingDiff(old: [committed], new: [rerecorded])
+/// #expect(!diff.isBreaking, "\(diff)")
+/// ```
+///
+/// Bodies are compared by their shape, not their values: every recorded body of a method and path
+/// (any query, any page) is merged into the kinds of value seen at each member path, so a value
+/// that changes is no change, and a member that turns from a string to a number, or starts being
+/// `null`, is. A removed member and a changed type are breaking: a model that reads them fails.
+public struct RecordingDiff: Sendable, CustomStringConvertible {
+    /// One difference.
+    public struct Change: Sendable, Hashable, CustomStringConvertible {
+        /// What differs.
+        public enum Kind: Sendable, Hashable {
+            /// A member the new recording has and the old does not.
+            case added(member: String, type: String)
+            /// A member the old recording has and the new does not.
+            case removed(member: String, type: String)
+            /// A member (or the body, `""`) whose values have kinds the old recording's did not:
+            /// `string` to `number`, `object` to `array`, `string` to `string or null`.
+            case retyped(member: String, from: String, to: String)
+            /// A member whose values lost a kind and gained none (`string or null` to `string`).
+            case narrowed(member: String, from: String, to: String)
+            /// The statuses recorded differ.
+            case status(from: [Int], to: [Int])
+            /// The content types recorded differ (compared without parameters, case-insensitively).
+            case contentType(from: [String], to: [String])
+            /// Only the old recording has the interaction.
+            case onlyInOld
+            /// Only the new recording has the interaction.
+            case onlyInNew
+        }
+
+        /// The interaction, `GET /repos/apple/swift`.
+        public var interaction: String
+        /// What differs.
+        public var kind: Kind
+
+        /// Whether a model that decoded the old recording may fail on the new: a member removed,
+        /// or a kind of value it has not seen.
+        public var isBreaking: Bool {
+            switch kind {
+            case .removed, .retyped: true
+            default: false
+            }
+        }
+
+        /// One line: `GET /users/octocat: removed site_admin (boolean)`.
+        public var description: String {
+            let what = switch kind {
+            case .added(let member, let type): "added \(Self.shown(member)) (\(type))"
+            case .removed(let member, let type): "removed \(Self.shown(member)) (\(type))"
+            case .retyped(let member, let from, let to): "retyped \(Self.shown(member)): \(from) -> \(to)"
+            case .narrowed(let member, let from, let to): "narrowed \(Self.shown(member)): \(from) -> \(to)"
+            case .status(let from, let to): "status \(from.map(String.init).joined(separator: ", ")) -> \(to.map(String.init).joined(separator: ", "))"
+            case .contentType(let from, let to): "content type \(Self.list(from)) -> \(Self.list(to))"
+            case .onlyInOld: "only in the old recording"
+            case .onlyInNew: "only in the new recording"
+            }
+            return "\(interaction): \(what)\(isBreaking ? " [breaking]" : "")"
+        }
+
+        private static func shown(_ member: String) -> String {
+            member.isEmpty ? "the body" : PrintableText.value(member, limit: 256)
+        }
+
+        private static func list(_ types: [String]) -> String {
+            types.isEmpty ? "none" : types.map { PrintableText.value($0, limit: 128) }.joined(separator: ", ")
+        }
+    }
+
+    /// The differences, interaction by interaction in the old recording's order (then the new's),
+    /// members in the order their bodies hold them.
+    public var changes: [Change]
+
+    /// Whether any change is breaking.
+    public var isBreaking: Bool { changes.contains(where: \.isBreaking) }
+
+    /// Compares two recordings' interactions.
+    ///
+    /// ```swift
+    /// let diff = RecordingDiff(old: try Cassette(contentsOf: before).interactions, new: try Cassette(contentsOf: after).interactions)
+    /// ```
+    /// - Parameters:
+    ///   - old: the interactions recorded first.
+    ///   - new: the interactions recorded since.
+    public init(old: [Fixture], new: [Fixture]) {
+        let before = Side(old)
+        let after = Side(new)
+        changes = []
+        for key in before.order {
+            let line = before.lines[key] ?? ""
+            guard let newer = after.recordings[key], let older = before.recordings[key] else {
+                changes.append(Change(interaction: line, kind: .onlyInOld))
+                continue
+            }
+            changes += Self.compare(older, newer, interaction: line)
+        }
+        for key in after.order where before.recordings[key] == nil {
+            changes.append(Change(interaction: after.lines[key] ?? "", kind: .onlyInNew))
+        }
+    }
+
+    /// Compares the recordings in two sets of files or folders (fixtures, cassettes and HAR
+    /// archives, at any depth).
+    ///
+    /// ```swift
+    /// let diff = try RecordingDiff(old: [URL(filePath: "Fixtures/2025")], new: [URL(filePath: "Fixtures/2026")])
+    /// ```
+    /// - Parameters:
+    ///   - old: the files or folders recorded first.
+    ///   - new: the files or folders recorded since.
+    /// - Throws: the file system's error for a path that does not exist; ``Fixture/FormatError``
+    ///   naming the file and line for one that is not a recording.
+    public init(old: [URL], new: [URL]) throws {
+        try self.init(old: Self.interactions(in: old), new: Self.interactions(in: new))
+    }
+
+    /// Every interaction in `paths`.
+    private static func interactions(in paths: [URL]) throws -> [Fixture] {
+        var fixtures: [Fixture] = []
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path.path(percentEncoded: false), isDirectory: &isFolder) else {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path.path(percentEncoded: false)])
+            }
+            for file in isFolder.boolValue ? FixtureFolder.files(in: path) : [path] {
+                fixtures += try FixtureFolder.interactions(in: file).fixtures
+            }
+        }
+        return fixtures
+    }
+
+    /// The changes between the recordings of one interaction.
+    private static func compare(_ old: Recording, _ new: Recording, interaction: String) -> [Change] {
+        var changes: [Change] = []
+        if old.statuses != new.statuses {
+            changes.append(Change(interaction: interaction, kind: .status(from: old.statuses.sorted(), to: new.statuses.sorted())))
+        }
+        if old.contentTypes != new.contentTypes {
+            changes.append(Change(interaction: interaction, kind: .contentType(from: old.contentTypes.sorted(), to: new.contentTypes.sorted())))
+        }
+        let before = old.shape.kinds
+        let after = new.shape.kinds
+        // A member is listed only where its parent is in both: under a removed or retyped member,
+        // the one line about it says all.
+        func parentInBoth(_ path: String) -> Bool {
+            guard let parent = BodyShape.parent(of: path) else { return true }
+            guard let was = before[parent], let now = after[parent] else { return false }
+            return was == now || (was.intersection(now).contains(.object) || was.intersection(now).contains(.array))
+        }
+        for path in old.shape.order where parentInBoth(path) {
+            guard let was = before[path] else { continue }
+            guard let now = after[path] else {
+                changes.append(Change(interaction: interaction, kind: .removed(member: path, type: was.name)))
+                continue
+            }
+            if !now.subtracting(was).isEmpty {
+                changes.append(Change(interaction: interaction, kind: .retyped(member: path, from: was.name, to: now.name)))
+            } else if now != was {
+                changes.append(Change(interaction: interaction, kind: .narrowed(member: path, from: was.name, to: now.name)))
+            }
+        }
+        for path in new.shape.order where before[path] == nil && parentInBoth(path) {
+            changes.append(Change(interaction: interaction, kind: .added(member: path, type: (after[path] ?? []).name)))
+        }
+        return changes
+    }
+
+    /// One line per change, then `3 changes, 1 breaking`; `no changes` when there are none.
+    public var description: String {
+        guard !changes.isEmpty else { return "no changes" }
+        let breaking = changes.filter(\.isBreaking).count
+        return (changes.map(\.description) + ["\(changes.count) change\(changes.count == 1 ? "" : "s"), \(breaking) breaking"]).joined(separator: "\n")
+    }
+
+    /// Everything recorded for one method and path.
+    struct Recording {
+        var statuses: Set<Int> = []
+        var contentTypes: Set<String> = []
+        var shape = BodyShape()
+    }
+
+    /// One recording's interactions by method and path.
+    struct Side {
+        var recordings: [String: Recording] = [:]
+        var lines: [String: String] = [:]
+        var order: [String] = []
+
+        init(_ fixtures: [Fixture]) {
+            for fixture in fixtures {
+                let path = RequestComparison.path(of: fixture.request.url)
+                let key = fixture.request.method.rawValue + " " + path
+                if recordings[key] == nil {
+                    order.append(key)
+                    lines[key] = "\(PrintableText.value(fixture.request.method.rawValue, limit: 64)) \(PrintableText.value(RequestComparison.shownPath(of: fixture.request.url), limit: 1_024))"
+                }
+                var recording = recordings[key] ?? Recording()
+                recordings[key] = nil
+                recording.statuses.insert(fixture.response.status.code)
+                if let type = fixture.response.headerFields[.contentType] {
+                    let media = type.split(separator: ";", maxSplits: 1).first.map { ASCII.lowercased(String($0)).trimmingCharacters(in: .whitespaces) } ?? ""
+                    recording.contentTypes.insert(media)
+                }
+                recording.shape.add(fixture.response.body)
+                recordings[key] = recording
+            }
+        }
+    }
+}

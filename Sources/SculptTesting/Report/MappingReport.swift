@@ -1,0 +1,158 @@
+public import Foundation
+import SculptShared
+public import Sculpt
+public import SculptMatchers
+
+/// What a serializer makes of a set of recorded responses, in one value a test asserts on and a
+/// person reads: the fixtures that map and decode (with the route that took each and the JSON
+/// members the model never read), the ones that do not (with the error), and the routes that no
+/// fixture covers.
+///
+/// ```swift
+/// @Test func everyFixtureMaps() throws {
+///     let report = try MappingReport(contentsOf: fixtures, serializer: GitHub.serializer)
+///     #expect(report.failures.isEmpty && report.uncoveredRoutes.isEmpty, "\(report)")
+/// }
+/// ```
+///
+/// Routes are known when the serializer's matcher is a `URLModelMatcher`. Unread members are
+/// known when its decoder is a `SculptJSONDecoder`: it marks each member a model looks up, in the
+/// same pass that decodes, and lists the others (`owner.site_admin`, `labels[].node_id`; a member
+/// under one never read is not listed). A response the serializer decodes as its error model (an
+/// `errorResponse`) maps: the error model is what the app sees.
+public struct MappingReport: Sendable, CustomStringConvertible {
+    /// A fixture that mapped and decoded.
+    public struct Mapping: Sendable, CustomStringConvertible {
+        /// The fixture.
+        public var fixture: Fixture
+        /// The route that took it, when the matcher is a `URLModelMatcher`.
+        public var route: URLModelMatcher.Route?
+        /// The type it decoded as.
+        public var modelType: any (Decodable & Sendable).Type
+        /// Whether the serializer decoded it as its error model.
+        public var isErrorModel: Bool
+        /// The JSON members of the body that the model never read, as paths (`owner.site_admin`,
+        /// `labels[].node_id`), in document order; empty when the decoder does not tell.
+        public var unreadMembers: [String]
+
+        /// `GET /users/octocat -> 200 (get-user.json): User by /users/* (unread: site_admin, plan.name)`.
+        public var description: String {
+            let route = self.route.map { " by \($0.pattern)" } ?? ""
+            let kind = isErrorModel ? " (error model)" : ""
+            let unread = unreadMembers.isEmpty ? "" : " (unread: \(ClippedText.list(unreadMembers.lazy.map { PrintableText.value($0, limit: 128) }, limit: 1_024, itemLimit: 128)))"
+            return "\(fixture): \(String(describing: modelType))\(kind)\(route)\(unread)"
+        }
+    }
+
+    /// A fixture that did not map or decode.
+    public struct Failure: Sendable, CustomStringConvertible {
+        /// The fixture.
+        public var fixture: Fixture
+        /// The serializer's error, usually a `SculptError`.
+        public var error: any Error & Sendable
+
+        /// The fixture's line, then the error, once.
+        public var description: String {
+            "\(fixture): \(error)"
+        }
+    }
+
+    /// The fixtures that mapped and decoded, in the order given.
+    public var mappings: [Mapping]
+    /// The fixtures that did not, in the order given.
+    public var failures: [Failure]
+    /// The routes of the matcher that no fixture was taken by, in the order they were added;
+    /// empty when the matcher is not a `URLModelMatcher`.
+    public var uncoveredRoutes: [URLModelMatcher.Route]
+    /// The files that could not be read, with why: a report over folders lists them rather than
+    /// stopping at the first.
+    public var unreadableFiles: [String]
+
+    /// Serializes every fixture with `serializer` and reports what came of each.
+    ///
+    /// ```swift
+    /// let report = MappingReport(fixtures: [try .stub(.get, "/users/1", json: #"{"id": 1}"#)], serializer: serializer)
+    /// ```
+    /// - Parameters:
+    ///   - fixtures: the recorded responses.
+    ///   - serializer: the serializer under test.
+    public init<Matcher>(fixtures: [Fixture], serializer: ModelResponseSerializer<Matcher>) {
+        let routes = (serializer.matcher as? URLModelMatcher)
+        mappings = []
+        failures = []
+        unreadableFiles = []
+        var covered: Set<Int> = []
+        let descriptions = routes?.routes.map(\.description) ?? []
+        let positions = Dictionary(descriptions.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        for fixture in fixtures {
+            let tracking = ReadTracking()
+            let outcome: Result<any Decodable & Sendable, any Error> = tracking.track {
+                Result { try serializer.serialize(fixture.data, for: fixture.context) }
+            }
+            let route = routes?.route(for: fixture.request.url, method: fixture.request.method, status: fixture.response.status)
+            if let route, let position = positions[route.description] { covered.insert(position) }
+            switch outcome {
+            case .success(let model):
+                mappings.append(Mapping(fixture: fixture, route: route, modelType: type(of: model), isErrorModel: false, unreadMembers: tracking.unreadMembers))
+            case .failure(let error as SculptError):
+                if case .errorResponse(let model) = error.reason {
+                    mappings.append(Mapping(fixture: fixture, route: route, modelType: type(of: model), isErrorModel: true, unreadMembers: tracking.unreadMembers))
+                } else {
+                    failures.append(Failure(fixture: fixture, error: error))
+                }
+            case .failure(let error):
+                failures.append(Failure(fixture: fixture, error: UnsendableError(description: "\(error)")))
+            }
+        }
+        uncoveredRoutes = (routes?.routes ?? []).enumerated().filter { !covered.contains($0.offset) }.map(\.element)
+    }
+
+    /// Reads every fixture, cassette and HAR archive in `folders` (at any depth) and reports what
+    /// `serializer` makes of each interaction.
+    ///
+    /// ```swift
+    /// let report = try MappingReport(contentsOf: [fixtures.appending(path: "github")], serializer: serializer)
+    /// ```
+    /// - Parameters:
+    ///   - folders: folders (or single files) of recordings.
+    ///   - serializer: the serializer under test.
+    /// - Throws: the file system's error when a folder does not exist. A file that cannot be read
+    ///   is listed in ``unreadableFiles`` instead.
+    public init<Matcher>(contentsOf folders: [URL], serializer: ModelResponseSerializer<Matcher>) throws {
+        var fixtures: [Fixture] = []
+        var unreadable: [String] = []
+        for folder in folders {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path(percentEncoded: false), isDirectory: &isFolder) else {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: folder.path(percentEncoded: false)])
+            }
+            for file in isFolder.boolValue ? FixtureFolder.files(in: folder) : [folder] {
+                do {
+                    fixtures += try FixtureFolder.interactions(in: file).fixtures
+                } catch {
+                    unreadable.append("\(PrintableText.value(file.lastPathComponent, limit: 256)): \(error)")
+                }
+            }
+        }
+        self.init(fixtures: fixtures, serializer: serializer)
+        unreadableFiles = unreadable
+    }
+
+    /// The failures, the uncovered routes and the unread members, one per line, then a count of
+    /// each; `"12 fixtures map, 0 fail, 0 routes uncovered"` when all is well.
+    public var description: String {
+        var lines: [String] = []
+        lines += failures.map { "failed: \($0)" }
+        lines += unreadableFiles.map { "unreadable: \($0)" }
+        lines += uncoveredRoutes.map { "no fixture for: \($0)" }
+        lines += mappings.filter { !$0.unreadMembers.isEmpty }.map { "unread members: \($0)" }
+        let mapped = "\(mappings.count) fixture\(mappings.count == 1 ? "" : "s") map"
+        lines.append("\(mapped), \(failures.count) fail, \(uncoveredRoutes.count) route\(uncoveredRoutes.count == 1 ? "" : "s") uncovered")
+        return lines.joined(separator: "\n")
+    }
+
+    /// An error that is not `Sendable`, kept as its description.
+    struct UnsendableError: Error, Sendable, CustomStringConvertible {
+        var description: String
+    }
+}

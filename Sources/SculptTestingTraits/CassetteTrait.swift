@@ -1,0 +1,151 @@
+public import Foundation
+public import Testing
+public import SculptTesting
+
+/// A Swift Testing trait that gives each test its own replay of a cassette: the test's requests
+/// are answered from the cassette (or recorded into it, by the `RecordMode`), and
+/// at the end the recording is saved and every interaction must have been used.
+///
+/// ```swift
+/// @Test(.cassette("issues"))
+/// func listsIssues() async throws {
+///     let session = try #require(CassetteRecording.current).session
+///     let issues = try await session.model(from: issuesURL, serializer: serializer, as: [Issue].self)
+///     #expect(issues.count == 30)
+/// }
+/// ```
+///
+/// The cassette is `Cassettes/issues.json` in the folder of the file that wrote the trait. Each
+/// test, and each case of a parameterized test, gets a replay of its own, so tests running in
+/// parallel never see one another's interactions. The code under test reaches the replaying
+/// session through `CassetteRecording.current`, or the test hands it over.
+///
+/// On a suite, every test in it gets its own replay of the whole cassette; give
+/// `verifiesAllUsed: false` there unless each test makes every request.
+public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The cassette's name, a path relative to ``folder`` (`.json` added when it has no extension).
+    public var name: String
+    /// The folder the cassette is in: relative to the folder of the file that wrote the trait, or
+    /// absolute.
+    public var folder: String
+    /// The record mode wanted; `SCULPT_RECORD_MODE` overrides it.
+    public var mode: RecordMode?
+    /// The playback mode wanted; `SCULPT_PLAYBACK_MODE` overrides it.
+    public var playback: PlaybackMode?
+    /// How requests match recorded ones.
+    public var options: FixtureReplay.Options
+    /// What is replaced before a recording is kept.
+    public var redaction: Redaction
+    /// Whether a test that leaves an interaction of the cassette unused fails.
+    public var verifiesAllUsed: Bool
+    /// The file that wrote the trait: the cassette's folder is found from it.
+    public var filePath: String
+    /// Where the trait was written: an unused interaction is reported there.
+    public var sourceLocation: SourceLocation
+
+    /// The trait applies to every test of a suite it is written on.
+    public var isRecursive: Bool { true }
+
+    /// The cassette file the trait reads and writes.
+    ///
+    /// - Throws: ``NameError`` when ``name`` is empty, absolute, or climbs out of ``folder``.
+    public func file() throws(NameError) -> URL {
+        let segments = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard !name.isEmpty, !name.hasPrefix("/"), !segments.contains(where: { $0 == ".." || $0.isEmpty }), !name.contains("\0") else {
+            throw NameError(name: name)
+        }
+        let base = folder.hasPrefix("/")
+            ? URL(filePath: folder, directoryHint: .isDirectory)
+            : URL(filePath: filePath).deletingLastPathComponent().appending(path: folder, directoryHint: .isDirectory)
+        let file = base.appending(path: name)
+        return file.pathExtension.isEmpty ? file.appendingPathExtension("json") : file
+    }
+
+    /// Opens the cassette, runs the test with the recording as `CassetteRecording.current`,
+    /// saves what was recorded, and reports the interactions left unused.
+    ///
+    /// - Parameters:
+    ///   - test: the test (or suite) being run.
+    ///   - testCase: the test case, for a parameterized test.
+    ///   - function: the test.
+    /// - Throws: what the test throws; ``NameError``; `CassetteRecording.MissingCassetteError`
+    ///   (with the command that records it) when the cassette is missing in replay-only mode; the
+    ///   recording's other errors.
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        let recording: CassetteRecording
+        do {
+            recording = try CassetteRecording(file: file(), mode: mode, playback: playback, options: options, redaction: redaction)
+        } catch var error as CassetteRecording.MissingCassetteError {
+            error.test = String(test.name.prefix { $0 != "(" })
+            throw error
+        }
+        // The recording is saved and checked whether or not the test throws: what it recorded is
+        // real traffic, and an unused interaction is worth knowing beside a failure.
+        var thrown: (any Error)?
+        do {
+            try await CassetteRecording.$current.withValue(recording) { try await function() }
+        } catch {
+            thrown = error
+        }
+        try recording.save()
+        if verifiesAllUsed, recording.playback != .live {
+            do {
+                try recording.replay.verifyAllUsed()
+            } catch {
+                Issue.record("cassette \(name): \(error)", sourceLocation: sourceLocation)
+            }
+        }
+        if let thrown { throw thrown }
+    }
+
+    /// A cassette name that would leave its folder or names no file.
+    public struct NameError: Error, Sendable, CustomStringConvertible {
+        /// The name given.
+        public var name: String
+
+        /// What is wrong and what to write.
+        public var description: String {
+            "the cassette name \"\(name.debugDescription.dropFirst().dropLast().prefix(256))\" names no file in the cassette folder: "
+                + "write a relative path without empty or .. segments, such as \"github/issues\""
+        }
+    }
+}
+
+extension Trait where Self == CassetteTrait {
+    /// Replays the cassette `name` for each test (recording it by the record mode), then checks
+    /// that every interaction was used.
+    ///
+    /// ```swift
+    /// @Test(.cassette("issues", matching: [.methodAndPath, .query, .headers(.accept)]))
+    /// func listsIssues() async throws { ... }
+    /// ```
+    /// - Parameters:
+    ///   - name: the cassette's name, a relative path in `folder` (`.json` added when it has no
+    ///     extension).
+    ///   - folder: the folder of cassettes: relative to the folder of this source file, or
+    ///     absolute. Default: `Cassettes`.
+    ///   - mode: the record mode; `SCULPT_RECORD_MODE` overrides it; without either, replay-only
+    ///     in CI and once elsewhere.
+    ///   - playback: the playback mode; `SCULPT_PLAYBACK_MODE` overrides it; without either, strict.
+    ///   - matching: what a request must share with a recorded one; method, path and query by default.
+    ///   - repeatsLastResponse: whether the last response of a used-up sequence is served again.
+    ///   - redaction: what is replaced before a recording is kept.
+    ///   - verifiesAllUsed: whether a test that leaves an interaction unused fails.
+    ///   - filePath: the source file; leave the default.
+    ///   - fileID: the source file's identifier; leave the default.
+    ///   - line: the line; leave the default.
+    ///   - column: the column; leave the default.
+    /// - Returns: the trait.
+    public static func cassette(
+        _ name: String, in folder: String = "Cassettes", mode: RecordMode? = nil, playback: PlaybackMode? = nil,
+        matching: [RequestMatching] = RequestMatching.default, repeatsLastResponse: Bool = false, redaction: Redaction = Redaction(),
+        verifiesAllUsed: Bool = true,
+        filePath: String = #filePath, fileID: String = #fileID, line: Int = #line, column: Int = #column
+    ) -> CassetteTrait {
+        CassetteTrait(
+            name: name, folder: folder, mode: mode, playback: playback,
+            options: FixtureReplay.Options(matching: matching, repeatsLastResponse: repeatsLastResponse), redaction: redaction,
+            verifiesAllUsed: verifiesAllUsed, filePath: filePath,
+            sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptJSON
+import SculptMatchers
+import SculptTesting
+import SculptTestingTraits
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `.cassette` trait: each test (and each case of a parameterized one) gets a replay of its
+/// own, reachable through `CassetteRecording.current`, checked for unused interactions at the end.
+@Suite("The cassette trait")
+struct CassetteTraitTests {
+    /// The folder of the package's cassettes, from this file's folder.
+    static let cassettes = "../../Fixtures/cassettes"
+
+    struct Count: Decodable, Sendable {
+        var count: Int
+    }
+
+    /// The counts that two requests to `/counter` get from the current recording.
+    static func twoCounts() async throws -> [Int] {
+        let session = try #require(CassetteRecording.current).session
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Count.self), decoder: SculptJSONDecoder())
+        var counts: [Int] = []
+        for _ in 0..<2 {
+            let url = try #require(URL(string: "https://api.example.com/counter"))
+            counts.append(try await session.model(from: url, serializer: serializer, as: Count.self).count)
+        }
+        return counts
+    }
+
+    @Test("a test under the trait replays its cassette through CassetteRecording.current", .cassette("counter", in: cassettes, mode: .replayOnly))
+    func replays() async throws {
+        #expect(try await Self.twoCounts() == [1, 2])
+        let recording = try #require(CassetteRecording.current)
+        #expect(recording.file.lastPathComponent == "counter.json")
+        #expect(recording.playback == .strict || ProcessInfo.processInfo.environment[PlaybackMode.environmentVariable] != nil)
+    }
+
+    @Test("100 cases running at once each get the whole sequence: no case sees another's interactions",
+          .cassette("counter", in: cassettes, mode: .replayOnly, playback: .strict), arguments: 0..<100)
+    func parallelCasesAreIsolated(_ index: Int) async throws {
+        #expect(try await Self.twoCounts() == [1, 2], "case \(index)")
+    }
+
+    @Test("outside the trait there is no current recording")
+    func noCurrentOutside() {
+        #expect(CassetteRecording.current == nil)
+    }
+
+    @Test("an interaction left unused is reported where the trait was written, after the test ran")
+    func unusedIsReported() async throws {
+        let trait: CassetteTrait = .cassette("counter", in: Self.cassettes, mode: .replayOnly, playback: .strict)
+        let test = try #require(Test.current)
+        let ran = Locked(false)
+        try await withKnownIssue {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                let session = try #require(CassetteRecording.current).session
+                let url = try #require(URL(string: "https://api.example.com/counter"))
+                _ = try await session.data(from: url)
+                ran.withLock { $0 = true }
+            }
+        } matching: { issue in
+            let text = String(describing: issue)
+            return text.contains("cassette counter") && text.contains("1 recorded interaction") && issue.sourceLocation?.fileID == #fileID
+        }
+        #expect(ran.withLock { $0 })
+    }
+
+    @Test("verifiesAllUsed: false lets a test use part of a cassette")
+    func unusedAllowed() async throws {
+        let trait: CassetteTrait = .cassette("counter", in: Self.cassettes, mode: .replayOnly, playback: .strict, verifiesAllUsed: false)
+        try await trait.provideScope(for: try #require(Test.current), testCase: Test.Case.current) {
+            let session = try #require(CassetteRecording.current).session
+            _ = try await session.data(from: try #require(URL(string: "https://api.example.com/counter")))
+        }
+    }
+
+    @Test("a missing cassette in replay-only mode fails with the command that records it")
+    func missingCassette() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-trait-\(UUID())").path
+        let trait: CassetteTrait = .cassette("github/issues", in: folder, mode: .replayOnly, playback: .strict)
+        let error = try await #require(throws: CassetteRecording.MissingCassetteError.self) {
+            try await trait.provideScope(for: try #require(Test.current), testCase: Test.Case.current) {
+                Issue.record("the test ran without its cassette")
+            }
+        }
+        #expect(error.file.path == folder + "/github/issues.json")
+        #expect(error.recordCommand == "SCULPT_RECORD_MODE=once swift test --filter 'missingCassette'")
+        #expect(error.description.hasSuffix("record it with SCULPT_RECORD_MODE=once swift test --filter 'missingCassette'"))
+    }
+
+    @Test("the cassette file is found beside the source file that wrote the trait", arguments: [
+        ("issues", "Cassettes", "/src/Tests/AppTests/Cassettes/issues.json"),
+        ("issues.json", "Cassettes", "/src/Tests/AppTests/Cassettes/issues.json"),
+        ("github/issues", "Recordings", "/src/Tests/AppTests/Recordings/github/issues.json"),
+        ("issues.har", "../Fixtures", "/src/Tests/AppTests/../Fixtures/issues.har"),
+        ("issues", "/var/cassettes", "/var/cassettes/issues.json"),
+    ])
+    func fileLocation(_ name: String, _ folder: String, _ expected: String) throws {
+        let trait: CassetteTrait = .cassette(name, in: folder, filePath: "/src/Tests/AppTests/IssueTests.swift")
+        #expect(try trait.file().path == expected)
+    }
+
+    @Test("a name that leaves the folder or names no file is refused with what to write", arguments: [
+        "", "/etc/passwd", "../secrets", "github/../../x", "github//issues", "issues/", "a\0b",
+    ])
+    func badNames(_ name: String) throws {
+        let trait: CassetteTrait = .cassette(name, filePath: "/src/Tests/AppTests/IssueTests.swift")
+        let error = try #require(throws: CassetteTrait.NameError.self) { try trait.file() }
+        #expect(error.description.contains("names no file in the cassette folder"))
+        #expect(error.description.contains(#"such as "github/issues""#))
+        #expect(!error.description.contains("\0"))
+    }
+}

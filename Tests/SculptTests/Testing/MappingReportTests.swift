@@ -1,0 +1,193 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptJSON
+import SculptMatchers
+import SculptTesting
+import Testing
+
+/// A mapping report over recorded responses: what maps, what fails, which routes no fixture
+/// covers, and which members each model never read.
+@Suite("Mapping reports")
+struct MappingReportTests {
+    struct Organization: Decodable, Sendable {
+        let login: String
+        let publicRepos: Int
+
+        enum CodingKeys: String, CodingKey {
+            case login
+            case publicRepos = "public_repos"
+        }
+    }
+
+    struct Owner: Decodable, Sendable {
+        let login: String
+    }
+
+    struct Issue: Decodable, Sendable {
+        let number: Int
+        let title: String
+        let user: Owner
+    }
+
+    /// A GitHub client's routes: one (`/users/*`) has no recording in the package.
+    static func serializer() throws -> ModelResponseSerializer<URLModelMatcher> {
+        var routes = URLModelMatcher()
+        try routes.add("/orgs/*", Organization.self)
+        try routes.add("/repos/*/*", Repository.self)
+        try routes.add("/repositories/#", Repository.self)
+        try routes.add("/repos/*/*/labels", [Label].self)
+        try routes.add("/repos/*/*/labels/*", Label.self)
+        try routes.add("/repos/*/*/issues", [Issue].self)
+        try routes.add("/users/*", User.self)
+        try routes.add("/", [String: String].self)
+        var serializer = ModelResponseSerializer(matcher: routes, decoder: SculptJSONDecoder())
+        serializer.errorMatcher = StaticModelMatcher(APIError.self)
+        return serializer
+    }
+
+    @Test("the recorded GitHub fixtures: every one maps, the route without a fixture is listed, and each model's unread members")
+    func gitHubFixtures() throws {
+        let report = try MappingReport(contentsOf: [Paths.fixtures.appending(path: "github")], serializer: Self.serializer())
+        #expect(report.failures.isEmpty, "\(report)")
+        #expect(report.unreadableFiles.isEmpty)
+        #expect(report.uncoveredRoutes.map(\.pattern.description) == ["/users/*"])
+        #expect(report.mappings.count == 9)
+
+        let label = try #require(report.mappings.first { $0.fixture.source == "get-label.json" })
+        #expect(label.route?.pattern.description == "/repos/*/*/labels/*")
+        #expect(label.unreadMembers == ["id", "node_id", "url", "default", "description"])
+        let labels = try #require(report.mappings.first { $0.fixture.source == "list-labels.json" })
+        #expect(labels.unreadMembers == ["[].id", "[].node_id", "[].url", "[].default", "[].description"], "each member once, however many elements")
+        let issues = try #require(report.mappings.first { $0.fixture.source == "list-issues.json" })
+        #expect(issues.unreadMembers.contains("[].user.id"), "a member of a member that was read")
+        #expect(!issues.unreadMembers.contains("[].user.login"))
+        #expect(issues.unreadMembers.contains("[].labels") && !issues.unreadMembers.contains { $0.hasPrefix("[].labels[]") },
+                "members under one never read are not listed")
+        let organization = try #require(report.mappings.first { $0.fixture.source == "get-organization.json" })
+        #expect(!organization.unreadMembers.contains("public_repos"))
+        #expect(organization.unreadMembers.contains("public_gists"))
+        let missing = try #require(report.mappings.first { $0.fixture.source == "get-branch-protection-not-found.json" })
+        #expect(missing.isErrorModel && "\(missing.modelType)" == "APIError")
+        #expect(missing.unreadMembers == ["documentation_url"])
+        #expect(report.description.hasSuffix("9 fixtures map, 0 fail, 1 route uncovered"))
+        #expect(report.description.contains("no fixture for: /users/* -> User"))
+    }
+
+    @Test("a fixture that does not map is a failure that states the serializer's error once")
+    func failures() throws {
+        let serializer = try Self.serializer()
+        let report = MappingReport(fixtures: [
+            try .stub(.get, "https://api.github.com/orgs/apple", json: #"{"login": "apple"}"#),
+            try .stub(.get, "https://api.github.com/gists", json: "[]"),
+            try .stub(.get, "https://api.github.com/users/ada", json: #"{"login": "ada", "id": 1, "site_admin": false}"#),
+        ], serializer: serializer)
+        #expect(report.failures.count == 2)
+        #expect(report.mappings.map(\.unreadMembers) == [["site_admin"]])
+        let line = try #require(report.failures.first?.description)
+        #expect(line.hasPrefix("GET /orgs/apple -> 200 (stub GET /orgs/apple): "))
+        #expect(line.contains("publicRepos") || line.contains("public_repos"), "\(line)")
+        let unmatched = try #require(report.failures.last?.error as? SculptError)
+        guard case .noModelMatched = unmatched.reason else {
+            Testing.Issue.record("expected noModelMatched, got \(unmatched.reason)")
+            return
+        }
+    }
+
+    @Test("unread member paths", arguments: [
+        (#"{"a": 1, "b": {"c": 2, "d": 3}, "e": [{"f": 1, "g": 2}, {"f": 3, "h": 4}]}"#, ["b.d", "e[].g", "e[].h"]),
+        (#"{"a": 1, "a": 2, "b": {"c": 1, "d": 1}, "e": [], "x": {"deep": {"er": 1}}}"#, ["a", "b.d", "x"]),
+        (#"{"a": 1, "b": {"c": 1}, "e": [[{"f": 1, "z": 0}]]}"#, ["e[][].z"]),
+        (#"{"a\u0041": 1, "a": 1, "b": null, "e": null}"#, ["a\\u0041"]),
+        (#"[]"#, []),
+    ])
+    func paths(_ json: String, _ unread: [String]) throws {
+        struct Inner: Decodable, Sendable {
+            let c: Int
+        }
+        struct Element: Decodable, Sendable {
+            let f: Int
+        }
+        struct Shape: Decodable, Sendable {
+            let a: Int
+            let b: Inner?
+            let e: [Element]?
+        }
+        struct Nested: Decodable, Sendable {
+            let a: Int
+            let b: Inner
+            let e: [[Element]]
+        }
+        let type: any (Decodable & Sendable).Type = json.contains("[[") ? Nested.self : json == "[]" ? [Int].self : Shape.self
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(type), decoder: SculptJSONDecoder())
+        let report = MappingReport(fixtures: [try .stub(.get, "/shape", json: json)], serializer: serializer)
+        #expect(report.failures.isEmpty, "\(report)")
+        #expect(report.mappings.first?.unreadMembers == unread)
+    }
+
+    @Test("members read under a key strategy are read", arguments: [
+        JSONDecoder.KeyDecodingStrategy.convertFromSnakeCase,
+        .custom { path in AnyCodingKey(path.last?.stringValue.replacingOccurrences(of: "_", with: "") ?? "") },
+    ])
+    func keyStrategies(_ strategy: JSONDecoder.KeyDecodingStrategy) throws {
+        struct Wrapped: Decodable, Sendable {
+            let publicrepos: Int?
+            let publicRepos: Int?
+        }
+        var decoder = SculptJSONDecoder()
+        decoder.keyDecodingStrategy = strategy
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Wrapped.self), decoder: decoder)
+        let report = MappingReport(fixtures: [try .stub(.get, "/a", json: #"{"public_repos": 1, "site_admin": false}"#)], serializer: serializer)
+        #expect(report.mappings.first?.unreadMembers == ["site_admin"])
+    }
+
+    struct AnyCodingKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    @Test("a decoder that does not tell reports no unread members; the mapping itself is the same")
+    func foundationDecoder() throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self), decoder: JSONDecoder())
+        let report = MappingReport(fixtures: [try .stub(.get, "/users/ada", json: #"{"login": "ada", "id": 1, "site_admin": false}"#)], serializer: serializer)
+        #expect(report.mappings.count == 1)
+        #expect(report.mappings.first?.unreadMembers == [])
+    }
+
+    @Test("tracking reads changes no decode: the same models with and without a report")
+    func sameModels() throws {
+        let serializer = try Self.serializer()
+        for fixture in try GitHubFixtures.all() {
+            let plain = Result { try serializer.serialize(fixture.data, for: fixture.context) }
+            let report = MappingReport(fixtures: [fixture], serializer: serializer)
+            if case .success(let model) = plain {
+                #expect(report.mappings.first.map { "\($0.modelType)" } == "\(type(of: model))")
+            } else {
+                #expect(report.mappings.first?.isErrorModel ?? !report.failures.isEmpty)
+            }
+        }
+    }
+
+    @Test("an unreadable file is listed, not thrown; a missing folder throws")
+    func unreadable() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-report-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("{not json".utf8).write(to: folder.appending(path: "broken.json"))
+        try Fixture.stub(.get, "/users/ada", json: #"{"login": "ada", "id": 1}"#).encoded().write(to: folder.appending(path: "user.json"))
+        let report = try MappingReport(contentsOf: [folder], serializer: Self.serializer())
+        #expect(report.unreadableFiles.count == 1)
+        #expect(report.unreadableFiles.first?.hasPrefix("broken.json: fixture broken.json:1: not JSON") == true, "\(report.unreadableFiles)")
+        #expect(report.mappings.count == 1)
+        #expect(throws: (any Error).self) { try MappingReport(contentsOf: [folder.appending(path: "nowhere")], serializer: Self.serializer()) }
+    }
+
+    @Test("a fixture reads as one line: method, path, status, file; secrets redacted")
+    func fixtureLine() throws {
+        var fixture = try Fixture.stub(.get, "https://api.github.com/user?access_token=s3cret&page=2", status: .unauthorized, json: "{}")
+        fixture.source = "github/user.json"
+        #expect("\(fixture)" == "GET /user?access_token=REDACTED&page=2 -> 401 (github/user.json)")
+    }
+}

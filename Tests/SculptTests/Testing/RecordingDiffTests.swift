@@ -1,0 +1,111 @@
+import Foundation
+import HTTPTypes
+import SculptTesting
+import Testing
+
+/// Drift between two recordings of one API: the package's GitHub recordings against a copy with
+/// changes planted, each found, and nothing else.
+@Suite("Recording diffs")
+struct RecordingDiffTests {
+    /// The GitHub recordings with changes planted: in the issues list a member removed, two
+    /// retyped, one starting to be `null`, one added; a status and a content type changed; one
+    /// interaction dropped and one added.
+    static func planted() throws -> [Fixture] {
+        var fixtures = try GitHubFixtures.all().filter { $0.source != "delete-label.json" }
+        for index in fixtures.indices {
+            switch fixtures[index].source {
+            case "list-issues.json":
+                var issues = try #require(try JSONSerialization.jsonObject(with: fixtures[index].data) as? [[String: Any]])
+                for position in issues.indices { issues[position]["node_id"] = nil }
+                issues[1]["comments"] = "3"
+                issues[2]["state"] = NSNull()
+                issues[0]["milestone"] = ["number": 1]
+                issues[0]["type"] = "issue"
+                fixtures[index].response.body = try JSONSerialization.data(withJSONObject: issues)
+            case "get-label.json":
+                fixtures[index].response.status = .nonAuthoritativeInformation
+            case "get-root.json":
+                fixtures[index].response.headerFields[.contentType] = "application/vnd.github+json"
+            default:
+                break
+            }
+        }
+        fixtures.append(try .stub(.get, "https://api.github.com/users/octocat", json: #"{"login": "octocat"}"#))
+        return fixtures
+    }
+
+    @Test("every planted change is found, and only those; removed and retyped members are breaking")
+    func plantedChanges() throws {
+        let diff = RecordingDiff(old: try GitHubFixtures.all(), new: try Self.planted())
+        let issues = "GET /repos/octokit-fixture-org/paginate-issues/issues"
+        let expected: Set<String> = [
+            "\(issues): removed [].node_id (string) [breaking]",
+            "\(issues): retyped [].comments: number -> string or number [breaking]",
+            "\(issues): retyped [].state: string -> string or null [breaking]",
+            "\(issues): retyped [].milestone: null -> object or null [breaking]",
+            "\(issues): added [].type (string)",
+            "GET /repos/octokit-fixture-org/labels/labels/test-label: status 200 -> 203",
+            "GET /: content type application/json -> application/vnd.github+json",
+            "DELETE /repos/octokit-fixture-org/labels/labels/test-label-updated: only in the old recording",
+            "GET /users/octocat: only in the new recording",
+        ]
+        #expect(Set(diff.changes.map(\.description)) == expected, "\(diff)")
+        #expect(diff.changes.count == expected.count)
+        #expect(diff.isBreaking)
+        #expect(diff.description.hasSuffix("9 changes, 4 breaking"))
+    }
+
+    @Test("a recording against itself, or against one whose values alone changed, has no changes")
+    func valuesAreNoChange() throws {
+        let fixtures = try GitHubFixtures.all()
+        #expect(RecordingDiff(old: fixtures, new: fixtures).changes.isEmpty)
+        let renamed = fixtures.map { fixture in
+            var fixture = fixture
+            fixture.response.body = Data(String(decoding: fixture.data, as: UTF8.self).replacingOccurrences(of: "octokit", with: "renamed").utf8)
+            return fixture
+        }
+        let diff = RecordingDiff(old: fixtures, new: renamed)
+        #expect(diff.changes.allSatisfy { if case .onlyInOld = $0.kind { true } else if case .onlyInNew = $0.kind { true } else { false } }, "\(diff)")
+        #expect(!diff.isBreaking)
+        #expect(RecordingDiff(old: [Fixture](), new: []).description == "no changes")
+    }
+
+    @Test("pages of one path merge: a member missing from one page is no change", arguments: [
+        ([#"{"a": 1, "b": "x"}"#, #"{"a": 2}"#], [#"{"a": 3, "b": "y"}"#], [String]()),
+        ([#"{"a": 1}"#], [#"{"a": null}"#, #"{"a": 2}"#], ["GET /p: retyped a: number -> number or null [breaking]"]),
+        ([#"{"a": 1, "b": null}"#], [#"{"a": 1}"#], ["GET /p: removed b (null) [breaking]"]),
+        ([#"{"a": "x"}"#, #"{"a": null}"#], [#"{"a": "y"}"#], ["GET /p: narrowed a: string or null -> string"]),
+        ([#"{"a": {"b": 1}}"#], [#"{"a": [1]}"#], ["GET /p: retyped a: object -> array [breaking]"]),
+        ([#"[1, 2]"#], [#"{"items": [1]}"#], ["GET /p: retyped the body: array -> object [breaking]"]),
+        ([#"{"a": 1}"#], ["not json"], ["GET /p: retyped the body: object -> a body that is not JSON [breaking]"]),
+    ])
+    func shapes(_ old: [String], _ new: [String], _ expected: [String]) throws {
+        let before = try old.enumerated().map { try Fixture.stub(.get, "/p?page=\($0.offset)", body: Data($0.element.utf8)) }
+        let after = try new.enumerated().map { try Fixture.stub(.get, "/p?page=\($0.offset)", body: Data($0.element.utf8)) }
+        #expect(RecordingDiff(old: before, new: after).changes.map(\.description) == expected)
+    }
+
+    @Test("sculpt diff lists the changes and exits 1 on a breaking one, 0 on none, 2 on a recording it cannot read")
+    func command() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-diff-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let new = folder.appending(path: "new.json")
+        try Cassette(try Self.planted()).encoded().write(to: new)
+        let (status, output, _) = try await CommandProcess.run(["diff", "Tests/Fixtures/github", new.path])
+        #expect(status == 1)
+        #expect(output.contains("GET /repos/octokit-fixture-org/paginate-issues/issues: removed [].node_id (string) [breaking]\n"))
+        #expect(output.hasSuffix("9 changes, 4 breaking.\n"), "\(output)")
+
+        let (same, unchanged, _) = try await CommandProcess.run(["diff", "Tests/Fixtures/github", "Tests/Fixtures/github"])
+        #expect(same == 0)
+        #expect(unchanged == "No changes.\n")
+
+        try Data("{\"interactions\": [".utf8).write(to: folder.appending(path: "broken.json"))
+        let (broken, _, error) = try await CommandProcess.run(["diff", "Tests/Fixtures/github", folder.appending(path: "broken.json").path])
+        #expect(broken == 2)
+        #expect(error.hasPrefix("error: fixture broken.json:1: not JSON"), "\(error)")
+        let (missing, _, absent) = try await CommandProcess.run(["diff", "Tests/Fixtures/github", folder.appending(path: "nowhere").path])
+        #expect(missing == 2)
+        #expect(absent.contains("no such file or folder"))
+    }
+}
