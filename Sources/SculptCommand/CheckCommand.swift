@@ -41,7 +41,7 @@ struct CheckCommand: ParsableCommand {
                 data = try Data(contentsOf: file)
             } catch {
                 errors += 1
-                Console.say("\(name): error: \(PrintableText.value(FixtureFiles.unreadable(file, error), limit: 4_096))")
+                Console.say("\(name): error: \(PrintableText.value(FixtureFolder.unreadable(file, error), limit: 4_096))")
                 continue
             }
             do {

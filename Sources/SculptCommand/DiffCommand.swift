@@ -14,9 +14,10 @@ struct DiffCommand: ParsableCommand {
             array, null appearing), the statuses and content types that changed, and the \
             interactions only one side has. Bodies are compared by shape, not value: every body \
             recorded for a method and path, whatever its query, is merged. Exits 1 when a change \
-            is breaking (a member removed or a type changed), so re-recording in CI tells the \
+            is breaking (a member removed or a type changed, or an interaction only OLD has), so re-recording in CI tells the \
             team what the API changed before the models fail; exits 0 otherwise, and 2 when a \
-            recording cannot be read.
+            recording cannot be read or holds no interaction (a re-recording that failed is not "no \
+            change").
 
             OLD and NEW are fixture files, cassettes, HAR archives, or folders of them.
 

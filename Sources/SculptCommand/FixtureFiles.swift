@@ -24,14 +24,6 @@ enum FixtureFiles {
         return files
     }
 
-    /// Why a listed file could not be read: for a name that leads nowhere, what may be the cause.
-    static func unreadable(_ file: URL, _ error: any Error) -> String {
-        guard FileManager.default.fileExists(atPath: file.path(percentEncoded: false)) else {
-            return "cannot be opened by this name: a link to nothing, or a name that is not valid UTF-8 (rename it)"
-        }
-        return error.localizedDescription
-    }
-
     /// A path given on the command line that does not exist.
     struct Missing: Error, CustomStringConvertible {
         var path: String

@@ -113,7 +113,8 @@ extension TapeDecoder {
         }
         var members = ObjectMembers(decoder: self, object: index)
         return try type.decodeMembers(&members, firstOnly: firstOnly) { valueType, name, valueEntry in
-            try firstOnly
+            self.storage.markRead(valueEntry - 2)
+            return try firstOnly
                 ? self.unwrapOpened(valueType, at: valueEntry, in: node, key: DictionaryKey(member: name))
                 : self.unwrapOpened(valueType, at: valueEntry, in: node, key: DictionaryKey(name))
         }

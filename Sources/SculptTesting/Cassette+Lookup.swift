@@ -11,15 +11,22 @@ extension Cassette {
     /// let issues = cassette.interactions(.get, path: "/repos/apple/swift/issues")
     /// ```
     ///
-    /// Paths compare as a replay compares them: the query is not part of the path, and
+    /// Paths compare as a replay compares them: the query is not part of the path (a query given
+    /// is left aside, and a whole URL is taken by its path), and
     /// percent-encodings that mean the same character are equal (`/a%7e` is `/a~`). A path written
     /// without any `%` is taken as decoded (`/users/ada lovelace` finds `/users/ada%20lovelace`).
     /// - Parameters:
     ///   - method: the request's method; `nil` for any.
-    ///   - path: the request's path, such as `/users/octocat`.
+    ///   - path: the request's path, such as `/users/octocat`, or its whole URL.
     /// - Returns: the matching interactions; empty when there are none.
     public func interactions(_ method: HTTPRequest.Method? = nil, path: String) -> [Fixture] {
-        let written = path.isEmpty ? "/" : path
+        // A whole URL is taken by its path, and a query is left aside.
+        var written = path.isEmpty ? "/" : path
+        if let url = URL(string: written), url.scheme != nil {
+            written = RequestComparison.shownPath(of: url)
+        } else if let query = written.firstIndex(of: "?") {
+            written = String(written[..<query])
+        }
         // A path without `%` is taken as decoded: what a URL's path cannot hold is encoded.
         let encoded = written.utf8.contains(UInt8(ascii: "%")) ? written : written.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? written
         let wanted = PercentEncoding.normalized(encoded)

@@ -84,7 +84,7 @@ extension Fixture {
     private static func stub(
         _ method: HTTPRequest.Method, _ url: String, status: HTTPResponse.Status, headerFields: HTTPFields, contentType: String?, body: Data
     ) throws(FormatError) -> Fixture {
-        guard let parsed = URL(string: url), !url.isEmpty else {
+        guard let parsed = URL(string: url), !url.isEmpty, parsed.scheme != nil ? parsed.host() != nil : url.hasPrefix("/") else {
             throw FormatError(reason: "the stub's URL \"\(PrintableText.value(url, limit: 256))\" is not a URL; write an absolute URL or a path such as /users/1")
         }
         var fields = headerFields

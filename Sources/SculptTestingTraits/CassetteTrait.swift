@@ -20,10 +20,11 @@ public import SculptTesting
 /// parallel never see one another's interactions. The code under test reaches the replaying
 /// session through `CassetteRecording.current`, or the test hands it over.
 ///
-/// On a suite, every test in it gets its own replay of the whole cassette; give
-/// `verifiesAllUsed: false` there unless each test makes every request.
+/// On a suite, or on a parameterized test, every test and case gets its own replay of the whole
+/// cassette, and an interaction that none of them used fails the suite or the test: tests that
+/// make different requests can share one cassette.
 public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
-    /// The cassette's name, a path relative to ``folder`` (`.json` added when it has no extension).
+    /// The cassette's name, a path relative to ``folder`` (`.json` added unless it ends in it).
     public var name: String
     /// The folder the cassette is in: relative to the folder of the file that wrote the trait, or
     /// absolute.
@@ -46,56 +47,104 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// The trait applies to every test of a suite it is written on.
     public var isRecursive: Bool { true }
 
-    /// The cassette file the trait reads and writes.
+    /// The cassette file the trait reads and writes: ``name`` in ``folder``, with `.json` added
+    /// unless the name ends in it.
     ///
-    /// - Throws: ``NameError`` when ``name`` is empty, absolute, or climbs out of ``folder``.
+    /// - Returns: the file.
+    /// - Throws: ``NameError`` when ``name`` is empty, absolute, or has an empty, `.` or `..` segment.
     public func file() throws(NameError) -> URL {
         let segments = name.split(separator: "/", omittingEmptySubsequences: false)
-        guard !name.isEmpty, !name.hasPrefix("/"), !segments.contains(where: { $0 == ".." || $0.isEmpty }), !name.contains("\0") else {
+        guard !name.isEmpty, !name.hasPrefix("/"), !segments.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }), !name.contains("\0") else {
             throw NameError(name: name)
         }
         let base = folder.hasPrefix("/")
             ? URL(filePath: folder, directoryHint: .isDirectory)
             : URL(filePath: filePath).deletingLastPathComponent().appending(path: folder, directoryHint: .isDirectory)
-        let file = base.appending(path: name)
-        return file.pathExtension.isEmpty ? file.appendingPathExtension("json") : file
+        return base.appending(path: name.hasSuffix(".json") ? name : name + ".json")
     }
 
-    /// Opens the cassette, runs the test with the recording as `CassetteRecording.current`,
-    /// saves what was recorded, and reports the interactions left unused.
+    /// The trait scopes suites and test functions as well as test cases: the outermost scope of
+    /// a cassette checks that its interactions were used, by any of the tests and cases within.
+    ///
+    /// - Parameters:
+    ///   - test: the test or suite.
+    ///   - testCase: the test case, or `nil` for a suite or a test function.
+    /// - Returns: this trait.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> CassetteTrait? { self }
+
+    /// For a test case, opens the cassette, runs the test with the recording as
+    /// `CassetteRecording.current`, and saves what was recorded; for the outermost suite or test
+    /// function of a cassette, reports the interactions that none of its test cases used.
     ///
     /// - Parameters:
     ///   - test: the test (or suite) being run.
-    ///   - testCase: the test case, for a parameterized test.
+    ///   - testCase: the test case, or `nil` for a suite or a test function.
     ///   - function: the test.
     /// - Throws: what the test throws; ``NameError``; `CassetteRecording.MissingCassetteError`
     ///   (with the command that records it) when the cassette is missing in replay-only mode; the
     ///   recording's other errors.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        let file = try file()
+        let key = file.standardizedFileURL.path
+        guard testCase != nil else {
+            // An enclosing scope of the same cassette checks for all of its tests.
+            guard CassetteLedger.current[key] == nil else { return try await function() }
+            let ledger = CassetteLedger()
+            let thrown = await Self.error { try await CassetteLedger.$current.withValue(CassetteLedger.current.merging([key: ledger]) { $1 }) { try await function() } }
+            report(ledger.unused())
+            if let thrown { throw thrown }
+            return
+        }
         let recording: CassetteRecording
         do {
-            recording = try CassetteRecording(file: file(), mode: mode, playback: playback, options: options, redaction: redaction)
+            recording = try CassetteRecording(file: file, mode: mode, playback: playback, options: options, redaction: redaction)
         } catch var error as CassetteRecording.MissingCassetteError {
-            error.test = String(test.name.prefix { $0 != "(" })
+            error.test = Self.filterPattern(test.id.moduleName + "." + test.id.nameComponents.joined(separator: "/"))
             throw error
         }
         // The recording is saved and checked whether or not the test throws: what it recorded is
         // real traffic, and an unused interaction is worth knowing beside a failure.
-        var thrown: (any Error)?
-        do {
-            try await CassetteRecording.$current.withValue(recording) { try await function() }
-        } catch {
-            thrown = error
-        }
+        let thrown = await Self.error { try await CassetteRecording.$current.withValue(recording) { try await function() } }
+        recording.session.finishTasksAndInvalidate()
         try recording.save()
-        if verifiesAllUsed, recording.playback != .live {
-            do {
-                try recording.replay.verifyAllUsed()
-            } catch {
-                Issue.record("cassette \(name): \(error)", sourceLocation: sourceLocation)
+        if recording.playback != .live {
+            if let ledger = CassetteLedger.current[key] {
+                ledger.add(recording.replay)
+            } else {
+                // A scope given a test case directly, with no scope around it.
+                let ledger = CassetteLedger()
+                ledger.add(recording.replay)
+                report(ledger.unused())
             }
         }
         if let thrown { throw thrown }
+    }
+
+    /// Records an issue for unused interactions, where the trait was written, unless told not to.
+    private func report(_ unused: FixtureReplay.UnusedInteractionsError?) {
+        guard verifiesAllUsed, let unused else { return }
+        Issue.record("cassette \(name): \(unused)", sourceLocation: sourceLocation)
+    }
+
+    /// `name` as a `swift test --filter` pattern that matches it alone: regular expression
+    /// characters escaped (`/` is not one).
+    static func filterPattern(_ name: String) -> String {
+        var pattern = ""
+        for character in name {
+            if "\\^$.|?*+()[]{}".contains(character) { pattern.append("\\") }
+            pattern.append(character)
+        }
+        return pattern
+    }
+
+    /// What `body` throws, or `nil`.
+    private static func error(_ body: () async throws -> Void) async -> (any Error)? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// A cassette name that would leave its folder or names no file.
@@ -106,7 +155,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         /// What is wrong and what to write.
         public var description: String {
             "the cassette name \"\(name.debugDescription.dropFirst().dropLast().prefix(256))\" names no file in the cassette folder: "
-                + "write a relative path without empty or .. segments, such as \"github/issues\""
+                + "write a relative path without empty, . or .. segments, such as \"github/issues\""
         }
     }
 }
@@ -120,8 +169,7 @@ extension Trait where Self == CassetteTrait {
     /// func listsIssues() async throws { ... }
     /// ```
     /// - Parameters:
-    ///   - name: the cassette's name, a relative path in `folder` (`.json` added when it has no
-    ///     extension).
+    ///   - name: the cassette's name, a relative path in `folder` (`.json` added unless it ends in it).
     ///   - folder: the folder of cassettes: relative to the folder of this source file, or
     ///     absolute. Default: `Cassettes`.
     ///   - mode: the record mode; `SCULPT_RECORD_MODE` overrides it; without either, replay-only
@@ -130,7 +178,8 @@ extension Trait where Self == CassetteTrait {
     ///   - matching: what a request must share with a recorded one; method, path and query by default.
     ///   - repeatsLastResponse: whether the last response of a used-up sequence is served again.
     ///   - redaction: what is replaced before a recording is kept.
-    ///   - verifiesAllUsed: whether a test that leaves an interaction unused fails.
+    ///   - verifiesAllUsed: whether an interaction that no test or case under the trait used fails
+    ///     the test (or the suite).
     ///   - filePath: the source file; leave the default.
     ///   - fileID: the source file's identifier; leave the default.
     ///   - line: the line; leave the default.

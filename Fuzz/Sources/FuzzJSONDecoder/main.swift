@@ -4,8 +4,11 @@
 // with the same settings: the same value, or the same DecodingError case at the same coding path.
 import Foundation
 import FuzzSupport
+import HTTPTypes
 import Sculpt
 import SculptJSON
+import SculptMatchers
+import SculptTesting
 
 /// The outcome of one decode: the value's text, or the error's case and coding path.
 func outcome(_ decode: () throws -> Shaped) -> (text: String, kind: String?) {
@@ -56,6 +59,14 @@ runFuzzer { input in
 
     let expected = outcome { try foundation.decode(Shaped.self, from: document) }
     let actual = outcome { try sculpt.decode(Shaped.self, from: document) }
+    // Tracking which members were read (a mapping report) changes no decode: the same document
+    // maps exactly when the decoder alone reads it.
+    let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Shaped.self), decoder: sculpt)
+    let fixture = Fixture(request: .init(url: URL(filePath: "/")), response: .init(status: .ok, headerFields: [.contentType: "application/json"], body: document))
+    let report = MappingReport(fixtures: [fixture], serializer: serializer)
+    let bodyless = document.isEmpty
+    require(bodyless || (report.mappings.count == 1) == (actual.kind == nil),
+            "\(head): the decoder alone \(actual.kind ?? "read"), a mapping report \(report.mappings.isEmpty ? "failed: \(report.failures.first.map { "\($0.error)" }?.prefix(500) ?? "")" : "read")")
     if shape.listsKeysInDecoderOrder, expected.kind != nil {
         // Which failing member JSONDecoder reports first follows its dictionary's hash order, so
         // when several members fail, each its own way, the error it reports varies from process

@@ -4,11 +4,11 @@
 ///
 /// Outside ``track(_:)`` a decode reads one thread-local value, once, and marks nothing.
 package final class ReadTracking {
-    /// The paths of the members no decode read, in document order: `owner.site_admin`,
-    /// `items[].node_id` (array positions are `[]`: a member unread in several elements is listed once).
+    /// The paths of the members no decode read, in document order (see ``MemberPath``):
+    /// `owner.site_admin`, `items[].node_id` (array positions are `[]`: a member unread in several
+    /// elements is listed once). A member under one never read is not listed, nor a repeat of a
+    /// name whose first member was read.
     package private(set) var unreadMembers: [String] = []
-    /// How many decodes were tracked.
-    package private(set) var decodes = 0
     private var seen: Set<String> = []
 
     package init() {}
@@ -22,46 +22,59 @@ package final class ReadTracking {
     }
 
     /// Adds the unread members of a decoded tape: `read[key]` is whether the member whose key
-    /// entry is `key` was looked up. Members under an unread one are not listed.
+    /// entry is `key` was looked up.
     package func record(_ entries: JSONTape.Entries, text: UnsafeBufferPointer<UInt8>, read: UnsafeBufferPointer<Bool>) {
-        decodes += 1
-        var path: [String] = []
-        walk(0, entries, text, read, &path)
+        walk(0, path: "", entries, text, read)
     }
 
-    private func walk(_ index: Int, _ entries: JSONTape.Entries, _ text: UnsafeBufferPointer<UInt8>, _ read: UnsafeBufferPointer<Bool>, _ path: inout [String]) {
+    private func walk(_ index: Int, path: String, _ entries: JSONTape.Entries, _ text: UnsafeBufferPointer<UInt8>, _ read: UnsafeBufferPointer<Bool>) {
         let entry = entries[index]
         switch entry.kind {
         case .object:
+            // Names are made only for an object with a member left unread.
+            var anyUnread = false
             var position = JSONTape.firstChild(of: index)
-            while position < entry.end {
-                let name = Self.name(of: entries[position], in: text)
-                path.append(path.isEmpty ? name : "." + name)
-                if read[position] {
-                    walk(JSONTape.value(ofKey: position), entries, text, read, &path)
-                } else {
-                    let member = path.joined()
-                    if seen.insert(member).inserted { unreadMembers.append(member) }
+            while position < entry.end, !anyUnread {
+                anyUnread = !read[position]
+                position = entries.next(afterMember: position)
+            }
+            var readNames: Set<String> = []
+            if anyUnread {
+                position = JSONTape.firstChild(of: index)
+                while position < entry.end {
+                    if read[position] { readNames.insert(Self.name(entries[position], text)) }
+                    position = entries.next(afterMember: position)
                 }
-                path.removeLast()
+            }
+            position = JSONTape.firstChild(of: index)
+            while position < entry.end {
+                if read[position] {
+                    // Only a container can hold an unread member: a path is made for nothing else.
+                    let value = JSONTape.value(ofKey: position)
+                    if entries[value].kind == .object || entries[value].kind == .array {
+                        walk(value, path: MemberPath.appending(Self.name(entries[position], text), to: path), entries, text, read)
+                    }
+                } else {
+                    let name = Self.name(entries[position], text)
+                    let member = MemberPath.appending(name, to: path)
+                    if !readNames.contains(name), seen.insert(member).inserted { unreadMembers.append(member) }
+                }
                 position = entries.next(afterMember: position)
             }
         case .array:
+            let elements = MemberPath.elements(of: path)
             var position = JSONTape.firstChild(of: index)
-            path.append("[]")
             while position < entry.end {
-                walk(position, entries, text, read, &path)
+                walk(position, path: elements, entries, text, read)
                 position = entries.next(after: position)
             }
-            path.removeLast()
         default:
             break
         }
     }
 
-    /// A key's text as written (escapes left as they are), for a path a person reads.
-    private static func name(of key: JSONTape.Entry, in text: UnsafeBufferPointer<UInt8>) -> String {
-        let range = key.offset..<min(text.count, key.offset + key.length)
-        return String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
+    /// A key's decoded name.
+    private static func name(_ key: JSONTape.Entry, _ text: UnsafeBufferPointer<UInt8>) -> String {
+        MemberPath.name(text, key.offset..<(key.offset + key.length), escaped: !key.isSimpleString)
     }
 }

@@ -87,6 +87,29 @@ package enum ClippedText {
         return text + (shown > 0 ? " and \(count(rest)) more" : "\(count(rest)) items")
     }
 
+    /// Lines joined by line feeds, each cut to `lineLimit` bytes, as many as fit in `limit` bytes
+    /// with `last` after them; the rest counted on a line of their own (`… and 9,990 more lines`).
+    /// Reads only the lines it shows.
+    ///
+    /// ```swift
+    /// ClippedText.lines(changes.lazy.map(\.description), limit: 65_536, last: "3 changes")
+    /// ```
+    package static func lines(_ lines: some Collection<String>, limit: Int, lineLimit: Int = 4_096, last: String) -> String {
+        var text = ""
+        var shown = 0
+        let total = lines.count
+        for line in lines {
+            let piece = value(line, limit: lineLimit)
+            let rest = total - shown - 1
+            let closing = (rest > 0 ? "… and \(count(rest)) more lines\n".utf8.count : 0) + last.utf8.count
+            guard text.utf8.count + piece.utf8.count + 1 + closing <= limit else { break }
+            text += piece + "\n"
+            shown += 1
+        }
+        let rest = total - shown
+        return text + (rest > 0 ? "… and \(count(rest)) more line\(rest == 1 ? "" : "s")\n" : "") + last
+    }
+
     /// `n` with thousands separators: `1,048,576`.
     ///
     /// ```swift

@@ -29,77 +29,60 @@ struct BodyShape {
         }
     }
 
-    /// The kinds seen at each path, and the paths in the order first seen.
+    /// The kinds seen at each path, each path's parent, and the paths in the order first seen.
     private(set) var kinds: [String: Kinds] = [:]
+    private(set) var parents: [String: String] = [:]
     private(set) var order: [String] = []
 
     /// Adds a body's shape.
     mutating func add(_ body: Data) {
-        guard !body.isEmpty else { return note("", .empty) }
+        guard !body.isEmpty else { return note("", .empty, parent: nil) }
         let added: Bool = body.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             let text = UnsafeBufferPointer(rebasing: bytes[start...])
             guard let entries = try? JSONTape.scan(text) else { return false }
             defer { entries.deallocate() }
-            var path = ""
-            walk(0, entries, text, &path)
+            walk(0, entries, text, path: "", parent: nil)
             return true
         }
-        if !added { note("", .notJSON) }
+        if !added { note("", .notJSON, parent: nil) }
     }
 
-    private mutating func note(_ path: String, _ kind: Kinds) {
+    private mutating func note(_ path: String, _ kind: Kinds, parent: String?) {
         if let known = kinds[path] {
             kinds[path] = known.union(kind)
         } else {
             kinds[path] = kind
+            parents[path] = parent
             order.append(path)
         }
     }
 
-    private mutating func walk(_ index: Int, _ entries: JSONTape.Entries, _ text: UnsafeBufferPointer<UInt8>, _ path: inout String) {
+    private mutating func walk(_ index: Int, _ entries: JSONTape.Entries, _ text: UnsafeBufferPointer<UInt8>, path: String, parent: String?) {
         let entry = entries[index]
         switch entry.kind {
-        case .null: note(path, .null)
-        case .true, .false: note(path, .boolean)
-        case .number: note(path, .number)
-        case .string: note(path, .string)
+        case .null: note(path, .null, parent: parent)
+        case .true, .false: note(path, .boolean, parent: parent)
+        case .number: note(path, .number, parent: parent)
+        case .string: note(path, .string, parent: parent)
         case .array:
-            note(path, .array)
-            let parent = path.endIndex
-            path += "[]"
+            note(path, .array, parent: parent)
+            let elements = MemberPath.elements(of: path)
             var position = JSONTape.firstChild(of: index)
             while position < entry.end {
-                walk(position, entries, text, &path)
+                walk(position, entries, text, path: elements, parent: path)
                 position = entries.next(after: position)
             }
-            path.removeSubrange(parent...)
         case .object:
-            note(path, .object)
-            let parent = path.endIndex
+            note(path, .object, parent: parent)
             var position = JSONTape.firstChild(of: index)
             while position < entry.end {
                 let key = entries[position]
-                let range = key.offset..<min(text.count, key.offset + key.length)
-                if !path.isEmpty { path += "." }
-                path += String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
-                walk(JSONTape.value(ofKey: position), entries, text, &path)
-                path.removeSubrange(parent...)
+                let name = MemberPath.name(text, key.offset..<(key.offset + key.length), escaped: !key.isSimpleString)
+                walk(JSONTape.value(ofKey: position), entries, text, path: MemberPath.appending(name, to: path), parent: path)
                 position = entries.next(afterMember: position)
             }
         }
-    }
-
-    /// The path that holds `path`: `user` for `user.login`, `labels` for `labels[]`, `""` for a
-    /// top-level member.
-    static func parent(of path: String) -> String? {
-        guard !path.isEmpty else { return nil }
-        if path.hasSuffix("[]") { return String(path.dropLast(2)) }
-        guard let dot = path.lastIndex(of: ".") else {
-            // `[].id` under `[]`, `id` under the body.
-            return ""
-        }
-        return String(path[..<dot])
     }
 }

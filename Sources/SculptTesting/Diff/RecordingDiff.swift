@@ -14,7 +14,8 @@ import HTTPTypes
 /// Bodies are compared by their shape, not their values: every recorded body of a method and path
 /// (any query, any page) is merged into the kinds of value seen at each member path, so a value
 /// that changes is no change, and a member that turns from a string to a number, or starts being
-/// `null`, is. A removed member and a changed type are breaking: a model that reads them fails.
+/// `null`, is. An array recorded empty on one side says nothing about its elements. A removed
+/// member, a changed type and an interaction only the old recording has are breaking.
 public struct RecordingDiff: Sendable, CustomStringConvertible {
     /// One difference.
     public struct Change: Sendable, Hashable, CustomStringConvertible {
@@ -44,11 +45,12 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
         /// What differs.
         public var kind: Kind
 
-        /// Whether a model that decoded the old recording may fail on the new: a member removed,
-        /// or a kind of value it has not seen.
+        /// Whether a model that decoded the old recording may fail on the new: a member removed, a
+        /// kind of value it has not seen, or an interaction the new recording lacks (the API no
+        /// longer answers it there, or the recording no longer exercises it).
         public var isBreaking: Bool {
             switch kind {
-            case .removed, .retyped: true
+            case .removed, .retyped, .onlyInOld: true
             default: false
             }
         }
@@ -118,23 +120,19 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - old: the files or folders recorded first.
     ///   - new: the files or folders recorded since.
-    /// - Throws: the file system's error for a path that does not exist; ``Fixture/FormatError``
-    ///   naming the file and line for one that is not a recording.
-    public init(old: [URL], new: [URL]) throws {
+    /// - Throws: ``RecordingFileError`` for a path that does not exist, a file that cannot be read
+    ///   (a diff that passed over one could hide a removal), or a side that holds no recording (a
+    ///   re-recording that failed would otherwise be no change).
+    public init(old: [URL], new: [URL]) throws(RecordingFileError) {
         try self.init(old: Self.interactions(in: old), new: Self.interactions(in: new))
     }
 
     /// Every interaction in `paths`.
-    private static func interactions(in paths: [URL]) throws -> [Fixture] {
-        var fixtures: [Fixture] = []
-        for path in paths {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path.path(percentEncoded: false), isDirectory: &isFolder) else {
-                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path.path(percentEncoded: false)])
-            }
-            for file in isFolder.boolValue ? FixtureFolder.files(in: path) : [path] {
-                fixtures += try FixtureFolder.interactions(in: file).fixtures
-            }
+    private static func interactions(in paths: [URL]) throws(RecordingFileError) -> [Fixture] {
+        let (fixtures, unreadable) = try FixtureFolder.interactions(in: paths)
+        if let first = unreadable.first { throw first }
+        guard !fixtures.isEmpty else {
+            throw RecordingFileError(path: paths.map { $0.path(percentEncoded: false) }.joined(separator: ", "), reason: "holds no fixture, cassette or HAR archive")
         }
         return fixtures
     }
@@ -152,15 +150,23 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
         let after = new.shape.kinds
         // A member is listed only where its parent is in both: under a removed or retyped member,
         // the one line about it says all.
-        func parentInBoth(_ path: String) -> Bool {
-            guard let parent = BodyShape.parent(of: path) else { return true }
+        func parentInBoth(_ path: String, _ shape: BodyShape) -> Bool {
+            guard let parent = shape.parents[path] else { return true }
             guard let was = before[parent], let now = after[parent] else { return false }
-            return was == now || (was.intersection(now).contains(.object) || was.intersection(now).contains(.array))
+            return was == now || !was.intersection(now).intersection([.object, .array]).isEmpty
         }
-        for path in old.shape.order where parentInBoth(path) {
+        // An array's elements recorded on one side only (every list empty on the other) are not
+        // known to have changed: an empty page is not a removal.
+        func elementsUnknown(_ path: String, _ shape: BodyShape, otherSide: [String: BodyShape.Kinds]) -> Bool {
+            guard path.hasSuffix("[]"), let array = shape.parents[path] else { return false }
+            return otherSide[array]?.contains(.array) == true
+        }
+        for path in old.shape.order where parentInBoth(path, old.shape) {
             guard let was = before[path] else { continue }
             guard let now = after[path] else {
-                changes.append(Change(interaction: interaction, kind: .removed(member: path, type: was.name)))
+                if !elementsUnknown(path, old.shape, otherSide: after) {
+                    changes.append(Change(interaction: interaction, kind: .removed(member: path, type: was.name)))
+                }
                 continue
             }
             if !now.subtracting(was).isEmpty {
@@ -169,17 +175,18 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
                 changes.append(Change(interaction: interaction, kind: .narrowed(member: path, from: was.name, to: now.name)))
             }
         }
-        for path in new.shape.order where before[path] == nil && parentInBoth(path) {
+        for path in new.shape.order where before[path] == nil && parentInBoth(path, new.shape) && !elementsUnknown(path, new.shape, otherSide: before) {
             changes.append(Change(interaction: interaction, kind: .added(member: path, type: (after[path] ?? []).name)))
         }
         return changes
     }
 
-    /// One line per change, then `3 changes, 1 breaking`; `no changes` when there are none.
+    /// One line per change, then `3 changes, 1 breaking`; `no changes` when there are none. At
+    /// most 64 KiB: past that, lines are left out and counted (``changes`` keeps everything).
     public var description: String {
         guard !changes.isEmpty else { return "no changes" }
         let breaking = changes.filter(\.isBreaking).count
-        return (changes.map(\.description) + ["\(changes.count) change\(changes.count == 1 ? "" : "s"), \(breaking) breaking"]).joined(separator: "\n")
+        return ClippedText.lines(changes.lazy.map(\.description), limit: 64 << 10, last: "\(changes.count) change\(changes.count == 1 ? "" : "s"), \(breaking) breaking")
     }
 
     /// Everything recorded for one method and path.

@@ -46,7 +46,7 @@ enum JSONValue: Equatable, Sendable {
     func isEquivalent(to other: JSONValue) -> Bool {
         switch (self, other) {
         case (.number(let a), .number(let b)):
-            return a == b || (Double(a).map { $0 == Double(b) } ?? false)
+            return a == b || Self.numberValue(a).map { $0 == Self.numberValue(b) } ?? false
         case (.array(let a), .array(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.isEquivalent(to: $1) }
         case (.object(let a), .object(let b)):
@@ -54,6 +54,48 @@ enum JSONValue: Equatable, Sendable {
         default:
             return self == other
         }
+    }
+
+    /// A number's exact value: its sign, its significant digits and the power of ten after them
+    /// (`1.50e3` and `1500` are both `(false, "15", 2)`), so that numbers past a `Double`'s
+    /// precision compare exactly; `nil` for text that is not a JSON number.
+    static func numberValue(_ text: String) -> NumberValue? {
+        var bytes = Array(text.utf8)[...]
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { bytes = bytes.dropFirst() }
+        let integer = bytes.prefix { (48...57).contains($0) }
+        bytes = bytes.dropFirst(integer.count)
+        var fraction: ArraySlice<UInt8> = []
+        if bytes.first == UInt8(ascii: ".") {
+            fraction = bytes.dropFirst().prefix { (48...57).contains($0) }
+            bytes = bytes.dropFirst(1 + fraction.count)
+        }
+        var exponent = 0
+        if let marker = bytes.first, marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            let sign = bytes.first == UInt8(ascii: "-") ? -1 : 1
+            if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            let digits = bytes.prefix { (48...57).contains($0) }
+            guard !digits.isEmpty else { return nil }
+            // Beyond nine digits an exponent is clamped: such numbers are compared as written.
+            exponent = sign * digits.prefix(9).reduce(0) { $0 * 10 + Int($1 - 48) }
+            bytes = bytes.dropFirst(digits.count)
+        }
+        guard bytes.isEmpty, !integer.isEmpty else { return nil }
+        var digits = Array((integer + fraction).drop { $0 == 48 })
+        exponent -= fraction.count
+        while digits.last == 48 {
+            digits.removeLast()
+            exponent += 1
+        }
+        return digits.isEmpty ? NumberValue(negative: false, digits: [], exponent: 0) : NumberValue(negative: negative, digits: digits, exponent: exponent)
+    }
+
+    /// A number's exact value (``numberValue(_:)``).
+    struct NumberValue: Equatable {
+        var negative: Bool
+        var digits: [UInt8]
+        var exponent: Int
     }
 
     /// Whether two objects' members, by key (the first occurrence of a repeated one), have the

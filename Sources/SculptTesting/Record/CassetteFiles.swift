@@ -10,6 +10,19 @@ final class CassetteFiles: @unchecked Sendable {
     private let lock = NSLock()
     /// What each file (by standardized path) holds, as this process last wrote it.
     private var written: [String: [Fixture]] = [:]
+    /// Whether each file opened in this process existed when it was first opened.
+    private var existedAtFirstOpening: [String: Bool] = [:]
+
+    /// Whether `file` existed when a recording first opened it in this process: a cassette that
+    /// was missing then is still being recorded, however many tests have saved to it since.
+    func existedAtFirstOpening(_ file: URL, existsNow: Bool) -> Bool {
+        let key = file.standardizedFileURL.path
+        return lock.withLock {
+            if let existed = existedAtFirstOpening[key] { return existed }
+            existedAtFirstOpening[key] = existsNow
+            return existsNow
+        }
+    }
 
     /// Writes the cassette `make` returns to `file`, atomically, under the lock: `make` gets what
     /// this process last wrote to the file, or `nil` when it has not written it.

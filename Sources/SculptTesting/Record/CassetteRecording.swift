@@ -83,8 +83,12 @@ public final class CassetteRecording: Sendable {
         let playback = try PlaybackMode.resolved(preferring: playback)
         let exists = FileManager.default.fileExists(atPath: file.path)
         if mode == .replayOnly, playback == .strict, !exists { throw MissingCassetteError(file: file) }
+        // In once mode a cassette missing when the process first opened it is still being
+        // recorded: a test that opens it after another saved it replays what is there and records
+        // what it lacks, as in new-episodes mode.
+        let recordsOnce = mode == .once && !CassetteFiles.shared.existedAtFirstOpening(file, existsNow: exists)
         let existing = exists && mode != .all && playback != .live ? try Cassette(contentsOf: file).interactions : []
-        let records = playback != .live && (mode == .all || mode == .newEpisodes || (mode == .once && !exists))
+        let records = playback != .live && (mode == .all || mode == .newEpisodes || recordsOnce)
         let recorder = records || playback != .strict ? FixtureRecorder(configuration: configuration, redaction: redaction) : nil
         self.file = file
         self.mode = mode
@@ -116,13 +120,15 @@ public final class CassetteRecording: Sendable {
         records ? recorder?.interactions ?? [] : []
     }
 
-    /// Writes the cassette when this run recorded something: the recorded interactions after the
-    /// cassette's own in ``RecordMode/newEpisodes``, the recorded ones alone otherwise. Folders
-    /// on the way are made; the file is replaced whole.
+    /// Writes the cassette when this run recorded something not saved yet: the recorded
+    /// interactions after the cassette's own in ``RecordMode/newEpisodes``, the recorded ones
+    /// alone otherwise. Folders on the way are made; the file is replaced whole. Saving again
+    /// writes only what was recorded since.
     ///
     /// Recordings of one file saved in one process add up: a second recording saved to a file
     /// that a first one wrote in this process adds its interactions after the first's, so two
-    /// tests recording one cassette keep both tests' requests.
+    /// tests recording one cassette keep both tests' requests (in ``RecordMode/all`` too: the
+    /// first recording of the process replaces the file, the others add to it).
     ///
     /// ```swift
     /// try recording.save()
@@ -131,13 +137,30 @@ public final class CassetteRecording: Sendable {
     /// - Throws: the file system's error.
     @discardableResult
     public func save() throws -> Bool {
-        let recorded = recordedInteractions
-        guard !recorded.isEmpty else { return false }
-        try CassetteFiles.shared.write(file) { writtenInThisProcess in
-            let base = writtenInThisProcess ?? (mode == .newEpisodes ? existing : [])
-            return Cassette(base + recorded)
+        try saved.withLock { savedCount in
+            let recorded = recordedInteractions
+            guard recorded.count > savedCount else { return false }
+            let unsaved = recorded[savedCount...]
+            try CassetteFiles.shared.write(file) { writtenInThisProcess in
+                let base = writtenInThisProcess ?? (mode == .newEpisodes ? existing : [])
+                return Cassette(base + unsaved)
+            }
+            savedCount = recorded.count
+            return true
         }
-        return true
+    }
+
+    /// How many of the recorded interactions ``save()`` has written.
+    private let saved = SavedCount()
+
+    /// A count behind a lock.
+    private final class SavedCount: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+
+        func withLock<T>(_ body: (inout Int) throws -> T) rethrows -> T {
+            try lock.withLock { try body(&count) }
+        }
     }
 
     /// A cassette that replay-only mode cannot do without.

@@ -12,7 +12,9 @@ import Sculpt
 /// | ``newEpisodes`` | replays; records a request it lacks and adds it | records every request |
 /// | ``all`` | records every request, replacing the cassette | records every request |
 ///
-/// Only ``replayOnly`` and ``once`` with a cassette never touch the network.
+/// Only ``replayOnly`` and ``once`` with a cassette never touch the network. In ``once`` mode, a
+/// cassette that was missing when the process first opened it stays open to recording for the
+/// rest of the process, as in ``newEpisodes``: every test that records into it keeps its requests.
 public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Replay only; never the network. The default when the `CI` environment variable is set.
     case replayOnly = "replay-only"

@@ -223,6 +223,18 @@ public final class FixtureReplay: @unchecked Sendable {
         }
     }
 
+    /// The positions of the recorded interactions that requests have used.
+    package var usedIndices: Set<Int> {
+        lock.withLock { Set(interactions.indices.filter { used[$0] }) }
+    }
+
+    /// Checks that every recorded interaction answered a request of this replay or is in
+    /// `alsoUsed` (used by replays of the same interactions elsewhere: the cases of one test).
+    package func verifyAllUsed(alsoUsed: Set<Int>) throws(UnusedInteractionsError) {
+        let unused = lock.withLock { interactions.indices.filter { !used[$0] && !alsoUsed.contains($0) }.map { interactions[$0] } }
+        guard unused.isEmpty else { throw UnusedInteractionsError(interactions: unused, redaction: redaction) }
+    }
+
     /// The recorded interactions no request has used yet.
     public var unusedInteractions: [Fixture] {
         lock.withLock { interactions.indices.filter { !used[$0] }.map { interactions[$0] } }

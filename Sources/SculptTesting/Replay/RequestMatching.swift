@@ -35,7 +35,7 @@ public struct RequestMatching: Sendable, CustomStringConvertible {
     public static let body = RequestMatching(rule: .body)
 
     /// The values of chosen header fields; a recorded interaction without a field does not match a
-    /// request with it.
+    /// request with it, and a recorded value that redaction replaced (`REDACTED`) matches any value.
     ///
     /// ```swift
     /// let matching: [RequestMatching] = [.methodAndPath, .query, .headers(.accept, .acceptLanguage)]

@@ -11,11 +11,12 @@ public import SculptMatchers
 /// ```swift
 /// @Test func everyFixtureMaps() throws {
 ///     let report = try MappingReport(contentsOf: fixtures, serializer: GitHub.serializer)
-///     #expect(report.failures.isEmpty && report.uncoveredRoutes.isEmpty, "\(report)")
+///     #expect(report.isComplete, "\(report)")   // no failure, unreadable file or uncovered route
 /// }
 /// ```
 ///
-/// Routes are known when the serializer's matcher is a `URLModelMatcher`. Unread members are
+/// Routes are known when the serializer's matcher is a `URLModelMatcher` (with any other matcher,
+/// ``uncoveredRoutes`` is empty). Unread members are
 /// known when its decoder is a `SculptJSONDecoder`: it marks each member a model looks up, in the
 /// same pass that decodes, and lists the others (`owner.site_admin`, `labels[].node_id`; a member
 /// under one never read is not listed). A response the serializer decodes as its error model (an
@@ -116,40 +117,42 @@ public struct MappingReport: Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - folders: folders (or single files) of recordings.
     ///   - serializer: the serializer under test.
-    /// - Throws: the file system's error when a folder does not exist. A file that cannot be read
-    ///   is listed in ``unreadableFiles`` instead.
-    public init<Matcher>(contentsOf folders: [URL], serializer: ModelResponseSerializer<Matcher>) throws {
-        var fixtures: [Fixture] = []
-        var unreadable: [String] = []
-        for folder in folders {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder.path(percentEncoded: false), isDirectory: &isFolder) else {
-                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: folder.path(percentEncoded: false)])
-            }
-            for file in isFolder.boolValue ? FixtureFolder.files(in: folder) : [folder] {
-                do {
-                    fixtures += try FixtureFolder.interactions(in: file).fixtures
-                } catch {
-                    unreadable.append("\(PrintableText.value(file.lastPathComponent, limit: 256)): \(error)")
-                }
-            }
+    /// - Throws: ``RecordingFileError`` when a path does not exist, or when the paths hold no
+    ///   recording at all (a report over nothing would pass). A file that cannot be read is listed
+    ///   in ``unreadableFiles`` instead.
+    public init<Matcher>(contentsOf folders: [URL], serializer: ModelResponseSerializer<Matcher>) throws(RecordingFileError) {
+        let (fixtures, unreadable) = try FixtureFolder.interactions(in: folders)
+        guard !fixtures.isEmpty || !unreadable.isEmpty else {
+            throw RecordingFileError(path: folders.map { $0.path(percentEncoded: false) }.joined(separator: ", "), reason: "holds no fixture, cassette or HAR archive")
         }
         self.init(fixtures: fixtures, serializer: serializer)
-        unreadableFiles = unreadable
+        unreadableFiles = unreadable.map(\.description)
     }
 
-    /// The failures, the uncovered routes and the unread members, one per line, then a count of
-    /// each; `"12 fixtures map, 0 fail, 0 routes uncovered"` when all is well.
-    public var description: String {
-        var lines: [String] = []
-        lines += failures.map { "failed: \($0)" }
-        lines += unreadableFiles.map { "unreadable: \($0)" }
-        lines += uncoveredRoutes.map { "no fixture for: \($0)" }
-        lines += mappings.filter { !$0.unreadMembers.isEmpty }.map { "unread members: \($0)" }
-        let mapped = "\(mappings.count) fixture\(mappings.count == 1 ? "" : "s") map"
-        lines.append("\(mapped), \(failures.count) fail, \(uncoveredRoutes.count) route\(uncoveredRoutes.count == 1 ? "" : "s") uncovered")
-        return lines.joined(separator: "\n")
+    /// Whether everything mapped: no failure, no unreadable file, no uncovered route. The one
+    /// line a test asserts: `#expect(report.isComplete, "\(report)")`.
+    public var isComplete: Bool {
+        failures.isEmpty && unreadableFiles.isEmpty && uncoveredRoutes.isEmpty
     }
+
+    /// The failures, unreadable files, uncovered routes and unread members, one per line, then a
+    /// count of each; `"12 fixtures map, 0 fail, 0 routes uncovered"` when all is well. At most
+    /// 64 KiB: past that, lines are left out and counted (the properties keep everything).
+    public var description: String {
+        let lines = [
+            AnyCollection(failures.lazy.map { "failed: \($0)" }),
+            AnyCollection(unreadableFiles.lazy.map { "unreadable: \($0)" }),
+            AnyCollection(uncoveredRoutes.lazy.map { "no fixture for: \($0)" }),
+            AnyCollection(mappings.lazy.filter { !$0.unreadMembers.isEmpty }.map { "unread members: \($0)" }),
+        ].joined()
+        let mapped = mappings.count == 1 ? "1 fixture maps" : "\(mappings.count) fixtures map"
+        var summary = "\(mapped), \(failures.count) fail, \(uncoveredRoutes.count) route\(uncoveredRoutes.count == 1 ? "" : "s") uncovered"
+        if !unreadableFiles.isEmpty { summary += ", \(unreadableFiles.count) file\(unreadableFiles.count == 1 ? "" : "s") unreadable" }
+        return ClippedText.lines(lines, limit: Self.descriptionLimit, last: summary)
+    }
+
+    /// The most a description holds, in UTF-8 bytes.
+    static let descriptionLimit = 64 << 10
 
     /// An error that is not `Sendable`, kept as its description.
     struct UnsendableError: Error, Sendable, CustomStringConvertible {

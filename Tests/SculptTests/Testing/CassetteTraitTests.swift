@@ -48,6 +48,38 @@ struct CassetteTraitTests {
         #expect(try await Self.twoCounts() == [1, 2], "case \(index)")
     }
 
+    @Test("cases of one test share a cassette: each replays it whole, and an interaction counts as used when any case used it",
+          .cassette("counter", in: cassettes, mode: .replayOnly, playback: .strict), arguments: 1...2)
+    func casesShareACassette(_ requests: Int) async throws {
+        let session = try #require(CassetteRecording.current).session
+        let url = try #require(URL(string: "https://api.example.com/counter"))
+        for expected in 1...requests {
+            #expect(String(decoding: try await session.data(from: url).0, as: UTF8.self).filter(\.isNumber) == "\(expected)")
+        }
+    }
+
+    @Test("an interaction that no case under a scope used is reported once, for the scope")
+    func unusedByEveryCase() async throws {
+        let trait: CassetteTrait = .cassette("counter", in: Self.cassettes, mode: .replayOnly, playback: .strict)
+        let test = try #require(Test.current)
+        let testCase = try #require(Test.Case.current)
+        let issues = Locked(0)
+        try await withKnownIssue {
+            try await trait.provideScope(for: test, testCase: nil) {
+                for _ in 0..<2 {
+                    try await trait.provideScope(for: test, testCase: testCase) {
+                        let session = try #require(CassetteRecording.current).session
+                        _ = try await session.data(from: try #require(URL(string: "https://api.example.com/counter")))
+                    }
+                }
+            }
+        } matching: { issue in
+            issues.withLock { $0 += 1 }
+            return String(describing: issue).contains("1 recorded interaction was not used: GET /counter (counter.json #1)")
+        }
+        #expect(issues.withLock { $0 } == 1)
+    }
+
     @Test("outside the trait there is no current recording")
     func noCurrentOutside() {
         #expect(CassetteRecording.current == nil)
@@ -91,15 +123,16 @@ struct CassetteTraitTests {
             }
         }
         #expect(error.file.path == folder + "/github/issues.json")
-        #expect(error.recordCommand == "SCULPT_RECORD_MODE=once swift test --filter 'missingCassette'")
-        #expect(error.description.hasSuffix("record it with SCULPT_RECORD_MODE=once swift test --filter 'missingCassette'"))
+        let command = #"SCULPT_RECORD_MODE=once swift test --filter 'SculptTests\.CassetteTraitTests/missingCassette\(\)'"#
+        #expect(error.recordCommand == command)
+        #expect(error.description.hasSuffix("record it with \(command)"))
     }
 
     @Test("the cassette file is found beside the source file that wrote the trait", arguments: [
         ("issues", "Cassettes", "/src/Tests/AppTests/Cassettes/issues.json"),
         ("issues.json", "Cassettes", "/src/Tests/AppTests/Cassettes/issues.json"),
         ("github/issues", "Recordings", "/src/Tests/AppTests/Recordings/github/issues.json"),
-        ("issues.har", "../Fixtures", "/src/Tests/AppTests/../Fixtures/issues.har"),
+        ("issues.v2", "../Fixtures", "/src/Tests/AppTests/../Fixtures/issues.v2.json"),
         ("issues", "/var/cassettes", "/var/cassettes/issues.json"),
     ])
     func fileLocation(_ name: String, _ folder: String, _ expected: String) throws {
@@ -108,7 +141,7 @@ struct CassetteTraitTests {
     }
 
     @Test("a name that leaves the folder or names no file is refused with what to write", arguments: [
-        "", "/etc/passwd", "../secrets", "github/../../x", "github//issues", "issues/", "a\0b",
+        "", "/etc/passwd", "../secrets", "github/../../x", "github//issues", "issues/", "a\0b", ".", "github/./issues",
     ])
     func badNames(_ name: String) throws {
         let trait: CassetteTrait = .cassette(name, filePath: "/src/Tests/AppTests/IssueTests.swift")

@@ -53,6 +53,8 @@ struct FixtureStubTests {
         ("/users/1", #"{"id": 1,}"#, "the stub's body for GET /users/1 is not JSON"),
         ("", "{}", #"the stub's URL "" is not a URL"#),
         ("http://[::1", "{}", #"the stub's URL "http://[::1" is not a URL"#),
+        ("users?id=1", "{}", #"the stub's URL "users?id=1" is not a URL; write an absolute URL or a path such as /users/1"#),
+        ("https:///users", "{}", #"the stub's URL "https:///users" is not a URL"#),
     ])
     func badStubs(_ url: String, _ json: String, _ expected: String) throws {
         let error = try #require(throws: Fixture.FormatError.self) { try Fixture.stub(.get, url, json: json) }
@@ -69,6 +71,8 @@ struct FixtureStubTests {
         #expect(cassette[.post, "/repositories/1000/issues"] == nil)
         #expect(cassette.interactions(path: "/repositories/1000/issues").count == 4)
         #expect(cassette.interactions(.get, path: "/nowhere").isEmpty)
+        #expect(cassette.interactions(.get, path: "/repositories/1000/issues?page=2").count == 4, "a query is left aside")
+        #expect(cassette[.get, "https://api.github.com/repositories/1000/issues?per_page=3&page=2"]?.request.url.query == "per_page=3&page=2")
     }
 
     @Test("lookup paths compare as a replay compares them", arguments: [

@@ -52,6 +52,7 @@ struct MappingReportTests {
         #expect(report.failures.isEmpty, "\(report)")
         #expect(report.unreadableFiles.isEmpty)
         #expect(report.uncoveredRoutes.map(\.pattern.description) == ["/users/*"])
+        #expect(!report.isComplete)
         #expect(report.mappings.count == 9)
 
         let label = try #require(report.mappings.first { $0.fixture.source == "get-label.json" })
@@ -64,6 +65,8 @@ struct MappingReportTests {
         #expect(!issues.unreadMembers.contains("[].user.login"))
         #expect(issues.unreadMembers.contains("[].labels") && !issues.unreadMembers.contains { $0.hasPrefix("[].labels[]") },
                 "members under one never read are not listed")
+        let root = try #require(report.mappings.first { $0.fixture.source == "get-root.json" })
+        #expect(root.unreadMembers.isEmpty, "a [String: String] reads every member")
         let organization = try #require(report.mappings.first { $0.fixture.source == "get-organization.json" })
         #expect(!organization.unreadMembers.contains("public_repos"))
         #expect(organization.unreadMembers.contains("public_gists"))
@@ -96,17 +99,21 @@ struct MappingReportTests {
 
     @Test("unread member paths", arguments: [
         (#"{"a": 1, "b": {"c": 2, "d": 3}, "e": [{"f": 1, "g": 2}, {"f": 3, "h": 4}]}"#, ["b.d", "e[].g", "e[].h"]),
-        (#"{"a": 1, "a": 2, "b": {"c": 1, "d": 1}, "e": [], "x": {"deep": {"er": 1}}}"#, ["a", "b.d", "x"]),
+        (#"{"a": 1, "a": 2, "b": {"c": 1, "d": 1}, "e": [], "x": {"deep": {"er": 1}}}"#, ["b.d", "x"]),
         (#"{"a": 1, "b": {"c": 1}, "e": [[{"f": 1, "z": 0}]]}"#, ["e[][].z"]),
-        (#"{"a\u0041": 1, "a": 1, "b": null, "e": null}"#, ["a\\u0041"]),
+        (#"{"a\u0041": 1, "\u0061": 1, "b": null, "e": null}"#, ["aA"]),
+        (#"{"a": 1, "a.b": 2, "b": {"": 1}}"#, [#""a.b""#, #"b."""#]),
         (#"[]"#, []),
+        (#"{"a": 1, "b": {"c": 1}, "e": [{"f": 1, "m": {"x": {"y": 1, "w": 2}, "z": {}}}]}"#, ["e[].m.x.w"]),
     ])
     func paths(_ json: String, _ unread: [String]) throws {
         struct Inner: Decodable, Sendable {
-            let c: Int
+            let c: Int?
+            let y: Int?
         }
         struct Element: Decodable, Sendable {
             let f: Int
+            let m: [String: Inner]?
         }
         struct Shape: Decodable, Sendable {
             let a: Int
@@ -171,17 +178,34 @@ struct MappingReportTests {
         }
     }
 
-    @Test("an unreadable file is listed, not thrown; a missing folder throws")
+    @Test("an unreadable file is listed, not thrown; a missing path, or paths holding no recording, throw saying which")
     func unreadable() throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-report-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appending(path: "empty"), withIntermediateDirectories: true)
         try Data("{not json".utf8).write(to: folder.appending(path: "broken.json"))
+        try FileManager.default.createSymbolicLink(atPath: folder.appending(path: "dangling.json").path, withDestinationPath: "/nowhere/at/all.json")
         try Fixture.stub(.get, "/users/ada", json: #"{"login": "ada", "id": 1}"#).encoded().write(to: folder.appending(path: "user.json"))
         let report = try MappingReport(contentsOf: [folder], serializer: Self.serializer())
-        #expect(report.unreadableFiles.count == 1)
-        #expect(report.unreadableFiles.first?.hasPrefix("broken.json: fixture broken.json:1: not JSON") == true, "\(report.unreadableFiles)")
+        #expect(report.unreadableFiles.count == 2)
+        #expect(report.unreadableFiles.first?.contains("broken.json: line 1: not JSON") == true, "\(report.unreadableFiles)")
+        #expect(report.unreadableFiles.last?.hasSuffix("dangling.json: cannot be opened by this name: a link to nothing, or a name that is not valid UTF-8 (rename it)") == true, "\(report.unreadableFiles)")
         #expect(report.mappings.count == 1)
-        #expect(throws: (any Error).self) { try MappingReport(contentsOf: [folder.appending(path: "nowhere")], serializer: Self.serializer()) }
+        #expect(!report.isComplete)
+        #expect(report.description.hasSuffix("\n1 fixture maps, 0 fail, 7 routes uncovered, 2 files unreadable"), "\(report)")
+        let missing = try #require(throws: RecordingFileError.self) { try MappingReport(contentsOf: [folder.appending(path: "nowhere")], serializer: Self.serializer()) }
+        #expect(missing.description == "\(folder.appending(path: "nowhere").path): no such file or folder")
+        let empty = try #require(throws: RecordingFileError.self) { try MappingReport(contentsOf: [folder.appending(path: "empty")], serializer: Self.serializer()) }
+        #expect(empty.reason == "holds no fixture, cassette or HAR archive")
+    }
+
+    @Test("a report's description is bounded, however many lines it has; the properties keep everything")
+    func boundedDescription() throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self), decoder: SculptJSONDecoder())
+        let fixtures = try (0..<5_000).map { try Fixture.stub(.get, "/users/\($0)", json: #"{"login": "u", "id": \#($0), "extra_\#($0)": true}"#) }
+        let report = MappingReport(fixtures: fixtures, serializer: serializer)
+        #expect(report.mappings.count == 5_000)
+        #expect(report.description.utf8.count <= 64 << 10)
+        #expect(report.description.contains(" more lines\n5000 fixtures map, 0 fail, 0 routes uncovered"), "\(report.description.suffix(200))")
     }
 
     @Test("a fixture reads as one line: method, path, status, file; secrets redacted")

@@ -84,6 +84,37 @@ struct PlaybackModeTests {
         }
     }
 
+    @Test("in once mode a cassette missing when first opened is recorded by every recording of the process, each keeping its own requests")
+    func onceRecordsForEveryTest() async throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "sculpt-playback-\(UUID())/once.json")
+        let api = FixtureReplay([try .stub(.get, "/a", text: "a"), try .stub(.get, "/b", text: "b")])
+        try await FixtureServer.running(api) { _, base in
+            let first = try CassetteRecording(file: file, mode: .once, configuration: .unhurried)
+            #expect(try await Self.text(first.session, base.appending(path: "a")) == "a")
+            try first.save()
+            let second = try CassetteRecording(file: file, mode: .once, configuration: .unhurried)
+            #expect(second.records && second.replay.interactions.count == 1)
+            #expect(try await Self.text(second.session, base.appending(path: "b")) == "b")
+            try second.save()
+        }
+        #expect(try Cassette(contentsOf: file).interactions.map(\.request.url.path) == ["/a", "/b"])
+    }
+
+    @Test("saving again writes only what was recorded since")
+    func saveTwice() async throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "sculpt-playback-\(UUID())/twice.json")
+        let api = FixtureReplay([try .stub(.get, "/a", text: "a"), try .stub(.get, "/b", text: "b")])
+        try await FixtureServer.running(api) { _, base in
+            let recording = try CassetteRecording(file: file, mode: .all, configuration: .unhurried)
+            #expect(try await Self.text(recording.session, base.appending(path: "a")) == "a")
+            #expect(try recording.save())
+            #expect(try recording.save() == false)
+            #expect(try await Self.text(recording.session, base.appending(path: "b")) == "b")
+            #expect(try recording.save())
+        }
+        #expect(try Cassette(contentsOf: file).interactions.map(\.request.url.path) == ["/a", "/b"])
+    }
+
     @Test("two recordings of one cassette saved in one process keep both recordings' interactions")
     func recordingsAddUp() async throws {
         let file = FileManager.default.temporaryDirectory.appending(path: "sculpt-playback-\(UUID())/shared.json")

@@ -43,6 +43,23 @@ struct RequestMatchingTests {
         #expect(miss.nearest.first?.differences == [line], "\(miss)")
     }
 
+    @Test("JSON bodies compare numbers by their exact value", arguments: [
+        ("12345678901234567890", "12345678901234567891", false),
+        ("1.50e3", "1500", true),
+        ("-0", "0", true),
+        ("0.1", "0.10", true),
+        ("1e400", "10e399", true),
+        ("9007199254740993", "9007199254740992", false),
+    ])
+    func exactNumbers(_ recorded: String, _ asked: String, _ matches: Bool) throws {
+        let fixture = Fixture(
+            request: .init(method: .post, url: URL(string: "https://x.test/n")!, body: Data(#"{"n": \#(recorded)}"#.utf8)),
+            response: .init(status: .ok))
+        let replay = FixtureReplay([fixture], options: .init(matching: [.methodAndPath, .body]))
+        let request = try Self.request(.post, "https://x.test/n", body: #"{"n": \#(asked)}"#)
+        #expect(((try? replay.response(for: request)) != nil) == matches)
+    }
+
     @Test("a custom rule sees the request and the recording, and passes what it accepts")
     func customAccepts() throws {
         let seen = Locked<[String]>([])
