@@ -38,6 +38,12 @@ struct CheckCommand: ParsableCommand {
             let name = PrintableText.value(file.path(percentEncoded: false), limit: 1_024)
             let data: Data
             do {
+                // A FIFO or a device would be read forever: only a regular file is opened.
+                if FileManager.default.fileExists(atPath: file.path(percentEncoded: false)),
+                    (try? file.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == false
+                {
+                    throw RecordingFileError(path: file.path(percentEncoded: false), reason: "not a regular file")
+                }
                 data = try Data(contentsOf: file)
             } catch {
                 errors += 1

@@ -89,9 +89,10 @@ public struct SculptJSONDecoder: ModelDecoder, Sendable {
             }
         }
         var storage = TapeStorage(entries: entries, text: text)
-        let tracking = ReadTracking.current.value
+        let tracking = ReadTracking.beginDecode()
         if tracking != nil { storage.trackReads() }
         defer {
+            tracking?.endDecode()
             // A decoder or container a type kept (stored in a property) holds the storage still,
             // once the decode's own decoder is gone: it reads a copy of the text, which lives only
             // for this call. Otherwise nothing is copied.

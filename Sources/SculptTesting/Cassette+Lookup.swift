@@ -24,7 +24,7 @@ extension Cassette {
         var written = path.isEmpty ? "/" : path
         if let url = URL(string: written), url.scheme != nil {
             written = RequestComparison.shownPath(of: url)
-        } else if let query = written.firstIndex(of: "?") {
+        } else if let query = written.firstIndex(where: { $0 == "?" || $0 == "#" }) {
             written = String(written[..<query])
         }
         // A path without `%` is taken as decoded: what a URL's path cannot hold is encoded.

@@ -6,6 +6,6 @@ extension Fixture: CustomStringConvertible {
     /// fixture argument.
     public var description: String {
         let source = self.source.map { " (\(PrintableText.value($0, limit: 256)))" } ?? ""
-        return "\(FixtureReplay.MissError.line(request, .default)) -> \(response.status.code)\(source)"
+        return SecretPolicy.redactingCredentialShapes(in: "\(FixtureReplay.MissError.line(request, .default)) -> \(response.status.code)\(source)")
     }
 }

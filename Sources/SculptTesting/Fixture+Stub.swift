@@ -18,8 +18,8 @@ extension Fixture {
     /// content type.
     /// - Parameters:
     ///   - method: the request's method.
-    ///   - url: the request's URL: absolute (`https://host/path?query`) or a path (`/users/1`);
-    ///     a replay compares only method, path and query.
+    ///   - url: the request's URL: absolute, `http` or `https` (`https://host/path?query`), or a
+    ///     path (`/users/1`); a replay compares only method, path and query.
     ///   - status: the response's status.
     ///   - headerFields: the response's header fields.
     ///   - json: the response body, which must be JSON.
@@ -84,7 +84,11 @@ extension Fixture {
     private static func stub(
         _ method: HTTPRequest.Method, _ url: String, status: HTTPResponse.Status, headerFields: HTTPFields, contentType: String?, body: Data
     ) throws(FormatError) -> Fixture {
-        guard let parsed = URL(string: url), !url.isEmpty, parsed.scheme != nil ? parsed.host() != nil : url.hasPrefix("/") else {
+        // An absolute http(s) URL with a host, or a path: what a replay can be asked for.
+        let scheme = URL(string: url)?.scheme.map { $0.lowercased() }
+        guard let parsed = URL(string: url), !url.isEmpty,
+            scheme == nil ? url.hasPrefix("/") && !url.hasPrefix("//") : (scheme == "http" || scheme == "https") && parsed.host() != nil
+        else {
             throw FormatError(reason: "the stub's URL \"\(PrintableText.value(url, limit: 256))\" is not a URL; write an absolute URL or a path such as /users/1")
         }
         var fields = headerFields

@@ -10,8 +10,9 @@ package enum FixtureFolder {
     /// A folder's fixture files at any depth, sorted by path: hidden files and links to files
     /// included; hidden folders (`.git`, `.build`) and links to folders not entered. A name that
     /// leads nowhere (a link to nothing, or a name that is not valid UTF-8, which Foundation
-    /// cannot open by its name) is listed too, so that reading it reports it rather than a check
-    /// passing over it.
+    /// cannot open by its name) and a name of something that is not a regular file (a FIFO, a
+    /// link to a device) are listed too, so that reading it reports it rather than a check or a
+    /// diff passing over it.
     package static func files(in folder: URL) -> [URL] {
         let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey])
         var files: [URL] = []
@@ -21,9 +22,9 @@ package enum FixtureFolder {
                 if file.lastPathComponent.hasPrefix(".") { enumerator?.skipDescendants() }
                 continue
             }
+            var isLinkedFolder: ObjCBool = false
             guard extensions.contains(ASCII.lowercased(file.pathExtension)),
-                (try? file.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
-                    || !FileManager.default.fileExists(atPath: file.path(percentEncoded: false))
+                !(FileManager.default.fileExists(atPath: file.path(percentEncoded: false), isDirectory: &isLinkedFolder) && isLinkedFolder.boolValue)
             else { continue }
             files.append(file)
         }

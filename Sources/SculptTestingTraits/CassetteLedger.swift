@@ -1,5 +1,6 @@
 import Foundation
 import SculptTesting
+import Testing
 
 /// Which interactions of one cassette the test cases under a suite or test function used: each
 /// case replays the cassette on its own, and an interaction is unused only when none of them used
@@ -13,9 +14,19 @@ final class CassetteLedger: @unchecked Sendable {
     private var fullest: FixtureReplay?
     private var used: Set<Int> = []
 
-    /// Adds what a case's replay used.
-    func add(_ replay: FixtureReplay) {
-        let usedHere = replay.usedIndices
+    /// The suite or test function whose scope this ledger is: the one test filter that records
+    /// its cassette for every test that shares it.
+    let scope: Test.ID
+
+    init(scope: Test.ID) {
+        self.scope = scope
+    }
+
+    /// Adds what a case's recording used: the interactions its replay answered with, and those
+    /// it recorded (the file holds them where it saved them).
+    func add(_ recording: CassetteRecording) {
+        let replay = recording.replay
+        let usedHere = replay.usedIndices.union(recording.savedPositions)
         lock.withLock {
             used.formUnion(usedHere)
             if replay.interactions.count >= fullest?.interactions.count ?? 0 { fullest = replay }

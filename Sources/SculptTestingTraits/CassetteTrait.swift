@@ -51,16 +51,17 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// unless the name ends in it.
     ///
     /// - Returns: the file.
-    /// - Throws: ``NameError`` when ``name`` is empty, absolute, or has an empty, `.` or `..` segment.
+    /// - Throws: ``NameError`` when ``name`` is empty or absolute, or has a segment that is empty
+    ///   or starts with `.` (`..`, `.`, a hidden file).
     public func file() throws(NameError) -> URL {
         let segments = name.split(separator: "/", omittingEmptySubsequences: false)
-        guard !name.isEmpty, !name.hasPrefix("/"), !segments.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }), !name.contains("\0") else {
+        guard !name.isEmpty, !name.hasPrefix("/"), !segments.contains(where: { $0.isEmpty || $0.hasPrefix(".") }), !name.contains("\0") else {
             throw NameError(name: name)
         }
         let base = folder.hasPrefix("/")
             ? URL(filePath: folder, directoryHint: .isDirectory)
             : URL(filePath: filePath).deletingLastPathComponent().appending(path: folder, directoryHint: .isDirectory)
-        return base.appending(path: name.hasSuffix(".json") ? name : name + ".json")
+        return base.appending(path: name.lowercased().hasSuffix(".json") ? name : name + ".json")
     }
 
     /// The trait scopes suites and test functions as well as test cases: the outermost scope of
@@ -89,7 +90,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         guard testCase != nil else {
             // An enclosing scope of the same cassette checks for all of its tests.
             guard CassetteLedger.current[key] == nil else { return try await function() }
-            let ledger = CassetteLedger()
+            let ledger = CassetteLedger(scope: test.id)
             let thrown = await Self.error { try await CassetteLedger.$current.withValue(CassetteLedger.current.merging([key: ledger]) { $1 }) { try await function() } }
             report(ledger.unused())
             if let thrown { throw thrown }
@@ -99,7 +100,9 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         do {
             recording = try CassetteRecording(file: file, mode: mode, playback: playback, options: options, redaction: redaction)
         } catch var error as CassetteRecording.MissingCassetteError {
-            error.test = Self.filterPattern(test.id.moduleName + "." + test.id.nameComponents.joined(separator: "/"))
+            // The scope that shares the cassette is recorded whole: a suite's every test.
+            let scope = CassetteLedger.current[key]?.scope ?? test.id
+            error.test = Self.filterPattern(scope.moduleName + "." + scope.nameComponents.joined(separator: "/"))
             throw error
         }
         // The recording is saved and checked whether or not the test throws: what it recorded is
@@ -109,11 +112,11 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         try recording.save()
         if recording.playback != .live {
             if let ledger = CassetteLedger.current[key] {
-                ledger.add(recording.replay)
+                ledger.add(recording)
             } else {
                 // A scope given a test case directly, with no scope around it.
-                let ledger = CassetteLedger()
-                ledger.add(recording.replay)
+                let ledger = CassetteLedger(scope: test.id)
+                ledger.add(recording)
                 report(ledger.unused())
             }
         }
@@ -155,7 +158,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         /// What is wrong and what to write.
         public var description: String {
             "the cassette name \"\(name.debugDescription.dropFirst().dropLast().prefix(256))\" names no file in the cassette folder: "
-                + "write a relative path without empty, . or .. segments, such as \"github/issues\""
+                + "write a relative path whose segments are not empty and do not start with a dot, such as \"github/issues\""
         }
     }
 }

@@ -1,6 +1,7 @@
 /// A member's place in a JSON document as a person reads it: `owner.login`, `labels[].name`, the
-/// body itself `""`. A name that would read as more than one step (holding `.`, `[`, `]` or `"`,
-/// or empty) is written in quotes: `"a.b"`, `meta."x[0]"`.
+/// body itself `""`. A name that would read as more than one step or not as itself (empty, or
+/// holding `.`, `[`, `]`, `"`, `\` or a control character) is written as a JSON string:
+/// `"a.b"`, `meta."x[0]"`, `"line\nbreak"`.
 package enum MemberPath {
     /// `path` with the member `name` added.
     package static func appending(_ name: String, to path: String) -> String {
@@ -23,10 +24,27 @@ package enum MemberPath {
     }
 
     private static func needsQuotes(_ name: String) -> Bool {
-        name.isEmpty || name.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: "\"") }
+        name.isEmpty || name.utf8.contains { byte in
+            byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+        }
     }
 
     private static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var text = "\""
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
     }
 }

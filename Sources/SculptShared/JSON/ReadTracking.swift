@@ -11,7 +11,24 @@ package final class ReadTracking {
     package private(set) var unreadMembers: [String] = []
     private var seen: Set<String> = []
 
+    /// Whether a decode is being tracked: a decode that a type's `init(from:)` starts inside it
+    /// (a JSON string decoded on its own) reads another document, and is not tracked.
+    private var decoding = false
+
     package init() {}
+
+    /// The tracking for a decode starting on this thread: this thread's, unless a decode it tracks
+    /// is already running; end it with ``endDecode()``.
+    package static func beginDecode() -> ReadTracking? {
+        guard let tracking = current.value, !tracking.decoding else { return nil }
+        tracking.decoding = true
+        return tracking
+    }
+
+    /// Ends the decode ``beginDecode()`` started.
+    package func endDecode() {
+        decoding = false
+    }
 
     /// The tracking of the running call, if any.
     package static let current = ThreadLocal<ReadTracking>()

@@ -67,7 +67,8 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
             case .onlyInOld: "only in the old recording"
             case .onlyInNew: "only in the new recording"
             }
-            return "\(interaction): \(what)\(isBreaking ? " [breaking]" : "")"
+            // Paths and member names are the recordings' text: a credential's shape is not shown.
+            return SecretPolicy.redactingCredentialShapes(in: "\(interaction): \(what)\(isBreaking ? " [breaking]" : "")")
         }
 
         private static func shown(_ member: String) -> String {

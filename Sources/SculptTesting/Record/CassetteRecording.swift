@@ -137,29 +137,36 @@ public final class CassetteRecording: Sendable {
     /// - Throws: the file system's error.
     @discardableResult
     public func save() throws -> Bool {
-        try saved.withLock { savedCount in
+        try saved.withLock { saved in
             let recorded = recordedInteractions
-            guard recorded.count > savedCount else { return false }
-            let unsaved = recorded[savedCount...]
+            guard recorded.count > saved.count else { return false }
+            let unsaved = recorded[saved.count...]
             try CassetteFiles.shared.write(file) { writtenInThisProcess in
                 let base = writtenInThisProcess ?? (mode == .newEpisodes ? existing : [])
+                saved.positions.formUnion(base.count..<(base.count + unsaved.count))
                 return Cassette(base + unsaved)
             }
-            savedCount = recorded.count
+            saved.count = recorded.count
             return true
         }
     }
 
-    /// How many of the recorded interactions ``save()`` has written.
-    private let saved = SavedCount()
+    /// Where in the file the interactions this recording saved are: they were used (they are
+    /// this test's own requests) though its replay never answered them.
+    package var savedPositions: Set<Int> {
+        saved.withLock { $0.positions }
+    }
 
-    /// A count behind a lock.
-    private final class SavedCount: @unchecked Sendable {
+    /// What ``save()`` has written.
+    private let saved = Saved()
+
+    /// How many recorded interactions were saved, and at which positions of the file, behind a lock.
+    private final class Saved: @unchecked Sendable {
         private let lock = NSLock()
-        private var count = 0
+        private var state = (count: 0, positions: Set<Int>())
 
-        func withLock<T>(_ body: (inout Int) throws -> T) rethrows -> T {
-            try lock.withLock { try body(&count) }
+        func withLock<T>(_ body: (inout (count: Int, positions: Set<Int>)) throws -> T) rethrows -> T {
+            try lock.withLock { try body(&state) }
         }
     }
 
@@ -182,7 +189,8 @@ public final class CassetteRecording: Sendable {
         /// The command that records the cassette: `SCULPT_RECORD_MODE=once swift test`, with
         /// `--filter` and the test's name when it is known.
         public var recordCommand: String {
-            let filter = test.map { " --filter '\(PrintableText.value($0.replacingOccurrences(of: "'", with: ""), limit: 256))'" } ?? ""
+            // Quoted for a POSIX shell: a `'` in a test's name closes the quote, is escaped, and reopens it.
+            let filter = test.map { " --filter '\(PrintableText.value($0, limit: 256).replacingOccurrences(of: "'", with: #"'\''"#))'" } ?? ""
             return "\(RecordMode.environmentVariable)=once swift test\(filter)"
         }
 

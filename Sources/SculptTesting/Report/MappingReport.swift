@@ -41,7 +41,8 @@ public struct MappingReport: Sendable, CustomStringConvertible {
             let route = self.route.map { " by \($0.pattern)" } ?? ""
             let kind = isErrorModel ? " (error model)" : ""
             let unread = unreadMembers.isEmpty ? "" : " (unread: \(ClippedText.list(unreadMembers.lazy.map { PrintableText.value($0, limit: 128) }, limit: 1_024, itemLimit: 128)))"
-            return "\(fixture): \(String(describing: modelType))\(kind)\(route)\(unread)"
+            // A member's name is the body's text: a credential's shape in one is not shown.
+            return SecretPolicy.redactingCredentialShapes(in: "\(fixture): \(String(describing: modelType))\(kind)\(route)\(unread)")
         }
     }
 

@@ -80,6 +80,32 @@ struct CassetteTraitTests {
         #expect(issues.withLock { $0 } == 1)
     }
 
+    @Test("tests that record one cassette one after another under one scope each keep their requests, and all count as used")
+    func recordingInSeries() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-trait-\(UUID())").path
+        let trait: CassetteTrait = .cassette("users", in: folder, mode: .once, playback: .strict)
+        let test = try #require(Test.current)
+        let testCase = try #require(Test.Case.current)
+        let api = FixtureReplay([try .stub(.get, "/users/octocat", text: "octocat"), try .stub(.get, "/users/hubot", text: "hubot")])
+        try await FixtureServer.running(api) { _, base in
+            try await trait.provideScope(for: test, testCase: nil) {
+                for name in ["octocat", "hubot"] {
+                    try await trait.provideScope(for: test, testCase: testCase) {
+                        let session = try #require(CassetteRecording.current).session
+                        #expect(String(decoding: try await session.data(from: base.appending(path: "users/\(name)")).0, as: UTF8.self) == name)
+                    }
+                }
+            }
+        }
+        #expect(try Cassette(contentsOf: try trait.file()).interactions.map(\.request.url.path) == ["/users/octocat", "/users/hubot"])
+    }
+
+    @Test("the record command quotes a test name holding a quote for the shell")
+    func quotedCommand() {
+        let error = CassetteRecording.MissingCassetteError(file: URL(filePath: "/x.json"), test: "Tests\\.`it's recorded`\\(\\)")
+        #expect(error.recordCommand == #"SCULPT_RECORD_MODE=once swift test --filter 'Tests\.`it'\''s recorded`\(\)'"#)
+    }
+
     @Test("outside the trait there is no current recording")
     func noCurrentOutside() {
         #expect(CassetteRecording.current == nil)
@@ -133,6 +159,7 @@ struct CassetteTraitTests {
         ("issues.json", "Cassettes", "/src/Tests/AppTests/Cassettes/issues.json"),
         ("github/issues", "Recordings", "/src/Tests/AppTests/Recordings/github/issues.json"),
         ("issues.v2", "../Fixtures", "/src/Tests/AppTests/../Fixtures/issues.v2.json"),
+        ("issues.JSON", "Cassettes", "/src/Tests/AppTests/Cassettes/issues.JSON"),
         ("issues", "/var/cassettes", "/var/cassettes/issues.json"),
     ])
     func fileLocation(_ name: String, _ folder: String, _ expected: String) throws {
@@ -141,7 +168,7 @@ struct CassetteTraitTests {
     }
 
     @Test("a name that leaves the folder or names no file is refused with what to write", arguments: [
-        "", "/etc/passwd", "../secrets", "github/../../x", "github//issues", "issues/", "a\0b", ".", "github/./issues",
+        "", "/etc/passwd", "../secrets", "github/../../x", "github//issues", "issues/", "a\0b", ".", "github/./issues", ".json", "..json", "github/.hidden",
     ])
     func badNames(_ name: String) throws {
         let trait: CassetteTrait = .cassette(name, filePath: "/src/Tests/AppTests/IssueTests.swift")

@@ -55,6 +55,8 @@ struct FixtureStubTests {
         ("http://[::1", "{}", #"the stub's URL "http://[::1" is not a URL"#),
         ("users?id=1", "{}", #"the stub's URL "users?id=1" is not a URL; write an absolute URL or a path such as /users/1"#),
         ("https:///users", "{}", #"the stub's URL "https:///users" is not a URL"#),
+        ("ftp://x.test/y", "{}", #"the stub's URL "ftp://x.test/y" is not a URL"#),
+        ("//x.test/path", "{}", #"the stub's URL "//x.test/path" is not a URL"#),
     ])
     func badStubs(_ url: String, _ json: String, _ expected: String) throws {
         let error = try #require(throws: Fixture.FormatError.self) { try Fixture.stub(.get, url, json: json) }
@@ -72,6 +74,7 @@ struct FixtureStubTests {
         #expect(cassette.interactions(path: "/repositories/1000/issues").count == 4)
         #expect(cassette.interactions(.get, path: "/nowhere").isEmpty)
         #expect(cassette.interactions(.get, path: "/repositories/1000/issues?page=2").count == 4, "a query is left aside")
+        #expect(cassette.interactions(.get, path: "/repositories/1000/issues#top").count == 4, "so is a fragment")
         #expect(cassette[.get, "https://api.github.com/repositories/1000/issues?per_page=3&page=2"]?.request.url.query == "per_page=3&page=2")
     }
 

@@ -103,6 +103,7 @@ struct MappingReportTests {
         (#"{"a": 1, "b": {"c": 1}, "e": [[{"f": 1, "z": 0}]]}"#, ["e[][].z"]),
         (#"{"a\u0041": 1, "\u0061": 1, "b": null, "e": null}"#, ["aA"]),
         (#"{"a": 1, "a.b": 2, "b": {"": 1}}"#, [#""a.b""#, #"b."""#]),
+        (#"{"a": 1, "line\nbreak": 1, "back\\slash": 1}"#, [#""line\nbreak""#, #""back\\slash""#]),
         (#"[]"#, []),
         (#"{"a": 1, "b": {"c": 1}, "e": [{"f": 1, "m": {"x": {"y": 1, "w": 2}, "z": {}}}]}"#, ["e[].m.x.w"]),
     ])
@@ -154,6 +155,41 @@ struct MappingReportTests {
         init(_ string: String) { stringValue = string }
         init?(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
+    }
+
+    @Test("a decode that a type starts inside its own init(from:) reads another document: it is not counted as the body's")
+    func nestedDecode() throws {
+        struct Inner: Decodable, Sendable {
+            let a: Int
+        }
+        struct Outer: Decodable, Sendable {
+            let a: Int
+            let inner: Inner
+
+            enum CodingKeys: String, CodingKey {
+                case a, json
+            }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                a = try container.decode(Int.self, forKey: .a)
+                inner = try SculptJSONDecoder().decode(Inner.self, from: Data(try container.decode(String.self, forKey: .json).utf8))
+            }
+        }
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Outer.self), decoder: SculptJSONDecoder())
+        let body = #"{"a": 1, "json": "{\"a\": 2, \"zz\": 1}", "unreadTop": true}"#
+        let report = MappingReport(fixtures: [try .stub(.get, "/outer", json: body)], serializer: serializer)
+        #expect(report.mappings.first?.unreadMembers == ["unreadTop"])
+    }
+
+    @Test("a member name shaped like a credential is not shown in a report's lines")
+    func credentialNames() throws {
+        let token = "ghp_" + String(repeating: "a1B2", count: 9)
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(User.self), decoder: SculptJSONDecoder())
+        let report = MappingReport(fixtures: [try .stub(.get, "/users/ada", json: #"{"login": "ada", "id": 1, "\#(token)": true}"#)], serializer: serializer)
+        #expect(report.mappings.first?.unreadMembers == [token], "the property keeps the name")
+        #expect(!report.description.contains(token))
+        #expect(report.description.contains("REDACTED"))
     }
 
     @Test("a decoder that does not tell reports no unread members; the mapping itself is the same")

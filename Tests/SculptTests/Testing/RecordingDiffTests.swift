@@ -84,6 +84,16 @@ struct RecordingDiffTests {
         #expect(RecordingDiff(old: before, new: after).changes.map(\.description) == expected)
     }
 
+    @Test("paths and member names shaped like credentials are not shown in a diff's lines")
+    func credentialsInLines() throws {
+        let token = "ghp_" + String(repeating: "a1B2", count: 9)
+        let old = [try Fixture.stub(.get, "/hooks/\(token)", json: "{}"), try Fixture.stub(.get, "/p", json: #"{"\#(token)": 1}"#)]
+        let new = [try Fixture.stub(.get, "/p", json: "{}")]
+        let diff = RecordingDiff(old: old, new: new)
+        #expect(diff.changes.count == 2)
+        #expect(!diff.description.contains(token), "\(diff)")
+    }
+
     @Test("sculpt diff lists the changes and exits 1 on a breaking one, 0 on none, 2 on a recording it cannot read")
     func command() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-diff-\(UUID())")
@@ -107,6 +117,13 @@ struct RecordingDiffTests {
         let (empty, _, nothing) = try await CommandProcess.run(["diff", "Tests/Fixtures/github", folder.appending(path: "empty").path])
         #expect(empty == 2)
         #expect(nothing == "error: \(folder.appending(path: "empty").path): holds no fixture, cassette or HAR archive\n")
+        let fifoFolder = folder.appending(path: "with-fifo")
+        try FileManager.default.createDirectory(at: fifoFolder, withIntermediateDirectories: true)
+        try Cassette(try GitHubFixtures.all()).encoded().write(to: fifoFolder.appending(path: "github.json"))
+        #expect(mkfifo(fifoFolder.appending(path: "pipe.json").path, 0o644) == 0)
+        let (fifo, _, notRegular) = try await CommandProcess.run(["diff", "Tests/Fixtures/github", fifoFolder.path])
+        #expect(fifo == 2)
+        #expect(notRegular == "error: \(fifoFolder.appending(path: "pipe.json").path): not a regular file\n")
         let (missing, _, absent) = try await CommandProcess.run(["diff", "Tests/Fixtures/github", folder.appending(path: "nowhere").path])
         #expect(missing == 2)
         #expect(absent.contains("no such file or folder"))
