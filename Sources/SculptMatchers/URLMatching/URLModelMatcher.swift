@@ -159,6 +159,12 @@ public struct URLModelMatcher: ModelMatcher {
         lookUp(url, method: method, status: status) { routes[$0] }
     }
 
+    /// The position in ``routes`` of the route ``route(for:method:status:)`` finds: what a mapping
+    /// report counts a route as covered by.
+    package func routeIndex(for url: URL, method: HTTPRequest.Method?, status: HTTPResponse.Status?) -> Int? {
+        lookUp(url, method: method, status: status) { $0 }
+    }
+
     /// The model type for the response's URL, method and status; `nil` without a URL or a route.
     /// A route that delegates asks its matcher; when that answers nil, the next route by
     /// precedence is tried.

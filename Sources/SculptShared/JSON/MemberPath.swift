@@ -9,6 +9,12 @@ package enum MemberPath {
         return path.isEmpty ? shown : path + "." + shown
     }
 
+    /// Adds the member `name` to `path` in place.
+    package static func append(_ name: String, to path: inout String) {
+        if !path.isEmpty { path += "." }
+        path += needsQuotes(name) ? quoted(name) : name
+    }
+
     /// `path` with an array's elements added: `labels[]`.
     package static func elements(of path: String) -> String {
         path + "[]"

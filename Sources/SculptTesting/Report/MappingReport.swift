@@ -84,15 +84,14 @@ public struct MappingReport: Sendable, CustomStringConvertible {
         failures = []
         unreadableFiles = []
         var covered: Set<Int> = []
-        let descriptions = routes?.routes.map(\.description) ?? []
-        let positions = Dictionary(descriptions.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         for fixture in fixtures {
             let tracking = ReadTracking()
             let outcome: Result<any Decodable & Sendable, any Error> = tracking.track {
                 Result { try serializer.serialize(fixture.data, for: fixture.context) }
             }
-            let route = routes?.route(for: fixture.request.url, method: fixture.request.method, status: fixture.response.status)
-            if let route, let position = positions[route.description] { covered.insert(position) }
+            let position = routes?.routeIndex(for: fixture.request.url, method: fixture.request.method, status: fixture.response.status)
+            let route = position.flatMap { routes?.routes[$0] }
+            if let position { covered.insert(position) }
             switch outcome {
             case .success(let model):
                 mappings.append(Mapping(fixture: fixture, route: route, modelType: type(of: model), isErrorModel: false, unreadMembers: tracking.unreadMembers))
