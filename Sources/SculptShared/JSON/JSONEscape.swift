@@ -1,6 +1,33 @@
 /// JSON string escapes, decoded the way `JSONDecoder` decodes them: what ``JSONLexer`` reads a
 /// string's text with, and what redaction reads a secret member's name with.
 package enum JSONEscape {
+    /// Appends `string` to `text` as a JSON string: in quotes, with `"`, `\` and the control
+    /// characters escaped (`\n`, `\u001b`), everything else as it is.
+    ///
+    /// ```swift
+    /// var text = ""
+    /// JSONEscape.appendQuoted("a\nb", to: &text)   // "a\nb", quotes included
+    /// ```
+    package static func appendQuoted(_ string: String, to text: inout String) {
+        text += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case "\u{08}": text += "\\b"
+            case "\u{0C}": text += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+
     /// An escape JSON does not allow, and why.
     package struct Invalid: Error {
         package var reason: String

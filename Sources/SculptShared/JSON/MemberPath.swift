@@ -31,26 +31,14 @@ package enum MemberPath {
 
     private static func needsQuotes(_ name: String) -> Bool {
         name.isEmpty || name.utf8.contains { byte in
-            byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+            byte < 0x20 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
                 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
         }
     }
 
     private static func quoted(_ name: String) -> String {
-        var text = "\""
-        for scalar in name.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
+        var text = ""
+        JSONEscape.appendQuoted(name, to: &text)
+        return text
     }
 }

@@ -12,7 +12,10 @@ package final class ReadTracking {
     /// `owner.site_admin`, `items[].node_id` (array positions are `[]`: a member unread in several
     /// elements is listed once). A member under one never read is not listed, nor a repeat of a
     /// name whose first member was read.
-    package private(set) var unreadMembers: [String] = []
+    package private(set) var unread = UnreadPaths()
+
+    /// ``unread`` as text.
+    package var unreadMembers: [String] { unread.strings }
     /// The hashes of the paths listed.
     private var listed = HashSet()
     /// Whether a decode is being tracked: a decode that a type's `init(from:)` starts inside it
@@ -75,7 +78,7 @@ package final class ReadTracking {
                             if !names.contains(ReadTracking.combine(0, name)) {
                                 tracking.listed.insert(member)
                                 steps.append(position)
-                                tracking.unreadMembers.append(path())
+                                tracking.unread.append(steps, entries, text)
                                 steps.removeLast()
                             }
                         }
@@ -115,7 +118,7 @@ package final class ReadTracking {
             return names
         }
 
-        /// The FNV-1a hash of a key's decoded name.
+        /// The hash of a key's decoded name.
         private func nameHash(_ key: Int) -> UInt64 {
             let entry = entries[key]
             let range = entry.offset..<min(text.count, entry.offset + entry.length)
@@ -124,21 +127,6 @@ package final class ReadTracking {
             }
             let decoded = JSONEscape.decodedContent(text, in: range) ?? Array(text[range])
             return decoded.withUnsafeBufferPointer { ReadTracking.hash($0) }
-        }
-
-        /// The path of the current steps, as ``MemberPath`` writes it.
-        private func path() -> String {
-            var path = ""
-            path.reserveCapacity(64)
-            for step in steps {
-                if step < 0 {
-                    path += "[]"
-                } else {
-                    let entry = entries[step]
-                    MemberPath.append(MemberPath.name(text, entry.offset..<(entry.offset + entry.length), escaped: !entry.isSimpleString), to: &path)
-                }
-            }
-            return path
         }
     }
 
@@ -187,6 +175,7 @@ package final class ReadTracking {
     /// What an array's elements add to their path's hash.
     private static let elementsHash: UInt64 = 0x9E37_79B9_7F4A_7C15
 
+    /// A name's FNV-1a hash.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash = offsetBasis
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* prime }

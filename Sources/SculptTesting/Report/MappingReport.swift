@@ -33,13 +33,17 @@ public struct MappingReport: Sendable, CustomStringConvertible {
         /// Whether the serializer decoded it as its error model.
         public var isErrorModel: Bool
         /// The JSON members of the body that the model never read, as paths (`owner.site_admin`,
-        /// `labels[].node_id`), in document order; empty when the decoder does not tell.
-        public var unreadMembers: [String]
+        /// `labels[].node_id`), in document order; empty when the decoder does not tell. Written
+        /// as text when read: a report that is only checked for failures makes no string for them.
+        public var unreadMembers: [String] { unread.strings }
+        /// The unread members' names, kept as bytes.
+        let unread: UnreadPaths
 
         /// `GET /users/octocat -> 200 (get-user.json): User by /users/* (unread: site_admin, plan.name)`.
         public var description: String {
             let route = self.route.map { " by \($0.pattern)" } ?? ""
             let kind = isErrorModel ? " (error model)" : ""
+            let unreadMembers = self.unreadMembers
             let unread = unreadMembers.isEmpty ? "" : " (unread: \(ClippedText.list(unreadMembers.lazy.map { PrintableText.value($0, limit: 128) }, limit: 1_024, itemLimit: 128)))"
             // A member's name is the body's text: a credential's shape in one is not shown.
             return SecretPolicy.redactingCredentialShapes(in: "\(fixture): \(String(describing: modelType))\(kind)\(route)\(unread)")
@@ -94,10 +98,10 @@ public struct MappingReport: Sendable, CustomStringConvertible {
             if let position { covered.insert(position) }
             switch outcome {
             case .success(let model):
-                mappings.append(Mapping(fixture: fixture, route: route, modelType: type(of: model), isErrorModel: false, unreadMembers: tracking.unreadMembers))
+                mappings.append(Mapping(fixture: fixture, route: route, modelType: type(of: model), isErrorModel: false, unread: tracking.unread))
             case .failure(let error as SculptError):
                 if case .errorResponse(let model) = error.reason {
-                    mappings.append(Mapping(fixture: fixture, route: route, modelType: type(of: model), isErrorModel: true, unreadMembers: tracking.unreadMembers))
+                    mappings.append(Mapping(fixture: fixture, route: route, modelType: type(of: model), isErrorModel: true, unread: tracking.unread))
                 } else {
                     failures.append(Failure(fixture: fixture, error: error))
                 }
@@ -143,7 +147,7 @@ public struct MappingReport: Sendable, CustomStringConvertible {
             AnyCollection(failures.lazy.map { "failed: \($0)" }),
             AnyCollection(unreadableFiles.lazy.map { "unreadable: \($0)" }),
             AnyCollection(uncoveredRoutes.lazy.map { "no fixture for: \($0)" }),
-            AnyCollection(mappings.lazy.filter { !$0.unreadMembers.isEmpty }.map { "unread members: \($0)" }),
+            AnyCollection(mappings.lazy.filter { !$0.unread.isEmpty }.map { "unread members: \($0)" }),
         ].joined()
         let mapped = mappings.count == 1 ? "1 fixture maps" : "\(mappings.count) fixtures map"
         var summary = "\(mapped), \(failures.count) fail, \(uncoveredRoutes.count) route\(uncoveredRoutes.count == 1 ? "" : "s") uncovered"
