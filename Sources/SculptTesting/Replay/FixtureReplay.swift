@@ -247,8 +247,7 @@ public final class FixtureReplay: @unchecked Sendable {
     /// ```
     /// - Throws: ``UnusedInteractionsError`` listing the ones that did not.
     public func verifyAllUsed() throws(UnusedInteractionsError) {
-        let unused = unusedInteractions
-        guard unused.isEmpty else { throw UnusedInteractionsError(interactions: unused, redaction: redaction) }
+        try verifyAllUsed(alsoUsed: [])
     }
 
     /// A session whose requests this replay answers, through a `URLProtocol` registered on
