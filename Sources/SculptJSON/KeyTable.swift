@@ -118,51 +118,14 @@ enum KeyBytes {
     /// A per-process random seed, so that no fixed set of keys collides on every machine.
     private static let seed = UInt64.random(in: .min ... .max)
 
-    /// A hash of bytes: eight at a time (little-endian words), each mixed in by multiplies and
-    /// shifts, then the rest with the count.
+    /// A key's hash, under this process's seed.
     @inline(__always)
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash = seed
-        var index = 0
-        while index + 8 <= bytes.count {
-            hash = mix(hash ^ bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            index += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while index < bytes.count {
-            tail |= UInt64(bytes[index]) << shift
-            shift += 8
-            index += 1
-        }
-        return mix(hash ^ tail ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15))
+        ByteHash.hash(bytes, seed: seed)
     }
 
     /// The same hash of the bytes an iterator gives.
     static func hash(_ bytes: some IteratorProtocol<UInt8>) -> UInt64 {
-        var bytes = bytes
-        var hash = seed
-        var word: UInt64 = 0
-        var shift: UInt64 = 0
-        var count: UInt64 = 0
-        while let byte = bytes.next() {
-            word |= UInt64(byte) << shift
-            shift += 8
-            count += 1
-            if shift == 64 {
-                hash = mix(hash ^ word)
-                word = 0
-                shift = 0
-            }
-        }
-        return mix(hash ^ word ^ (count &* 0x9E37_79B9_7F4A_7C15))
-    }
-
-    @inline(__always)
-    private static func mix(_ value: UInt64) -> UInt64 {
-        var value = value &* 0xBF58_476D_1CE4_E5B9
-        value ^= value >> 31
-        value = value &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 29)
+        ByteHash.hash(bytes, seed: seed)
     }
 }

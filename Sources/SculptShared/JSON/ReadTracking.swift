@@ -5,8 +5,9 @@
 /// Outside ``track(_:)`` a decode reads one thread-local value, once, and marks nothing.
 ///
 /// Finding the unread members costs one walk of the scan: a member's path is told from others by
-/// a 64-bit hash of its names, and made into text only the first time it is listed, so an array
-/// of a thousand elements with the same unread member costs a hash per element, not a string.
+/// a 64-bit hash of its names and kept (as its last name's bytes) only the first time it is
+/// listed, so an array of a thousand elements with the same unread member costs a hash per
+/// element, not a string.
 package final class ReadTracking {
     /// The paths of the members no decode read, in document order (see ``MemberPath``):
     /// `owner.site_admin`, `items[].node_id` (array positions are `[]`: a member unread in several
@@ -48,18 +49,31 @@ package final class ReadTracking {
     /// Adds the unread members of a decoded tape: `read[key]` is whether the member whose key
     /// entry is `key` was looked up.
     package func record(_ entries: JSONTape.Entries, text: UnsafeBufferPointer<UInt8>, read: UnsafeBufferPointer<Bool>) {
-        var walk = Walk(entries: entries, text: text, read: read, tracking: self)
-        walk.visit(0, hash: Self.offsetBasis)
+        // The walk owns the set while it runs (left here, it would be checked for exclusive
+        // access at every member), and gathers its steps with their names still in the text.
+        var walk = Walk(entries: entries, text: text, read: read, seed: Self.seed, listed: listed)
+        listed = HashSet()
+        // Room for a member in eight of the tape's words (up to 4,096) before the set grows.
+        walk.listed.reserve(min(entries.count / 8, 1 << 12))
+        walk.visit(0, hash: Self.bodyHash)
+        listed = walk.listed
+        unread.add(walk.steps, names: text)
     }
 
-    /// One walk of a tape: the key entries on the way to the current value (`-1` for an array's
-    /// elements), from which a path is written when one is listed.
+    /// One walk of a tape.
     private struct Walk {
         let entries: JSONTape.Entries
         let text: UnsafeBufferPointer<UInt8>
         let read: UnsafeBufferPointer<Bool>
-        let tracking: ReadTracking
-        var steps: [Int] = []
+        /// The seed names are hashed under.
+        let seed: UInt64
+        /// The hashes of the paths listed.
+        var listed: HashSet
+        /// The steps of the paths listed, and of the steps on their way.
+        var steps: [UnreadPaths.Step] = []
+        /// The key entries on the way to the current value (`-1` for an array's elements), each
+        /// with its position in ``steps`` once a path through it is listed (`-1` before).
+        var way: [(key: Int, step: Int32)] = []
 
         mutating func visit(_ index: Int, hash: UInt64) {
             let entry = entries[index]
@@ -72,45 +86,66 @@ package final class ReadTracking {
                         let name = nameHash(position)
                         let member = ReadTracking.combine(hash, name)
                         // The names read are hashed only when a member is about to be listed.
-                        if !tracking.listed.contains(member) {
+                        if !listed.contains(member) {
                             let names = readNames ?? self.names(readIn: index)
                             readNames = names
                             if !names.contains(ReadTracking.combine(0, name)) {
-                                tracking.listed.insert(member)
-                                steps.append(position)
-                                tracking.unread.append(steps, entries, text)
-                                steps.removeLast()
+                                listed.insert(member)
+                                list(position)
                             }
                         }
                     } else {
                         // Only a container can hold an unread member.
                         let value = JSONTape.value(ofKey: position)
                         if entries[value].kind == .object || entries[value].kind == .array {
-                            steps.append(position)
+                            way.append((position, -1))
                             visit(value, hash: ReadTracking.combine(hash, nameHash(position)))
-                            steps.removeLast()
+                            way.removeLast()
                         }
                     }
                     position = entries.next(afterMember: position)
                 }
             case .array:
                 let elements = ReadTracking.combine(hash, ReadTracking.elementsHash)
-                steps.append(-1)
+                way.append((-1, -1))
                 var position = JSONTape.firstChild(of: index)
                 while position < entry.end {
                     visit(position, hash: elements)
                     position = entries.next(after: position)
                 }
-                steps.removeLast()
+                way.removeLast()
             default:
                 break
             }
         }
 
+        /// Lists the path to the member whose key entry is `member`, adding the steps on the way
+        /// that no listed path has added yet.
+        private mutating func list(_ member: Int) {
+            var parent: Int32 = -1
+            for index in way.indices {
+                if way[index].step < 0 {
+                    let key = way[index].key
+                    steps.append(key < 0 ? UnreadPaths.Step(elementsAfter: parent) : UnreadPaths.Step(key: key, in: entries, after: parent))
+                    way[index].step = Int32(truncatingIfNeeded: steps.count - 1)
+                }
+                parent = way[index].step
+            }
+            var step = UnreadPaths.Step(key: member, in: entries, after: parent)
+            step.isListed = true
+            steps.append(step)
+        }
+
         /// The hashes of the names of the members of `object` that were read.
         private func names(readIn object: Int) -> HashSet {
-            var names = HashSet()
+            var readCount = 0
             var position = JSONTape.firstChild(of: object)
+            while position < entries[object].end {
+                if read[position] { readCount += 1 }
+                position = entries.next(afterMember: position)
+            }
+            var names = HashSet(minimumCapacity: readCount)
+            position = JSONTape.firstChild(of: object)
             while position < entries[object].end {
                 if read[position] { names.insert(ReadTracking.combine(0, nameHash(position))) }
                 position = entries.next(afterMember: position)
@@ -121,30 +156,52 @@ package final class ReadTracking {
         /// The hash of a key's decoded name.
         private func nameHash(_ key: Int) -> UInt64 {
             let entry = entries[key]
-            let range = entry.offset..<min(text.count, entry.offset + entry.length)
-            if entry.isSimpleString {
-                return ReadTracking.hash(UnsafeBufferPointer(rebasing: text[range]))
+            if entry.isSimpleString, let base = text.baseAddress, entry.length <= text.count - entry.offset {
+                return ByteHash.hash(UnsafeRawBufferPointer(start: base + entry.offset, count: entry.length), seed: seed)
             }
+            let range = entry.offset..<min(text.count, entry.offset + entry.length)
             let decoded = JSONEscape.decodedContent(text, in: range) ?? Array(text[range])
-            return decoded.withUnsafeBufferPointer { ReadTracking.hash($0) }
+            return decoded.withUnsafeBytes { ByteHash.hash($0, seed: seed) }
         }
     }
 
     /// A set of 64-bit hashes, already well mixed: open addressing, no second hashing.
     struct HashSet {
-        private var slots: [UInt64] = Array(repeating: 0, count: 16)
+        private var slots: [UInt64]
         private var count = 0
         /// Whether 0, the empty slot's value, is in the set.
         private var hasZero = false
 
+        /// An empty set with room for `minimumCapacity` values before it grows (none allocated
+        /// for 0).
+        init(minimumCapacity: Int = 0) {
+            slots = minimumCapacity > 0 ? Array(repeating: 0, count: Self.slotCount(for: minimumCapacity)) : []
+        }
+
+        /// A power of two at least twice `capacity`: at most half the slots are used.
+        private static func slotCount(for capacity: Int) -> Int {
+            1 << (Int.bitWidth - (2 * max(capacity, 8) - 1).leadingZeroBitCount)
+        }
+
         func contains(_ value: UInt64) -> Bool {
             if value == 0 { return hasZero }
+            if slots.isEmpty { return false }
             var slot = Int(truncatingIfNeeded: value) & (slots.count - 1)
             while slots[slot] != 0 {
                 if slots[slot] == value { return true }
                 slot = (slot + 1) & (slots.count - 1)
             }
             return false
+        }
+
+        /// Makes room for `capacity` values in all before the set grows.
+        mutating func reserve(_ capacity: Int) {
+            let slotCount = Self.slotCount(for: capacity)
+            guard slotCount > slots.count else { return }
+            let old = slots
+            slots = Array(repeating: 0, count: slotCount)
+            count = 0
+            for value in old where value != 0 { insert(value) }
         }
 
         mutating func insert(_ value: UInt64) {
@@ -163,24 +220,18 @@ package final class ReadTracking {
         }
 
         private mutating func grow() {
-            let old = slots
-            slots = Array(repeating: 0, count: old.count * 2)
-            count = 0
-            for value in old where value != 0 { insert(value) }
+            reserve(slots.count)
         }
     }
 
-    private static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
+    /// A per-process random seed for names' hashes, so that no fixed set of names collides on
+    /// every machine.
+    private static let seed = UInt64.random(in: .min ... .max)
+    /// The hash of the body's own path, which every other path starts from.
+    private static let bodyHash: UInt64 = 0xCBF2_9CE4_8422_2325
     private static let prime: UInt64 = 0x100_0000_01B3
     /// What an array's elements add to their path's hash.
     private static let elementsHash: UInt64 = 0x9E37_79B9_7F4A_7C15
-
-    /// A name's FNV-1a hash.
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash = offsetBasis
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* prime }
-        return hash
-    }
 
     /// A path's hash and one more step's, mixed (a multiply and two shifts: the low bits of the
     /// result, which a set's slot is found by, depend on every bit of both).

@@ -1,64 +1,112 @@
 /// The paths of the members a decode never read, kept as the bytes of their names and written as
 /// text (``MemberPath``) only when asked for: a mapping report that is only checked for failures
 /// makes no string for them.
-package struct UnreadPaths: Sendable, Equatable {
-    /// What one step of a path is.
-    private enum Kind: UInt8, Sendable {
-        /// A name as written, without escapes.
-        case name
-        /// A name with escapes, decoded when written.
-        case escapedName
-        /// An array's elements: `[]`.
-        case elements
-    }
+///
+/// Paths are kept as a tree of steps: each step holds one name (or an array's elements) and the
+/// step it follows, so a path costs one step and one name's bytes, however deep it is, and the
+/// steps on the way to a thousand unread members are kept once.
+package struct UnreadPaths: Sendable {
+    /// One step of a path: a member's name or an array's elements, after the step `parent`
+    /// (`-1` for the body itself).
+    package struct Step: Sendable {
+        /// What a step is.
+        enum Kind: UInt8, Sendable {
+            /// A name as written, without escapes.
+            case name
+            /// A name with escapes, decoded when written.
+            case escapedName
+            /// An array's elements: `[]`.
+            case elements
+        }
 
-    /// One step: its kind and, for a name, where its bytes are in ``bytes``.
-    private struct Step: Sendable, Equatable {
         var kind: Kind
-        var start: Int32
-        var length: Int32
+        /// Whether a listed path ends here.
+        package var isListed = false
+        var parent: Int32
+        /// Where the name's bytes are: in the text while a decode's steps are gathered, in
+        /// ``UnreadPaths/bytes`` once added.
+        var start: Int32 = 0
+        var length: Int32 = 0
+
+        /// The step for the member whose key entry is `key` in `entries`, its name in the text.
+        package init(key: Int, in entries: JSONTape.Entries, after parent: Int32) {
+            let entry = entries[key]
+            kind = entry.isSimpleString ? .name : .escapedName
+            self.parent = parent
+            start = Int32(truncatingIfNeeded: entry.offset)
+            length = Int32(truncatingIfNeeded: entry.length)
+        }
+
+        /// The step for an array's elements.
+        package init(elementsAfter parent: Int32) {
+            kind = .elements
+            self.parent = parent
+        }
     }
 
     /// The names' bytes, one after another.
     private var bytes: [UInt8] = []
-    /// Every path's steps, one path after another.
+    /// Every step added.
     private var steps: [Step] = []
-    /// Where each path's steps end in ``steps``.
-    private var ends: [Int32] = []
 
     package init() {}
 
     /// How many paths there are.
-    package var count: Int { ends.count }
+    package private(set) var count = 0
 
     /// Whether there are none.
-    package var isEmpty: Bool { ends.isEmpty }
+    package var isEmpty: Bool { count == 0 }
 
-    /// Adds a path: `keys` are the key entries on the way (`-1` for an array's elements), their
-    /// names read from `text`.
-    mutating func append(_ keys: [Int], _ entries: JSONTape.Entries, _ text: UnsafeBufferPointer<UInt8>) {
-        for key in keys {
-            guard key >= 0 else {
-                steps.append(Step(kind: .elements, start: 0, length: 0))
-                continue
-            }
-            let entry = entries[key]
-            let range = entry.offset..<min(text.count, entry.offset + entry.length)
-            steps.append(Step(kind: entry.isSimpleString ? .name : .escapedName, start: Int32(truncatingIfNeeded: bytes.count), length: Int32(truncatingIfNeeded: range.count)))
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[range]))
+    /// Adds one decode's steps, whose names are still in `text` and whose parents are positions
+    /// in `added`, copying the names' bytes in one pass.
+    package mutating func add(_ added: [Step], names text: UnsafeBufferPointer<UInt8>) {
+        let base = Int32(truncatingIfNeeded: steps.count)
+        let firstByte = bytes.count
+        var total = 0
+        for step in added where step.kind != .elements {
+            total += Self.clamped(step, to: text).count
         }
-        ends.append(Int32(truncatingIfNeeded: steps.count))
+        bytes.append(contentsOf: repeatElement(0, count: total))
+        steps.reserveCapacity(steps.count + added.count)
+        bytes.withUnsafeMutableBufferPointer { bytes in
+            var next = firstByte
+            for var step in added {
+                if step.parent >= 0 { step.parent += base }
+                if step.kind != .elements {
+                    let name = UnsafeBufferPointer(rebasing: text[Self.clamped(step, to: text)])
+                    _ = UnsafeMutableBufferPointer(rebasing: bytes[next..<(next + name.count)]).update(fromContentsOf: name)
+                    step.start = Int32(truncatingIfNeeded: next)
+                    step.length = Int32(truncatingIfNeeded: name.count)
+                    next += name.count
+                }
+                if step.isListed { count += 1 }
+                steps.append(step)
+            }
+        }
     }
 
-    /// The paths as text, in the order they were added.
+    /// Where a step's name is in `text`, within it.
+    private static func clamped(_ step: Step, to text: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        let start = min(max(Int(step.start), 0), text.count)
+        return start..<min(text.count, start + max(Int(step.length), 0))
+    }
+
+    /// The paths as text, in the order they were listed.
     package var strings: [String] {
         bytes.withUnsafeBufferPointer { bytes in
             var strings: [String] = []
-            strings.reserveCapacity(ends.count)
-            var start = 0
-            for end in ends {
+            strings.reserveCapacity(count)
+            var way: [Step] = []
+            for last in steps where last.isListed {
+                way.removeAll(keepingCapacity: true)
+                var step = last
+                while true {
+                    way.append(step)
+                    guard step.parent >= 0 else { break }
+                    step = steps[Int(step.parent)]
+                }
                 var path = ""
-                for step in steps[start..<Int(end)] {
+                for step in way.reversed() {
                     switch step.kind {
                     case .elements:
                         path = MemberPath.elements(of: path)
@@ -68,7 +116,6 @@ package struct UnreadPaths: Sendable, Equatable {
                     }
                 }
                 strings.append(path)
-                start = Int(end)
             }
             return strings
         }
