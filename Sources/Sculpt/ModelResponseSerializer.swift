@@ -332,7 +332,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
 
     /// The decoder for a response's body: the first of ``decoders`` that reads its content type,
     /// else the first of all.
-    func decoder(for response: ResponseContext) -> any ModelDecoder {
+    package func decoder(for response: ResponseContext) -> any ModelDecoder {
         decoding.negotiates ? negotiatedDecoder(for: response) : decoding.primary
     }
 

@@ -89,7 +89,7 @@ public struct SculptJSONDecoder: ModelDecoder, Sendable {
             }
         }
         var storage = TapeStorage(entries: entries, text: text)
-        let tracking = ReadTracking.beginDecode()
+        let tracking = ReadTracking.beginDecode(of: body)
         if tracking != nil { storage.trackReads() }
         defer {
             tracking?.endDecode()
@@ -100,7 +100,7 @@ public struct SculptJSONDecoder: ModelDecoder, Sendable {
         }
         do {
             let value = try TapeDecoder(storage: storage, options: options).unwrap(T.self, at: 0, in: .root, key: Optional<IndexKey>.none)
-            if let tracking, let read = storage.readKeys { tracking.record(entries, text: storage.text, read: UnsafeBufferPointer(read)) }
+            if let tracking, let read = storage.readKeys { tracking.record(entries, text: storage.text, read: read) }
             return value
         } catch is JSONError {
             throw notJSON
@@ -137,3 +137,6 @@ extension SculptJSONDecoder {
         }
     }
 }
+
+/// The decoder marks the members it reads for a mapping report.
+extension SculptJSONDecoder: TracksReads {}

@@ -8,7 +8,12 @@ package enum JSONEscape {
     /// var text = ""
     /// JSONEscape.appendQuoted("a\nb", to: &text)   // "a\nb", quotes included
     /// ```
-    package static func appendQuoted(_ string: String, to text: inout String) {
+    /// - Parameters:
+    ///   - string: the string.
+    ///   - text: the text to add it to.
+    ///   - escapingInvisible: whether scalars that show as nothing or move text (see
+    ///     ``isInvisible(_:)``) are escaped too, for text a person reads in a terminal.
+    package static func appendQuoted(_ string: String, to text: inout String, escapingInvisible: Bool = false) {
         text += "\""
         for scalar in string.unicodeScalars {
             switch scalar {
@@ -19,13 +24,30 @@ package enum JSONEscape {
             case "\t": text += "\\t"
             case "\u{08}": text += "\\b"
             case "\u{0C}": text += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            case _ where scalar.value < 0x20 || (escapingInvisible && isInvisible(scalar)):
+                appendEscaped(scalar, to: &text)
             default: text.unicodeScalars.append(scalar)
             }
         }
         text += "\""
+    }
+
+    /// Whether a scalar shows as nothing or changes how the text around it shows: a control
+    /// character (C0, DEL, C1), a format character (bidirectional controls, zero-width spaces,
+    /// the byte order mark) or a line or paragraph separator.
+    package static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
+    /// `\uXXXX` for a scalar in the Basic Multilingual Plane, a surrogate pair beyond it.
+    private static func appendEscaped(_ scalar: Unicode.Scalar, to text: inout String) {
+        for unit in String(scalar).utf16 {
+            let hex = String(unit, radix: 16)
+            text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
     }
 
     /// An escape JSON does not allow, and why.

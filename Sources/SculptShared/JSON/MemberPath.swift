@@ -1,7 +1,8 @@
 /// A member's place in a JSON document as a person reads it: `owner.login`, `labels[].name`, the
 /// body itself `""`. A name that would read as more than one step or not as itself (empty, or
-/// holding `.`, `[`, `]`, `"`, `\` or a control character) is written as a JSON string:
-/// `"a.b"`, `meta."x[0]"`, `"line\nbreak"`.
+/// holding `.`, `[`, `]`, `"`, `\`, or a character that shows as nothing or moves text: a control
+/// or format character, a line or paragraph separator) is written as a JSON string, those
+/// characters escaped: `"a.b"`, `meta."x[0]"`, `"line\nbreak"`, `"\u007f"`.
 package enum MemberPath {
     /// `path` with the member `name` added.
     package static func appending(_ name: String, to path: String) -> String {
@@ -30,15 +31,14 @@ package enum MemberPath {
     }
 
     private static func needsQuotes(_ name: String) -> Bool {
-        name.isEmpty || name.utf8.contains { byte in
-            byte < 0x20 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
-                || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+        name.isEmpty || name.unicodeScalars.contains { scalar in
+            scalar == "." || scalar == "[" || scalar == "]" || scalar == "\"" || scalar == "\\" || JSONEscape.isInvisible(scalar)
         }
     }
 
     private static func quoted(_ name: String) -> String {
         var text = ""
-        JSONEscape.appendQuoted(name, to: &text)
+        JSONEscape.appendQuoted(name, to: &text, escapingInvisible: true)
         return text
     }
 }

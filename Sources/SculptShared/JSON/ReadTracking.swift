@@ -1,29 +1,35 @@
-/// Which members of a JSON document the decode never read, for a test that asks (a mapping
-/// report): set for one synchronous call with ``track(_:)``, a `SculptJSONDecoder` decoding on the
-/// same thread marks each member a keyed container looks up, then adds the paths of the others.
+import Foundation
+
+/// Which members of a response body no decode read, for a test that asks (a mapping report):
+/// set for one synchronous call with ``track(_:)``, a `SculptJSONDecoder` decoding the body on
+/// the same thread marks each member a keyed container looks up; ``unreadPaths()`` then lists
+/// the others.
 ///
-/// Outside ``track(_:)`` a decode reads one thread-local value, once, and marks nothing.
+/// Only decodes of the body itself count: a JSON string a type decodes inside its own
+/// `init(from:)` is another document, and is not tracked. Every decode of the body counts (a
+/// matcher's look at a type field, then the model's decode): a member is unread when none of them
+/// read it. Outside ``track(_:)`` a decode reads one thread-local value, once, and marks nothing.
 ///
 /// Finding the unread members costs one walk of the scan: a member's path is told from others by
 /// a 64-bit hash of its names and kept (as its last name's bytes) only the first time it is
 /// listed, so an array of a thousand elements with the same unread member costs a hash per
 /// element, not a string.
 package final class ReadTracking {
-    /// The paths of the members no decode read, in document order (see ``MemberPath``):
-    /// `owner.site_admin`, `items[].node_id` (array positions are `[]`: a member unread in several
-    /// elements is listed once). A member under one never read is not listed, nor a repeat of a
-    /// name whose first member was read.
-    package private(set) var unread = UnreadPaths()
-
-    /// ``unread`` as text.
-    package var unreadMembers: [String] { unread.strings }
-    /// The hashes of the paths listed.
-    private var listed = HashSet()
+    /// The body whose decodes are tracked.
+    private let body: Data
+    /// Whether each member (by its key entry) was read by a tracked decode so far: every decode
+    /// is of the same text, so its scan is the same.
+    private var reads: [Bool]?
+    /// The unread members after the decodes so far.
+    private var paths = UnreadPaths()
     /// Whether a decode is being tracked: a decode that a type's `init(from:)` starts inside it
-    /// (a JSON string decoded on its own) reads another document, and is not tracked.
+    /// reads another document, and is not tracked.
     private var decoding = false
 
-    package init() {}
+    /// A tracking of the decodes of `body`.
+    package init(body: Data) {
+        self.body = body
+    }
 
     /// The tracking of the running call, if any.
     package static let current = ThreadLocal<ReadTracking>()
@@ -33,31 +39,42 @@ package final class ReadTracking {
         try Self.current.withValue(self, body)
     }
 
-    /// The tracking for a decode starting on this thread: this thread's, unless a decode it tracks
-    /// is already running; end it with ``endDecode()``.
-    package static func beginDecode() -> ReadTracking? {
-        guard let tracking = current.value, !tracking.decoding else { return nil }
+    /// The tracking for a decode of `data` starting on this thread: this thread's, when `data` is
+    /// its body and no decode it tracks is already running; end it with ``endDecode()``.
+    package static func beginDecode(of data: Data) -> ReadTracking? {
+        guard let tracking = current.value, !tracking.decoding, tracking.body == data else { return nil }
         tracking.decoding = true
         return tracking
     }
 
-    /// Ends the decode ``beginDecode()`` started.
+    /// Ends the decode ``beginDecode(of:)`` started.
     package func endDecode() {
         decoding = false
     }
 
-    /// Adds the unread members of a decoded tape: `read[key]` is whether the member whose key
-    /// entry is `key` was looked up.
-    package func record(_ entries: JSONTape.Entries, text: UnsafeBufferPointer<UInt8>, read: UnsafeBufferPointer<Bool>) {
-        // The walk owns the set while it runs (left here, it would be checked for exclusive
-        // access at every member), and gathers its steps with their names still in the text.
-        var walk = Walk(entries: entries, text: text, read: read, seed: Self.seed, listed: listed)
-        listed = HashSet()
+    /// Adds what a decode of the body read, `read[key]` for the member whose key entry is `key`,
+    /// and walks its scan (while the decode's text is at hand) for the members no decode so far
+    /// read: the reads of the decodes before are added to `read` first.
+    package func record(_ entries: JSONTape.Entries, text: UnsafeBufferPointer<UInt8>, read: UnsafeMutableBufferPointer<Bool>) {
+        if let reads, reads.count == read.count {
+            for key in reads.indices where reads[key] { read[key] = true }
+        }
+        reads = Array(read)
+        var walk = Walk(entries: entries, text: text, read: UnsafeBufferPointer(read), seed: Self.seed)
         // Room for a member in eight of the tape's words (up to 4,096) before the set grows.
         walk.listed.reserve(min(entries.count / 8, 1 << 12))
         walk.visit(0, hash: Self.bodyHash)
-        listed = walk.listed
-        unread.add(walk.steps, names: text)
+        paths = UnreadPaths()
+        paths.add(walk.steps, names: text)
+    }
+
+    /// The paths of the members no tracked decode read, in document order (see
+    /// ``MemberPath``): `owner.site_admin`, `items[].node_id` (array positions are `[]`: a member
+    /// unread in several elements is listed once). A member under one never read is not listed,
+    /// nor a repeat of a name whose first member was read. Empty when no decode of the body was
+    /// tracked.
+    package func unreadPaths() -> UnreadPaths {
+        paths
     }
 
     /// One walk of a tape.
@@ -68,7 +85,7 @@ package final class ReadTracking {
         /// The seed names are hashed under.
         let seed: UInt64
         /// The hashes of the paths listed.
-        var listed: HashSet
+        var listed = HashSet()
         /// The steps of the paths listed, and of the steps on their way.
         var steps: [UnreadPaths.Step] = []
         /// The key entries on the way to the current value (`-1` for an array's elements), each
@@ -79,7 +96,7 @@ package final class ReadTracking {
             let entry = entries[index]
             switch entry.kind {
             case .object:
-                var readNames: HashSet?
+                var readNames = ReadNames()
                 var position = JSONTape.firstChild(of: index)
                 while position < entry.end {
                     if !read[position] {
@@ -87,9 +104,9 @@ package final class ReadTracking {
                         let member = ReadTracking.combine(hash, name)
                         // The names read are hashed only when a member is about to be listed.
                         if !listed.contains(member) {
-                            let names = readNames ?? self.names(readIn: index)
-                            readNames = names
-                            if !names.contains(ReadTracking.combine(0, name)) {
+                            if !readNames.isMade { readNames = self.names(readIn: index) }
+                            let repeatsReadName = readNames.hashes.contains(ReadTracking.combine(0, name)) || repeatsReadString(position, in: index, &readNames)
+                            if !repeatsReadName {
                                 listed.insert(member)
                                 list(position)
                             }
@@ -136,21 +153,67 @@ package final class ReadTracking {
             steps.append(step)
         }
 
-        /// The hashes of the names of the members of `object` that were read.
-        private func names(readIn object: Int) -> HashSet {
+        /// The names of the members of an object that were read.
+        private struct ReadNames {
+            /// Whether the names were gathered: they are only when a member is about to be listed.
+            var isMade = false
+            /// Their bytes' hashes.
+            var hashes = HashSet()
+            /// Whether one may be beyond ASCII: such names can be equal as strings (as a decoder
+            /// compares them) with different bytes, `"é"` and `"e\u0301"`.
+            var beyondASCII = false
+            /// The names as strings, made when first needed.
+            var strings: Set<String>?
+        }
+
+        /// The names of the members of `object` that were read.
+        private func names(readIn object: Int) -> ReadNames {
             var readCount = 0
+            var beyondASCII = false
             var position = JSONTape.firstChild(of: object)
             while position < entries[object].end {
-                if read[position] { readCount += 1 }
+                if read[position] {
+                    readCount += 1
+                    beyondASCII = beyondASCII || Self.mayBeBeyondASCII(entries[position])
+                }
                 position = entries.next(afterMember: position)
             }
-            var names = HashSet(minimumCapacity: readCount)
+            var names = ReadNames(isMade: true, hashes: HashSet(minimumCapacity: readCount), beyondASCII: beyondASCII)
             position = JSONTape.firstChild(of: object)
             while position < entries[object].end {
-                if read[position] { names.insert(ReadTracking.combine(0, nameHash(position))) }
+                if read[position] { names.hashes.insert(ReadTracking.combine(0, nameHash(position))) }
                 position = entries.next(afterMember: position)
             }
             return names
+        }
+
+        /// Whether the name of the unread member whose key entry is `key` equals, as a string, a
+        /// name read in `object` whose bytes differ: only names beyond ASCII can.
+        private func repeatsReadString(_ key: Int, in object: Int, _ names: inout ReadNames) -> Bool {
+            guard names.beyondASCII || Self.mayBeBeyondASCII(entries[key]) else { return false }
+            let strings = names.strings ?? {
+                var strings: Set<String> = []
+                var position = JSONTape.firstChild(of: object)
+                while position < entries[object].end {
+                    if read[position] { strings.insert(name(position)) }
+                    position = entries.next(afterMember: position)
+                }
+                return strings
+            }()
+            names.strings = strings
+            return strings.contains(name(key))
+        }
+
+        /// A key's decoded name.
+        private func name(_ key: Int) -> String {
+            let entry = entries[key]
+            return MemberPath.name(text, entry.offset..<(entry.offset + entry.length), escaped: !entry.isSimpleString)
+        }
+
+        /// Whether a key's decoded name may hold a character beyond ASCII: its bytes do, or an
+        /// escape may.
+        private static func mayBeBeyondASCII(_ key: JSONTape.Entry) -> Bool {
+            !(key.isSimpleString && key.isASCII)
         }
 
         /// The hash of a key's decoded name.
@@ -242,3 +305,8 @@ package final class ReadTracking {
         return hash ^ (hash >> 32)
     }
 }
+
+/// A decoder that marks the members it reads while a ``ReadTracking`` tracks the body it decodes:
+/// a mapping report lists unread members only for a body such a decoder decodes, since a look
+/// another decoder's body decode never marked would say every member it read was unread.
+package protocol TracksReads {}

@@ -48,14 +48,16 @@ package struct UnreadPaths: Sendable {
     private var bytes: [UInt8] = []
     /// Every step added.
     private var steps: [Step] = []
+    /// Where each listed path's last step is in ``steps``, in the order listed.
+    private var ends: [Int32] = []
 
     package init() {}
 
     /// How many paths there are.
-    package private(set) var count = 0
+    package var count: Int { ends.count }
 
     /// Whether there are none.
-    package var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { ends.isEmpty }
 
     /// Adds one decode's steps, whose names are still in `text` and whose parents are positions
     /// in `added`, copying the names' bytes in one pass.
@@ -79,7 +81,7 @@ package struct UnreadPaths: Sendable {
                     step.length = Int32(truncatingIfNeeded: name.count)
                     next += name.count
                 }
-                if step.isListed { count += 1 }
+                if step.isListed { ends.append(Int32(truncatingIfNeeded: steps.count)) }
                 steps.append(step)
             }
         }
@@ -91,33 +93,35 @@ package struct UnreadPaths: Sendable {
         return start..<min(text.count, start + max(Int(step.length), 0))
     }
 
+    /// The paths as text, in the order they were listed, each written when it is read: a
+    /// description that shows the first few writes only those.
+    package var paths: LazyMapCollection<[Int32], String> {
+        ends.lazy.map { self.path(endingAt: Int($0)) }
+    }
+
     /// The paths as text, in the order they were listed.
-    package var strings: [String] {
-        bytes.withUnsafeBufferPointer { bytes in
-            var strings: [String] = []
-            strings.reserveCapacity(count)
-            var way: [Step] = []
-            for last in steps where last.isListed {
-                way.removeAll(keepingCapacity: true)
-                var step = last
-                while true {
-                    way.append(step)
-                    guard step.parent >= 0 else { break }
-                    step = steps[Int(step.parent)]
+    package var strings: [String] { Array(paths) }
+
+    /// The path whose last step is `steps[last]`.
+    private func path(endingAt last: Int) -> String {
+        var way: [Step] = []
+        var index = last
+        while index >= 0 {
+            way.append(steps[index])
+            index = Int(steps[index].parent)
+        }
+        return bytes.withUnsafeBufferPointer { bytes in
+            var path = ""
+            for step in way.reversed() {
+                switch step.kind {
+                case .elements:
+                    path = MemberPath.elements(of: path)
+                case .name, .escapedName:
+                    let range = Int(step.start)..<(Int(step.start) + Int(step.length))
+                    MemberPath.append(MemberPath.name(bytes, range, escaped: step.kind == .escapedName), to: &path)
                 }
-                var path = ""
-                for step in way.reversed() {
-                    switch step.kind {
-                    case .elements:
-                        path = MemberPath.elements(of: path)
-                    case .name, .escapedName:
-                        let range = Int(step.start)..<(Int(step.start) + Int(step.length))
-                        MemberPath.append(MemberPath.name(bytes, range, escaped: step.kind == .escapedName), to: &path)
-                    }
-                }
-                strings.append(path)
             }
-            return strings
+            return path
         }
     }
 }

@@ -7,10 +7,14 @@ import SculptShared
 struct BodyShape {
     /// The kinds of value seen at one place.
     struct Kinds: OptionSet, Hashable {
-        let rawValue: UInt8
+        let rawValue: UInt16
         static let null = Kinds(rawValue: 1)
         static let boolean = Kinds(rawValue: 2)
+        /// A number written without a fraction or an exponent: what an `Int` reads.
         static let number = Kinds(rawValue: 4)
+        /// A number written with a fraction or an exponent (`1.5`, `1.0`, `2e3`): a whole number
+        /// becoming one breaks a model that reads an `Int`.
+        static let fractional = Kinds(rawValue: 256)
         static let string = Kinds(rawValue: 8)
         static let array = Kinds(rawValue: 16)
         static let object = Kinds(rawValue: 32)
@@ -19,10 +23,16 @@ struct BodyShape {
         /// No body at all (only ever the body's own kind).
         static let empty = Kinds(rawValue: 128)
 
+        /// What a model that reads these kinds reads: a number with a fraction, whole ones too.
+        var readable: Kinds {
+            contains(.fractional) ? union(.number) : self
+        }
+
         /// `string`, `number or null`.
         var name: String {
             let names: [(Kinds, String)] = [
-                (.object, "object"), (.array, "array"), (.string, "string"), (.number, "number"), (.boolean, "boolean"),
+                (.object, "object"), (.array, "array"), (.string, "string"), (.number, "number"),
+                (.fractional, "number with a fraction or exponent"), (.boolean, "boolean"),
                 (.null, "null"), (.notJSON, "a body that is not JSON"), (.empty, "no body"),
             ]
             return names.filter { contains($0.0) }.map(\.1).joined(separator: " or ")
@@ -64,7 +74,10 @@ struct BodyShape {
         switch entry.kind {
         case .null: note(path, .null, parent: parent)
         case .true, .false: note(path, .boolean, parent: parent)
-        case .number: note(path, .number, parent: parent)
+        case .number:
+            let digits = UnsafeBufferPointer(rebasing: text[entry.offset..<min(text.count, entry.offset + entry.length)])
+            let isFractional = digits.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+            note(path, isFractional ? .fractional : .number, parent: parent)
         case .string: note(path, .string, parent: parent)
         case .array:
             note(path, .array, parent: parent)
@@ -76,11 +89,16 @@ struct BodyShape {
             }
         case .object:
             note(path, .object, parent: parent)
+            // A decoder reads the first of two members whose names are equal (as strings are:
+            // "é" and "e\u0301" too); a repeat is not part of what an app sees.
+            var names: Set<String> = []
             var position = JSONTape.firstChild(of: index)
             while position < entry.end {
                 let key = entries[position]
                 let name = MemberPath.name(text, key.offset..<(key.offset + key.length), escaped: !key.isSimpleString)
-                walk(JSONTape.value(ofKey: position), entries, text, path: MemberPath.appending(name, to: path), parent: path)
+                if names.insert(name).inserted {
+                    walk(JSONTape.value(ofKey: position), entries, text, path: MemberPath.appending(name, to: path), parent: path)
+                }
                 position = entries.next(afterMember: position)
             }
         }

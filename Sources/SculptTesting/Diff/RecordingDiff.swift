@@ -13,9 +13,11 @@ import HTTPTypes
 ///
 /// Bodies are compared by their shape, not their values: every recorded body of a method and path
 /// (any query, any page) is merged into the kinds of value seen at each member path, so a value
-/// that changes is no change, and a member that turns from a string to a number, or starts being
-/// `null`, is. An array recorded empty on one side says nothing about its elements. A removed
-/// member, a changed type and an interaction only the old recording has are breaking.
+/// that changes is no change, and a member that turns from a string to a number, from a whole
+/// number to one written with a fraction (`1` to `1.5`), or starts being `null`, is. Of two
+/// members of one object with equal names, only the first counts, as decoders read only the
+/// first. An array recorded empty on one side says nothing about its elements. A removed member,
+/// a changed type and an interaction only the old recording has are breaking.
 public struct RecordingDiff: Sendable, CustomStringConvertible {
     /// One difference.
     public struct Change: Sendable, Hashable, CustomStringConvertible {
@@ -170,7 +172,7 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
                 }
                 continue
             }
-            if !now.subtracting(was).isEmpty {
+            if !now.subtracting(was.readable).isEmpty {
                 changes.append(Change(interaction: interaction, kind: .retyped(member: path, from: was.name, to: now.name)))
             } else if now != was {
                 changes.append(Change(interaction: interaction, kind: .narrowed(member: path, from: was.name, to: now.name)))

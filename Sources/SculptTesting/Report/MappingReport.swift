@@ -16,11 +16,12 @@ public import SculptMatchers
 /// ```
 ///
 /// Routes are known when the serializer's matcher is a `URLModelMatcher` (with any other matcher,
-/// ``uncoveredRoutes`` is empty). Unread members are
-/// known when its decoder is a `SculptJSONDecoder`: it marks each member a model looks up, in the
-/// same pass that decodes, and lists the others (`owner.site_admin`, `labels[].node_id`; a member
-/// under one never read is not listed). A response the serializer decodes as its error model (an
-/// `errorResponse`) maps: the error model is what the app sees.
+/// ``uncoveredRoutes`` is empty). Unread members are known when its decoder is a
+/// `SculptJSONDecoder`: it marks each member a model looks up, in the same pass that decodes, and
+/// the report lists the others (`owner.site_admin`, `labels[].node_id`; a member under one never
+/// read is not listed). Every decode of the body counts, a matcher's look at a type field too; a
+/// JSON string a model decodes on its own is another document. A response the serializer decodes
+/// as its error model (an `errorResponse`) maps: the error model is what the app sees.
 public struct MappingReport: Sendable, CustomStringConvertible {
     /// A fixture that mapped and decoded.
     public struct Mapping: Sendable, CustomStringConvertible {
@@ -36,6 +37,10 @@ public struct MappingReport: Sendable, CustomStringConvertible {
         /// `labels[].node_id`), in document order; empty when the decoder does not tell. Written
         /// as text when read: a report that is only checked for failures makes no string for them.
         public var unreadMembers: [String] { unread.strings }
+        /// Whether the serializer's decoder tracked which members the model read (a
+        /// `SculptJSONDecoder` does): when `false`, ``unreadMembers`` is empty because nothing is
+        /// known, not because everything was read.
+        public var readsAreTracked: Bool
         /// The unread members' names, kept as bytes.
         let unread: UnreadPaths
 
@@ -43,8 +48,8 @@ public struct MappingReport: Sendable, CustomStringConvertible {
         public var description: String {
             let route = self.route.map { " by \($0.pattern)" } ?? ""
             let kind = isErrorModel ? " (error model)" : ""
-            let unreadMembers = self.unreadMembers
-            let unread = unreadMembers.isEmpty ? "" : " (unread: \(ClippedText.list(unreadMembers.lazy.map { PrintableText.value($0, limit: 128) }, limit: 1_024, itemLimit: 128)))"
+            // Only the paths shown are written.
+            let unread = self.unread.isEmpty ? "" : " (unread: \(ClippedText.list(self.unread.paths.lazy.map { PrintableText.value($0, limit: 128) }, limit: 1_024, itemLimit: 128)))"
             // A member's name is the body's text: a credential's shape in one is not shown.
             return SecretPolicy.redactingCredentialShapes(in: "\(fixture): \(String(describing: modelType))\(kind)\(route)\(unread)")
         }
@@ -89,19 +94,22 @@ public struct MappingReport: Sendable, CustomStringConvertible {
         unreadableFiles = []
         var covered: Set<Int> = []
         for fixture in fixtures {
-            let tracking = ReadTracking()
+            let tracking = ReadTracking(body: fixture.data)
             let outcome: Result<any Decodable & Sendable, any Error> = tracking.track {
                 Result { try serializer.serialize(fixture.data, for: fixture.context) }
             }
+            // Only a decoder that tracks reads tells which members the body's decode read.
+            let tellsUnread = serializer.decoder(for: fixture.context) is any TracksReads
+            func unread() -> UnreadPaths { tellsUnread ? tracking.unreadPaths() : UnreadPaths() }
             let position = routes?.routeIndex(for: fixture.request.url, method: fixture.request.method, status: fixture.response.status)
             let route = position.flatMap { routes?.routes[$0] }
             if let position { covered.insert(position) }
             switch outcome {
             case .success(let model):
-                mappings.append(Mapping(fixture: fixture, route: route, modelType: type(of: model), isErrorModel: false, unread: tracking.unread))
+                mappings.append(Mapping(fixture: fixture, route: route, modelType: type(of: model), isErrorModel: false, readsAreTracked: tellsUnread, unread: unread()))
             case .failure(let error as SculptError):
                 if case .errorResponse(let model) = error.reason {
-                    mappings.append(Mapping(fixture: fixture, route: route, modelType: type(of: model), isErrorModel: true, unread: tracking.unread))
+                    mappings.append(Mapping(fixture: fixture, route: route, modelType: type(of: model), isErrorModel: true, readsAreTracked: tellsUnread, unread: unread()))
                 } else {
                     failures.append(Failure(fixture: fixture, error: error))
                 }

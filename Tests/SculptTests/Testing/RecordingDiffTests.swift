@@ -84,6 +84,26 @@ struct RecordingDiffTests {
         #expect(RecordingDiff(old: before, new: after).changes.map(\.description) == expected)
     }
 
+    @Test("a repeated member name is not part of the shape: decoders read the first, so a repeat of another kind changes nothing", arguments: [
+        (#"{"n": {"x": 1}}"#, #"{"n": {"x": 1, "x": "s"}}"#),
+        (#"{"é": 1}"#, #"{"é": 1, "e\u0301": "s"}"#),
+    ])
+    func repeatedNames(old: String, new: String) throws {
+        let diff = RecordingDiff(old: [try .stub(.get, "/thing", json: old)], new: [try .stub(.get, "/thing", json: new)])
+        #expect(diff.changes.isEmpty, "\(diff)")
+    }
+
+    @Test("a whole number becoming one written with a fraction is a new kind of value; the other way, a narrowing", arguments: [
+        (#"{"n": 1}"#, #"{"n": 1.5}"#, "retyped n: number -> number with a fraction or exponent [breaking]"),
+        (#"{"n": 9007199254740993}"#, #"{"n": 1.0}"#, "retyped n: number -> number with a fraction or exponent [breaking]"),
+        (#"{"n": 2}"#, #"{"n": 2e3}"#, "retyped n: number -> number with a fraction or exponent [breaking]"),
+        (#"{"n": 1.5}"#, #"{"n": 2}"#, "narrowed n: number with a fraction or exponent -> number"),
+    ])
+    func fractions(old: String, new: String, change: String) throws {
+        let diff = RecordingDiff(old: [try .stub(.get, "/thing", json: old)], new: [try .stub(.get, "/thing", json: new)])
+        #expect(diff.changes.map(\.description) == ["GET /thing: \(change)"])
+    }
+
     @Test("paths and member names shaped like credentials are not shown in a diff's lines")
     func credentialsInLines() throws {
         let token = "ghp_" + String(repeating: "a1B2", count: 9)

@@ -1,0 +1,149 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptJSON
+import SculptMatchers
+import SculptTesting
+import Testing
+
+/// Which decodes a report's unread members come from (every decode of the body, only the body's,
+/// and only when the serializer's decoder tracks reads), how names are compared (as strings, as
+/// decoders compare them) and how they are shown.
+@Suite("Unread members come from the body's decodes, compare names as decoders do, and show every character")
+struct UnreadMembersTests {
+    struct Inner: Decodable, Sendable {
+        let a: Int?
+    }
+
+    /// A model that decodes a JSON string of its body with `SculptJSONDecoder`, whatever decoder
+    /// the serializer has.
+    struct Outer: Decodable, Sendable {
+        enum CodingKeys: String, CodingKey {
+            case outer
+        }
+
+        init(from decoder: any Decoder) throws {
+            let json = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .outer)
+            _ = try SculptJSONDecoder().decode(Inner.self, from: Data(json.utf8))
+        }
+    }
+
+    struct Kind: Decodable, Sendable {
+        let type: String
+    }
+
+    struct Account: Decodable, Sendable {
+        let type: String
+        let login: String
+        let id: Int
+    }
+
+    /// A model that reads no member.
+    struct Nothing: Decodable, Sendable {}
+
+    static func report<M: Decodable & Sendable>(_ body: String, as model: M.Type, decoder: any ModelDecoder = SculptJSONDecoder()) throws -> [String]? {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(model), decoder: decoder)
+        return MappingReport(fixtures: [try .stub(.get, "/thing", json: body)], serializer: serializer).mappings.first?.unreadMembers
+    }
+
+    @Test("a JSON string a model decodes with SculptJSONDecoder is not the body, under any serializer's decoder")
+    func innerDocument() throws {
+        let body = #"{"outer": "{\"a\": 1, \"b\": 2}", "extra": 1}"#
+        #expect(try Self.report(body, as: Outer.self, decoder: JSONDecoder()) == [])
+        #expect(try Self.report(body, as: Outer.self) == ["extra"])
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Outer.self), decoder: JSONDecoder())
+        let report = MappingReport(fixtures: [try .stub(.get, "/thing", json: body)], serializer: serializer)
+        #expect(report.mappings.first?.readsAreTracked == false, "an empty list that says nothing is known")
+        #expect(try MappingReport(fixtures: [.stub(.get, "/thing", json: body)], serializer: ModelResponseSerializer(matcher: StaticModelMatcher(Outer.self), decoder: SculptJSONDecoder())).mappings.first?.readsAreTracked == true)
+    }
+
+    @Test("a matcher that looks at the body with SculptJSONDecoder adds what it read to the model's reads")
+    func matcherLook() throws {
+        let matcher = ClosureModelMatcher { _, data in
+            _ = try SculptJSONDecoder().decode(Kind.self, from: data)
+            return ModelType(Account.self)
+        }
+        let body = #"{"type": "user", "login": "ada", "id": 1, "extra": 2}"#
+        for (decoder, unread) in [(SculptJSONDecoder() as any ModelDecoder, ["extra"]), (JSONDecoder(), [])] {
+            let serializer = ModelResponseSerializer(matcher: matcher, decoder: decoder)
+            let report = MappingReport(fixtures: [try .stub(.get, "/account", json: body)], serializer: serializer)
+            #expect(report.mappings.first?.unreadMembers == unread, "\(type(of: decoder))")
+        }
+    }
+
+    @Test(
+        "a repeated name equal as a string to one read is not listed, whichever is written beyond ASCII",
+        arguments: [
+            (#"{"\u212A": 1, "K": true}"#, "K"),
+            (#"{"K": 1, "\u212A": {"x": 1}}"#, "K"),
+            (#"{"e\u0301": [[1]], "é": [2]}"#, "é"),
+            (#"{"é": 1, "e\u0301": 2}"#, "é"),
+        ])
+    func canonicalRepeats(body: String, name: String) throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(NamedReader.self), decoder: SculptJSONDecoder())
+        let report = try NamedReader.$name.withValue(name) {
+            MappingReport(fixtures: [try .stub(.get, "/thing", json: body)], serializer: serializer)
+        }
+        #expect(report.mappings.first?.unreadMembers == [])
+    }
+
+    @Test("a name with a character that shows as nothing or moves text is quoted, the character escaped")
+    func invisibleNames() throws {
+        let body = #"{"\u007f": 1, "a\u2028b": 2, "\u202e": 3, "\u0085": 4, "plain": 5}"#
+        #expect(try Self.report(body, as: Nothing.self) == [#""\u007f""#, #""a\u2028b""#, #""\u202e""#, #""\u0085""#, "plain"])
+    }
+
+    @Test("a description writes only the unread paths it shows, and counts the rest")
+    func deepDescription() throws {
+        let depth = 40
+        let members = (0..<2_000).map { #""m\#($0)": 0"# }.joined(separator: ", ")
+        let body = String(repeating: #"{"n": "#, count: depth) + "{\(members)}" + String(repeating: "}", count: depth)
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Chain.self), decoder: SculptJSONDecoder())
+        let report = MappingReport(fixtures: [try .stub(.get, "/deep", json: body)], serializer: serializer)
+        let unread = try #require(report.mappings.first?.unreadMembers)
+        #expect(unread.count == 2_000)
+        #expect(unread.first == Array(repeating: "n", count: depth).joined(separator: ".") + ".m0")
+        #expect(report.description.contains("more)"))
+        #expect(report.description.utf8.count < 4_096)
+    }
+}
+
+/// A model that reads one member, named by the test.
+struct NamedReader: Decodable, Sendable {
+    @TaskLocal static var name = ""
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        _ = container.contains(AnyKey(stringValue: Self.name))
+        _ = try? container.decodeNil(forKey: AnyKey(stringValue: Self.name))
+    }
+}
+
+/// A model that reads `n` at every depth, down to an object with no `n`.
+indirect enum Chain: Decodable, Sendable {
+    case next(Chain)
+    case end
+
+    enum CodingKeys: String, CodingKey {
+        case n
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self = try container.decodeIfPresent(Chain.self, forKey: .n).map(Chain.next) ?? .end
+    }
+}
+
+/// Any key, by name.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+        nil
+    }
+}
