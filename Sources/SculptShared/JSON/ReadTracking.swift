@@ -2,26 +2,30 @@ import Foundation
 
 /// Which members of a response body no decode read, for a test that asks (a mapping report):
 /// set for one synchronous call with ``track(_:)``, a `SculptJSONDecoder` decoding the body on
-/// the same thread marks each member a keyed container looks up; ``unreadPaths()`` then lists
-/// the others.
+/// the same thread marks each member a keyed container looks up; ``unread`` then lists the
+/// others.
 ///
 /// Only decodes of the body itself count: a JSON string a type decodes inside its own
 /// `init(from:)` is another document, and is not tracked. Every decode of the body counts (a
 /// matcher's look at a type field, then the model's decode): a member is unread when none of them
 /// read it. Outside ``track(_:)`` a decode reads one thread-local value, once, and marks nothing.
 ///
-/// Finding the unread members costs one walk of the scan: a member's path is told from others by
-/// a 64-bit hash of its names and kept (as its last name's bytes) only the first time it is
-/// listed, so an array of a thousand elements with the same unread member costs a hash per
-/// element, not a string.
+/// Finding the unread members costs one walk of each tracked decode's scan: a member's path is
+/// told from others by a 64-bit hash of its names and kept (as its last name's bytes) only the
+/// first time it is listed, so an array of a thousand elements with the same unread member costs
+/// a hash per element, not a string.
 package final class ReadTracking {
     /// The body whose decodes are tracked.
     private let body: Data
     /// Whether each member (by its key entry) was read by a tracked decode so far: every decode
     /// is of the same text, so its scan is the same.
     private var reads: [Bool]?
-    /// The unread members after the decodes so far.
-    private var paths = UnreadPaths()
+    /// The paths of the members no tracked decode read, in document order (see
+    /// ``MemberPath``): `owner.site_admin`, `items[].node_id` (array positions are `[]`: a member
+    /// unread in several elements is listed once). A member under one never read is not listed,
+    /// nor a repeat of a name whose first member was read. Empty when no decode of the body was
+    /// tracked.
+    package private(set) var unread = UnreadPaths()
     /// Whether a decode is being tracked: a decode that a type's `init(from:)` starts inside it
     /// reads another document, and is not tracked.
     private var decoding = false
@@ -64,17 +68,7 @@ package final class ReadTracking {
         // Room for a member in eight of the tape's words (up to 4,096) before the set grows.
         walk.listed.reserve(min(entries.count / 8, 1 << 12))
         walk.visit(0, hash: Self.bodyHash)
-        paths = UnreadPaths()
-        paths.add(walk.steps, names: text)
-    }
-
-    /// The paths of the members no tracked decode read, in document order (see
-    /// ``MemberPath``): `owner.site_admin`, `items[].node_id` (array positions are `[]`: a member
-    /// unread in several elements is listed once). A member under one never read is not listed,
-    /// nor a repeat of a name whose first member was read. Empty when no decode of the body was
-    /// tracked.
-    package func unreadPaths() -> UnreadPaths {
-        paths
+        unread = UnreadPaths(walk.steps, names: text)
     }
 
     /// One walk of a tape.

@@ -8,7 +8,7 @@
 package struct UnreadPaths: Sendable {
     /// One step of a path: a member's name or an array's elements, after the step `parent`
     /// (`-1` for the body itself).
-    package struct Step: Sendable {
+    struct Step: Sendable {
         /// What a step is.
         enum Kind: UInt8, Sendable {
             /// A name as written, without escapes.
@@ -21,7 +21,7 @@ package struct UnreadPaths: Sendable {
 
         var kind: Kind
         /// Whether a listed path ends here.
-        package var isListed = false
+        var isListed = false
         var parent: Int32
         /// Where the name's bytes are: in the text while a decode's steps are gathered, in
         /// ``UnreadPaths/bytes`` once added.
@@ -29,7 +29,7 @@ package struct UnreadPaths: Sendable {
         var length: Int32 = 0
 
         /// The step for the member whose key entry is `key` in `entries`, its name in the text.
-        package init(key: Int, in entries: JSONTape.Entries, after parent: Int32) {
+        init(key: Int, in entries: JSONTape.Entries, after parent: Int32) {
             let entry = entries[key]
             kind = entry.isSimpleString ? .name : .escapedName
             self.parent = parent
@@ -38,7 +38,7 @@ package struct UnreadPaths: Sendable {
         }
 
         /// The step for an array's elements.
-        package init(elementsAfter parent: Int32) {
+        init(elementsAfter parent: Int32) {
             kind = .elements
             self.parent = parent
         }
@@ -59,21 +59,18 @@ package struct UnreadPaths: Sendable {
     /// Whether there are none.
     package var isEmpty: Bool { ends.isEmpty }
 
-    /// Adds one decode's steps, whose names are still in `text` and whose parents are positions
-    /// in `added`, copying the names' bytes in one pass.
-    package mutating func add(_ added: [Step], names text: UnsafeBufferPointer<UInt8>) {
-        let base = Int32(truncatingIfNeeded: steps.count)
-        let firstByte = bytes.count
+    /// The paths of one walk: `steps`, whose names are still in `text` and whose parents are
+    /// positions in `steps`, with the names' bytes copied in one pass.
+    init(_ steps: [Step], names text: UnsafeBufferPointer<UInt8>) {
         var total = 0
-        for step in added where step.kind != .elements {
+        for step in steps where step.kind != .elements {
             total += Self.clamped(step, to: text).count
         }
-        bytes.append(contentsOf: repeatElement(0, count: total))
-        steps.reserveCapacity(steps.count + added.count)
+        bytes = Array(repeating: 0, count: total)
+        self.steps.reserveCapacity(steps.count)
         bytes.withUnsafeMutableBufferPointer { bytes in
-            var next = firstByte
-            for var step in added {
-                if step.parent >= 0 { step.parent += base }
+            var next = 0
+            for var step in steps {
                 if step.kind != .elements {
                     let name = UnsafeBufferPointer(rebasing: text[Self.clamped(step, to: text)])
                     _ = UnsafeMutableBufferPointer(rebasing: bytes[next..<(next + name.count)]).update(fromContentsOf: name)
@@ -81,8 +78,8 @@ package struct UnreadPaths: Sendable {
                     step.length = Int32(truncatingIfNeeded: name.count)
                     next += name.count
                 }
-                if step.isListed { ends.append(Int32(truncatingIfNeeded: steps.count)) }
-                steps.append(step)
+                if step.isListed { ends.append(Int32(truncatingIfNeeded: self.steps.count)) }
+                self.steps.append(step)
             }
         }
     }

@@ -100,7 +100,7 @@ public struct MappingReport: Sendable, CustomStringConvertible {
             }
             // Only a decoder that tracks reads tells which members the body's decode read.
             let tellsUnread = serializer.decoder(for: fixture.context) is any TracksReads
-            func unread() -> UnreadPaths { tellsUnread ? tracking.unreadPaths() : UnreadPaths() }
+            func unread() -> UnreadPaths { tellsUnread ? tracking.unread : UnreadPaths() }
             let position = routes?.routeIndex(for: fixture.request.url, method: fixture.request.method, status: fixture.response.status)
             let route = position.flatMap { routes?.routes[$0] }
             if let position { covered.insert(position) }
