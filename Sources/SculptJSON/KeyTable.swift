@@ -26,7 +26,21 @@ struct KeyTable {
 
     /// Fills the table with the keys of `object`; `false`, leaving it empty, when the keys
     /// collide past four probes per key.
-    mutating func fill(object: Int, entries: JSONTape.Entries, text: UnsafeRawBufferPointer, snakeCase: Bool) -> Bool {
+    ///
+    /// With `kept`, each key's hash as written (`KeyBytes.hash`) is also kept at its entry, for a
+    /// mapping report's walk, which would otherwise hash every name again; under snake case the
+    /// table hashes converted keys, and keeps none.
+    mutating func fill(object: Int, entries: JSONTape.Entries, text: UnsafeRawBufferPointer, snakeCase: Bool, keepingHashes kept: KeptHashes?) -> Bool {
+        if let kept, !snakeCase {
+            return fill(object: object, entries: entries, text: text, snakeCase: false, keeper: kept)
+        }
+        return fill(object: object, entries: entries, text: text, snakeCase: snakeCase, keeper: NoHashesKept())
+    }
+
+    /// ``fill(object:entries:text:snakeCase:keepingHashes:)``, specialized for whether hashes
+    /// are kept: a decode that keeps none runs the loop it would run without them.
+    @inline(__always)
+    private mutating func fill(object: Int, entries: JSONTape.Entries, text: UnsafeRawBufferPointer, snakeCase: Bool, keeper: some KeyHashKeeper) -> Bool {
         let count = entries[object].count
         let capacity = 1 << (Int.bitWidth - (2 * Swift.max(count, 1) - 1).leadingZeroBitCount)  // a power of two >= 2 * count
         if slots.count < capacity {
@@ -39,11 +53,14 @@ struct KeyTable {
         self.object = -1
         self.snakeCase = snakeCase
         var probes = 0
+        var hasDuplicates = false
         var position = JSONTape.firstChild(of: object)
         let end = entries[object].end
         while position < end {
             let key = Self.bytes(entries[position], in: text)
-            var slot = Int(truncatingIfNeeded: snakeCase ? KeyBytes.hash(SnakeCase.CamelCaseBytes(key)) : KeyBytes.hash(key)) & mask
+            let hash = snakeCase ? KeyBytes.hash(SnakeCase.CamelCaseBytes(key)) : KeyBytes.hash(key)
+            keeper.keep(hash, at: position)
+            var slot = Int(truncatingIfNeeded: hash) & mask
             var isDuplicate = false
             while slots[slot] >= 0 {
                 let other = Self.bytes(entries[slots[slot]], in: text)
@@ -55,9 +72,10 @@ struct KeyTable {
                 probes += 1
                 if probes > 4 * count { return false }
             }
-            if !isDuplicate { slots[slot] = position }
+            if isDuplicate { hasDuplicates = true } else { slots[slot] = position }
             position = entries.next(afterMember: position)
         }
+        if !hasDuplicates { keeper.keptAll(of: object) }
         self.object = object
         self.mask = mask
         return true
@@ -80,6 +98,40 @@ struct KeyTable {
     @inline(__always)
     static func bytes(_ key: JSONTape.Entry, in text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: text[key.offset..<(key.offset + key.length)])
+    }
+}
+
+/// Where a key table's fill keeps the hashes of the keys it hashes, if anywhere.
+protocol KeyHashKeeper {
+    /// Keeps `hash`, the hash of the key whose entry is `key`.
+    func keep(_ hash: UInt64, at key: Int)
+    /// Notes that every key of `object` was kept, and that no two are equal.
+    func keptAll(of object: Int)
+}
+
+/// Keeps no hash.
+struct NoHashesKept: KeyHashKeeper {
+    @inline(__always)
+    func keep(_ hash: UInt64, at key: Int) {}
+
+    @inline(__always)
+    func keptAll(of object: Int) {}
+}
+
+/// Keeps each hash at its key's entry, and marks the objects whose keys were all kept and are
+/// all distinct.
+struct KeptHashes: KeyHashKeeper {
+    let hashes: UnsafeMutablePointer<UInt64>
+    let objects: UnsafeMutablePointer<Bool>
+
+    @inline(__always)
+    func keep(_ hash: UInt64, at key: Int) {
+        hashes[key] = hash
+    }
+
+    @inline(__always)
+    func keptAll(of object: Int) {
+        objects[object] = true
     }
 }
 
@@ -116,7 +168,7 @@ enum KeyBytes {
     }
 
     /// A per-process random seed, so that no fixed set of keys collides on every machine.
-    private static let seed = UInt64.random(in: .min ... .max)
+    static let seed = UInt64.random(in: .min ... .max)
 
     /// A key's hash, under this process's seed.
     @inline(__always)

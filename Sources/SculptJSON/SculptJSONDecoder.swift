@@ -90,7 +90,7 @@ public struct SculptJSONDecoder: ModelDecoder, Sendable {
         }
         var storage = TapeStorage(entries: entries, text: text)
         let tracking = ReadTracking.beginDecode(of: body)
-        if tracking != nil { storage.trackReads() }
+        if let tracking { storage.trackReads(into: tracking.marks(forScanOf: entries.count)) }
         defer {
             tracking?.endDecode()
             // A decoder or container a type kept (stored in a property) holds the storage still,
@@ -100,7 +100,7 @@ public struct SculptJSONDecoder: ModelDecoder, Sendable {
         }
         do {
             let value = try TapeDecoder(storage: storage, options: options).unwrap(T.self, at: 0, in: .root, key: Optional<IndexKey>.none)
-            if let tracking, let read = storage.readKeys { tracking.record(entries, text: storage.text, read: read) }
+            if let tracking, let marks = storage.marks { tracking.record(entries, text: storage.text, marks: marks, seed: KeyBytes.seed) }
             return value
         } catch is JSONError {
             throw notJSON

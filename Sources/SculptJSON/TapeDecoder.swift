@@ -241,7 +241,7 @@ final class TapeDecoder: Decoder, SingleValueDecodingContainer {
     /// object is then looked up through a dictionary).
     func fillKeyTable(for object: Int, depth: Int, snakeCase: Bool) -> Bool {
         while keyTables.count <= depth { keyTables.append(KeyTable()) }
-        return keyTables[depth].fill(object: object, entries: entries, text: UnsafeRawBufferPointer(text), snakeCase: snakeCase)
+        return keyTables[depth].fill(object: object, entries: entries, text: UnsafeRawBufferPointer(text), snakeCase: snakeCase, keepingHashes: storage.keyHashes)
     }
 
     /// The key entry for the ASCII `name` in `object`, from the table at `depth`; `nil` when the
@@ -294,9 +294,14 @@ final class TapeStorage {
     /// How far line feeds have been counted, for faults' lines: faults come in text order, so
     /// counting on from the last costs one pass over the text in all.
     var lineFeedsCounted = (end: 0, count: 0, last: -1)
-    /// Whether each member (by its key entry) was looked up: kept only while a mapping report
-    /// tracks reads (`ReadTracking`), `nil` otherwise.
-    private(set) var readKeys: UnsafeMutableBufferPointer<Bool>?
+    /// What a tracked decode leaves for a mapping report (`ReadTracking`): whether each member
+    /// was looked up, and the hashes of the keys the tables made; `nil` when reads are not
+    /// tracked.
+    private(set) var marks: ReadMarks?
+    /// The marks' read marks, at hand for each lookup.
+    private var readKeys: UnsafeMutablePointer<Bool>?
+    /// Where the key tables keep the hashes they make, while reads are tracked.
+    private(set) var keyHashes: KeptHashes?
 
     init(entries: JSONTape.Entries, text: UnsafeBufferPointer<UInt8>) {
         self.entries = entries
@@ -306,15 +311,14 @@ final class TapeStorage {
     deinit {
         entries.deallocate()
         ownedText?.deallocate()
-        readKeys?.deallocate()
     }
 
-    /// Starts marking the members looked up.
-    func trackReads() {
-        guard readKeys == nil else { return }
-        let marks = UnsafeMutableBufferPointer<Bool>.allocate(capacity: max(1, entries.count))
-        marks.initialize(repeating: false)
-        readKeys = marks
+    /// Starts marking the members looked up in `marks`, and keeping there the hashes of the keys
+    /// the tables make.
+    func trackReads(into marks: ReadMarks) {
+        self.marks = marks
+        readKeys = marks.read
+        keyHashes = KeptHashes(hashes: marks.hashes, objects: marks.hashedObjects)
     }
 
     /// Marks the member whose key entry is `key` as read, when reads are tracked.

@@ -1,10 +1,12 @@
-/// The paths of the members a decode never read, kept as the bytes of their names and written as
-/// text (``MemberPath``) only when asked for: a mapping report that is only checked for failures
-/// makes no string for them.
+import Foundation
+
+/// The paths of the members a decode never read, kept as where their names are in the body and
+/// written as text (``MemberPath``) only when asked for: a mapping report that is only checked for
+/// failures makes no string for them, and copies no name.
 ///
 /// Paths are kept as a tree of steps: each step holds one name (or an array's elements) and the
-/// step it follows, so a path costs one step and one name's bytes, however deep it is, and the
-/// steps on the way to a thousand unread members are kept once.
+/// step it follows, so a path costs one step however deep it is, and the steps on the way to a
+/// thousand unread members are kept once.
 package struct UnreadPaths: Sendable {
     /// One step of a path: a member's name or an array's elements, after the step `parent`
     /// (`-1` for the body itself).
@@ -23,12 +25,11 @@ package struct UnreadPaths: Sendable {
         /// Whether a listed path ends here.
         var isListed = false
         var parent: Int32
-        /// Where the name's bytes are: in the text while a decode's steps are gathered, in
-        /// ``UnreadPaths/bytes`` once added.
+        /// Where the name's bytes are in the body.
         var start: Int32 = 0
         var length: Int32 = 0
 
-        /// The step for the member whose key entry is `key` in `entries`, its name in the text.
+        /// The step for the member whose key entry is `key` in `entries`.
         init(key: Int, in entries: JSONTape.Entries, after parent: Int32) {
             let entry = entries[key]
             kind = entry.isSimpleString ? .name : .escapedName
@@ -44,60 +45,41 @@ package struct UnreadPaths: Sendable {
         }
     }
 
-    /// The names' bytes, one after another.
-    private var bytes: [UInt8] = []
-    /// Every step added.
+    /// The body the names are in: the same storage the fixture holds, not a copy.
+    private var body = Data()
+    /// Every step, each after its parent.
     private var steps: [Step] = []
-    /// Where each listed path's last step is in ``steps``, in the order listed.
-    private var ends: [Int32] = []
-
-    package init() {}
 
     /// How many paths there are.
-    package var count: Int { ends.count }
+    package private(set) var count = 0
+
+    /// No paths.
+    package init() {}
+
+    /// The paths of one walk of `body`: `steps`, whose parents are positions in `steps`, `count`
+    /// of them listed.
+    init(_ steps: [Step], count: Int, in body: Data) {
+        self.body = body
+        self.steps = steps
+        self.count = count
+    }
 
     /// Whether there are none.
-    package var isEmpty: Bool { ends.isEmpty }
-
-    /// The paths of one walk: `steps`, whose names are still in `text` and whose parents are
-    /// positions in `steps`, with the names' bytes copied in one pass.
-    init(_ steps: [Step], names text: UnsafeBufferPointer<UInt8>) {
-        var total = 0
-        for step in steps where step.kind != .elements {
-            total += Self.clamped(step, to: text).count
-        }
-        bytes = Array(repeating: 0, count: total)
-        self.steps.reserveCapacity(steps.count)
-        bytes.withUnsafeMutableBufferPointer { bytes in
-            var next = 0
-            for var step in steps {
-                if step.kind != .elements {
-                    let name = UnsafeBufferPointer(rebasing: text[Self.clamped(step, to: text)])
-                    _ = UnsafeMutableBufferPointer(rebasing: bytes[next..<(next + name.count)]).update(fromContentsOf: name)
-                    step.start = Int32(truncatingIfNeeded: next)
-                    step.length = Int32(truncatingIfNeeded: name.count)
-                    next += name.count
-                }
-                if step.isListed { ends.append(Int32(truncatingIfNeeded: self.steps.count)) }
-                self.steps.append(step)
-            }
-        }
-    }
-
-    /// Where a step's name is in `text`, within it.
-    private static func clamped(_ step: Step, to text: UnsafeBufferPointer<UInt8>) -> Range<Int> {
-        let start = min(max(Int(step.start), 0), text.count)
-        return start..<min(text.count, start + max(Int(step.length), 0))
-    }
+    package var isEmpty: Bool { count == 0 }
 
     /// The paths as text, in the order they were listed, each written when it is read: a
     /// description that shows the first few writes only those.
-    package var paths: LazyMapCollection<[Int32], String> {
-        ends.lazy.map { self.path(endingAt: Int($0)) }
+    package var paths: LazyMapCollection<LazyFilterCollection<Range<Int>>, String> {
+        steps.indices.lazy.filter { self.steps[$0].isListed }.map { self.path(endingAt: $0) }
     }
 
     /// The paths as text, in the order they were listed.
-    package var strings: [String] { Array(paths) }
+    package var strings: [String] {
+        var strings: [String] = []
+        strings.reserveCapacity(count)
+        strings.append(contentsOf: paths)
+        return strings
+    }
 
     /// The path whose last step is `steps[last]`.
     private func path(endingAt last: Int) -> String {
@@ -107,14 +89,16 @@ package struct UnreadPaths: Sendable {
             way.append(steps[index])
             index = Int(steps[index].parent)
         }
-        return bytes.withUnsafeBufferPointer { bytes in
+        return body.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
             var path = ""
             for step in way.reversed() {
                 switch step.kind {
                 case .elements:
                     path = MemberPath.elements(of: path)
                 case .name, .escapedName:
-                    let range = Int(step.start)..<(Int(step.start) + Int(step.length))
+                    let start = min(max(Int(step.start), 0), bytes.count)
+                    let range = start..<min(bytes.count, start + max(Int(step.length), 0))
                     MemberPath.append(MemberPath.name(bytes, range, escaped: step.kind == .escapedName), to: &path)
                 }
             }

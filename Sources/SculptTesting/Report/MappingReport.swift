@@ -93,13 +93,21 @@ public struct MappingReport: Sendable, CustomStringConvertible {
         failures = []
         unreadableFiles = []
         var covered: Set<Int> = []
+        // One tracking for every fixture: what a walk works in is allocated once.
+        let tracking = ReadTracking()
+        // Only a decoder that tracks reads tells which members the body's decode read; asked once
+        // per kind of decoder.
+        var tracksReads: [ObjectIdentifier: Bool] = [:]
         for fixture in fixtures {
-            let tracking = ReadTracking(body: fixture.data)
-            let outcome: Result<any Decodable & Sendable, any Error> = tracking.track {
+            let outcome: Result<any Decodable & Sendable, any Error> = tracking.track(fixture.data) {
                 Result { try serializer.serialize(fixture.data, for: fixture.context) }
             }
-            // Only a decoder that tracks reads tells which members the body's decode read.
-            let tellsUnread = serializer.decoder(for: fixture.context) is any TracksReads
+            let decoder = serializer.decoder(for: fixture.context)
+            let tellsUnread = tracksReads[ObjectIdentifier(type(of: decoder))] ?? {
+                let tells = decoder is any TracksReads
+                tracksReads[ObjectIdentifier(type(of: decoder))] = tells
+                return tells
+            }()
             func unread() -> UnreadPaths { tellsUnread ? tracking.unread : UnreadPaths() }
             let position = routes?.routeIndex(for: fixture.request.url, method: fixture.request.method, status: fixture.response.status)
             let route = position.flatMap { routes?.routes[$0] }

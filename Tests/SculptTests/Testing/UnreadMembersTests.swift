@@ -93,6 +93,50 @@ struct UnreadMembersTests {
         #expect(try Self.report(body, as: Nothing.self) == [#""\u007f""#, #""a\u2028b""#, #""\u202e""#, #""\u0085""#, "plain"])
     }
 
+    @Test(
+        "a member unread in elements whose names the decoder hashed and in ones it did not is listed once",
+        arguments: [
+            // The second element's escaped name gives it no key table: its names are hashed by the walk.
+            #"[{"id": 1, "extra": true}, {"\u0069d": 2, "extra": false}]"#,
+            #"[{"\u0069d": 1, "extra": true}, {"id": 2, "extra": false}]"#,
+            // A repeated name gives the first no kept hashes.
+            #"[{"id": 1, "id": 3, "extra": true}, {"id": 2, "extra": false}]"#,
+            // Names beyond ASCII give the second no key table.
+            #"[{"id": 1, "extra": true}, {"id": 2, "extra": false, "é": 0}]"#,
+        ])
+    func namesHashedTwoWays(body: String) throws {
+        let unread = try #require(try Self.report(body, as: [Identified].self))
+        #expect(unread.filter { $0 == "[].extra" }.count == 1, "\(unread)")
+        #expect(unread.allSatisfy { $0 == "[].extra" || $0 == "[].é" }, "\(unread)")
+    }
+
+    @Test("the same unread members are listed under snake case and custom keys, whose names the decoder hashes converted or not at all")
+    func convertedKeys() throws {
+        let body = #"[{"id": 1, "node_id": "a", "extra": true}, {"id": 2, "node_id": "b", "extra": false}]"#
+        for strategy: JSONDecoder.KeyDecodingStrategy in [.useDefaultKeys, .convertFromSnakeCase, .custom { $0.last ?? AnyKey(stringValue: "") }] {
+            var decoder = SculptJSONDecoder()
+            decoder.keyDecodingStrategy = strategy
+            #expect(try Self.report(body, as: [Identified].self, decoder: decoder) == ["[].node_id", "[].extra"], "\(strategy)")
+        }
+    }
+
+    @Test("a decoder a model keeps reads its own body's marks: what it reads later is not counted for the next body")
+    func keptDecoder() throws {
+        let box = KeptDecoder()
+        let body = #"{"a": 1, "b": 2}"#
+        let serializer = try ModelResponseSerializer(matcher: {
+            var routes = URLModelMatcher()
+            try routes.add("/keeping", Keeping.self)
+            try routes.add("/peeking", Peeking.self)
+            return routes
+        }(), decoder: SculptJSONDecoder())
+        let report = try KeptDecoder.$current.withValue(box) {
+            MappingReport(fixtures: [try .stub(.get, "/keeping", json: body), try .stub(.get, "/peeking", json: body)], serializer: serializer)
+        }
+        #expect(report.mappings.map(\.unreadMembers) == [["b"], ["b"]])
+        #expect(box.laterReads == [2], "the kept decoder read its own body's b while the next body decoded")
+    }
+
     @Test("a description writes only the unread paths it shows, and counts the rest")
     func deepDescription() throws {
         let depth = 40
@@ -105,6 +149,37 @@ struct UnreadMembersTests {
         #expect(unread.first == Array(repeating: "n", count: depth).joined(separator: ".") + ".m0")
         #expect(report.description.contains("more)"))
         #expect(report.description.utf8.count < 4_096)
+    }
+}
+
+/// A model that reads `id`.
+struct Identified: Decodable, Sendable {
+    let id: Int
+}
+
+/// Where a model keeps the decoder it was decoded with, for a later model to read through.
+final class KeptDecoder: @unchecked Sendable {
+    @TaskLocal static var current: KeptDecoder?
+    var decoder: (any Decoder)?
+    /// What the later model read through the kept decoder.
+    var laterReads: [Int] = []
+}
+
+/// A model that reads `a` and keeps its decoder.
+struct Keeping: Decodable, Sendable {
+    init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: AnyKey.self).decode(Int.self, forKey: AnyKey(stringValue: "a"))
+        KeptDecoder.current?.decoder = decoder
+    }
+}
+
+/// A model that reads `a`, and reads `b` of the body before through the decoder kept from it.
+struct Peeking: Decodable, Sendable {
+    init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: AnyKey.self).decode(Int.self, forKey: AnyKey(stringValue: "a"))
+        if let kept = KeptDecoder.current, let earlier = kept.decoder {
+            kept.laterReads.append(try earlier.container(keyedBy: AnyKey.self).decode(Int.self, forKey: AnyKey(stringValue: "b")))
+        }
     }
 }
 
