@@ -1,6 +1,6 @@
 import Foundation
 
-/// The paths of the members a decode never read, kept as where their names are in the body and
+/// The paths of the members a decode never read, kept as where their names are in the text and
 /// written as text (``MemberPath``) only when asked for: a mapping report that is only checked for
 /// failures makes no string for them, and copies no name.
 ///
@@ -25,17 +25,18 @@ package struct UnreadPaths: Sendable {
         /// Whether a listed path ends here.
         var isListed = false
         var parent: Int32
-        /// Where the name's bytes are in the body.
-        var start: Int32 = 0
-        var length: Int32 = 0
+        /// Where the name's bytes are in the text (``UnreadPaths/names``): offsets of any size, as
+        /// a body may be over 2 GiB.
+        var start = 0
+        var length = 0
 
         /// The step for the member whose key entry is `key` in `entries`.
         init(key: Int, in entries: JSONTape.Entries, after parent: Int32) {
             let entry = entries[key]
             kind = entry.isSimpleString ? .name : .escapedName
             self.parent = parent
-            start = Int32(truncatingIfNeeded: entry.offset)
-            length = Int32(truncatingIfNeeded: entry.length)
+            start = entry.offset
+            length = entry.length
         }
 
         /// The step for an array's elements.
@@ -45,8 +46,9 @@ package struct UnreadPaths: Sendable {
         }
     }
 
-    /// The body the names are in: the same storage the fixture holds, not a copy.
-    private var body = Data()
+    /// The text the names are in: the body itself (the storage the fixture holds, not a copy)
+    /// when the decoder read it as it is, else the UTF-8 text the decoder read.
+    private var names = Data()
     /// Every step, each after its parent.
     private var steps: [Step] = []
 
@@ -56,10 +58,10 @@ package struct UnreadPaths: Sendable {
     /// No paths.
     package init() {}
 
-    /// The paths of one walk of `body`: `steps`, whose parents are positions in `steps`, `count`
-    /// of them listed.
-    init(_ steps: [Step], count: Int, in body: Data) {
-        self.body = body
+    /// The paths of one walk: `steps`, whose parents are positions in `steps`, `count` of them
+    /// listed, their names in `names`.
+    init(_ steps: [Step], count: Int, namesIn names: Data) {
+        self.names = names
         self.steps = steps
         self.count = count
     }
@@ -89,7 +91,7 @@ package struct UnreadPaths: Sendable {
             way.append(steps[index])
             index = Int(steps[index].parent)
         }
-        return body.withUnsafeBytes { raw in
+        return names.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             var path = ""
             for step in way.reversed() {
@@ -97,8 +99,8 @@ package struct UnreadPaths: Sendable {
                 case .elements:
                     path = MemberPath.elements(of: path)
                 case .name, .escapedName:
-                    let start = min(max(Int(step.start), 0), bytes.count)
-                    let range = start..<min(bytes.count, start + max(Int(step.length), 0))
+                    let start = min(max(step.start, 0), bytes.count)
+                    let range = start..<min(bytes.count, start + max(step.length, 0))
                     MemberPath.append(MemberPath.name(bytes, range, escaped: step.kind == .escapedName), to: &path)
                 }
             }

@@ -72,7 +72,8 @@ struct UnreadWalk {
     ///
     /// - Parameters:
     ///   - scan: a decode's scan of the body, and what the decode read.
-    ///   - body: the body, which the paths keep to write their names from.
+    ///   - body: the body: the paths keep it to write their names from when it is the text the
+    ///     decoder read, else a copy of that text.
     ///   - scratch: what the walk works in.
     static func paths(unreadIn scan: Scan, body: Data, scratch: inout Scratch) -> UnreadPaths {
         var listed = scratch.listed
@@ -87,7 +88,7 @@ struct UnreadWalk {
         let paths = scratch.way.withUnsafeMutableBufferPointer { way in
             var walk = UnreadWalk(scan: scan, listed: listed, steps: steps, way: way)
             walk.visit(0, hash: Self.bodyHash)
-            let paths = walk.steps.isEmpty ? UnreadPaths() : UnreadPaths(Array(walk.steps), count: walk.listedCount, in: body)
+            let paths = walk.steps.isEmpty ? UnreadPaths() : UnreadPaths(Array(walk.steps), count: walk.listedCount, namesIn: scan.names(of: body))
             listed = walk.listed
             steps = walk.steps
             return paths
@@ -186,85 +187,60 @@ struct UnreadWalk {
 }
 
 extension UnreadWalk.Scan {
-    /// The names of the members of an object that were read.
-    struct ReadNames {
-        /// Their bytes' hashes.
-        var hashes = PathHashSet()
-        /// Whether one may be beyond ASCII: such names can be equal as strings (as a decoder
-        /// compares them) with different bytes, `"é"` and `"e\u0301"`.
-        var beyondASCII = false
-        /// The names as strings, made when first needed.
-        var strings: Set<String>?
+    /// What the names are in: `body`, when the decoder read its bytes as they are, else a copy
+    /// of the text it read (after a byte order mark, or converted from UTF-16 or UTF-32).
+    func names(of body: Data) -> Data {
+        let isBody = body.withUnsafeBytes { raw in raw.baseAddress == UnsafeRawPointer(text.baseAddress) && raw.count == text.count }
+        return isBody ? body : Data(buffer: text)
     }
+
+    /// The hashes of the names of the members of an object that were read.
+    typealias ReadNames = PathHashSet
 
     /// Whether the unread member whose key entry is `key` (its name's hash `hash`) repeats the
-    /// name of a member read in `object`, as bytes or as a string; `names` holds the names
-    /// read once gathered.
+    /// name of a member read in `object`; `names` holds the hashes of the names read, once
+    /// gathered.
     func repeatsReadName(_ key: Int, hash: UInt64, in object: Int, _ names: inout ReadNames?) -> Bool {
-        var readNames = names ?? self.names(readIn: object)
-        defer { names = readNames }
-        return readNames.hashes.contains(UnreadWalk.combine(0, hash)) || repeatsReadString(key, in: object, &readNames)
+        let readNames = names ?? self.names(readIn: object)
+        names = readNames
+        return readNames.contains(UnreadWalk.combine(0, hash))
     }
 
-    /// The names of the members of `object` that were read.
+    /// The hashes of the names of the members of `object` that were read.
     func names(readIn object: Int) -> ReadNames {
         var readCount = 0
-        var beyondASCII = false
         var position = JSONTape.firstChild(of: object)
         while position < entries[object].end {
-            if read[position] {
-                readCount += 1
-                beyondASCII = beyondASCII || Self.mayBeBeyondASCII(entries[position])
-            }
+            if read[position] { readCount += 1 }
             position = entries.next(afterMember: position)
         }
-        var names = ReadNames(hashes: PathHashSet(minimumCapacity: readCount), beyondASCII: beyondASCII)
+        var names = PathHashSet(minimumCapacity: readCount)
         position = JSONTape.firstChild(of: object)
         while position < entries[object].end {
-            if read[position] { names.hashes.insert(UnreadWalk.combine(0, nameHash(position))) }
+            if read[position] { names.insert(UnreadWalk.combine(0, nameHash(position))) }
             position = entries.next(afterMember: position)
         }
         return names
     }
 
-    /// Whether the name of the unread member whose key entry is `key` equals, as a string, a
-    /// name read in `object` whose bytes differ: only names beyond ASCII can.
-    func repeatsReadString(_ key: Int, in object: Int, _ names: inout ReadNames) -> Bool {
-        guard names.beyondASCII || Self.mayBeBeyondASCII(entries[key]) else { return false }
-        let strings = names.strings ?? {
-            var strings: Set<String> = []
-            var position = JSONTape.firstChild(of: object)
-            while position < entries[object].end {
-                if read[position] { strings.insert(name(position)) }
-                position = entries.next(afterMember: position)
-            }
-            return strings
-        }()
-        names.strings = strings
-        return strings.contains(name(key))
-    }
-
-    /// A key's decoded name.
-    func name(_ key: Int) -> String {
-        let entry = entries[key]
-        return MemberPath.name(text, entry.offset..<(entry.offset + entry.length), escaped: !entry.isSimpleString)
-    }
-
-    /// Whether a key's decoded name may hold a character beyond ASCII: its bytes do, or an
-    /// escape may.
-    static func mayBeBeyondASCII(_ key: JSONTape.Entry) -> Bool {
-        !(key.isSimpleString && key.isASCII)
-    }
-
     /// The hash of a key's decoded name, made here: for a key of an object whose names the
     /// decoder did not hash (``hashedObjects``), whose hashes are at hand in ``hashes``.
+    ///
+    /// Names are hashed as decoders compare them, as strings: a name beyond ASCII in its
+    /// canonical composed form (`"e\u0301"` as `"é"`, `"\u212A"` as `"K"`), so that names equal
+    /// as strings hash alike whatever their bytes. A name whose escapes do not decode is hashed
+    /// apart from every name that does.
     func nameHash(_ key: Int) -> UInt64 {
         let entry = entries[key]
-        if entry.isSimpleString, let base = text.baseAddress, entry.length <= text.count - entry.offset {
-            return ByteHash.hash(UnsafeRawBufferPointer(start: base + entry.offset, count: entry.length), seed: seed)
+        let range = min(entry.offset, text.count)..<min(text.count, entry.offset + entry.length)
+        if entry.isSimpleString, entry.isASCII {
+            return ByteHash.hash(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(text)[range]), seed: seed)
         }
-        let range = entry.offset..<min(text.count, entry.offset + entry.length)
-        let decoded = JSONEscape.decodedContent(text, in: range) ?? Array(text[range])
-        return decoded.withUnsafeBytes { ByteHash.hash($0, seed: seed) }
+        guard let decoded = entry.isSimpleString ? Array(text[range]) : JSONEscape.decodedContent(text, in: range) else {
+            return ByteHash.hash(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(text)[range]), seed: ~seed)
+        }
+        if decoded.allSatisfy({ $0 < 0x80 }) { return decoded.withUnsafeBytes { ByteHash.hash($0, seed: seed) } }
+        var canonical = String(decoding: decoded, as: UTF8.self).precomposedStringWithCanonicalMapping
+        return canonical.withUTF8 { ByteHash.hash(UnsafeRawBufferPointer($0), seed: seed) }
     }
 }

@@ -137,6 +137,42 @@ struct UnreadMembersTests {
         #expect(box.laterReads == [2], "the kept decoder read its own body's b while the next body decoded")
     }
 
+    @Test(
+        "names equal as strings are one name, whether read, unread in one object, or unread in several elements",
+        arguments: [
+            (#"[{"K": 1}, {"\u212A": 1}]"#, ["[].K"]),
+            (#"[{"é": 1}, {"e\u0301": 1}]"#, ["[].é"]),
+            (#"[{"A\u030A": 1}, {"\u212B": 1}, {"Å": 1}]"#, ["[].Å"]),
+            (#"{"é": 1, "e\u0301": 2}"#, ["é"]),
+            (#"{"\u037E": 1, ";": 2}"#, ["\u{037E}"]),
+        ])
+    func canonicalNames(body: String, unread: [String]) throws {
+        #expect(try Self.report(body, as: Anything.self) == unread)
+    }
+
+    @Test("a name whose escape does not decode is not taken for the name its escape spells")
+    func undecodableEscape() throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Anything.self), decoder: SculptJSONDecoder())
+        let body = Data(#"[{"\ud800": 1}, {"\\ud800": 1}]"#.utf8)
+        let report = MappingReport(fixtures: [try .stub(.get, "/thing", body: body)], serializer: serializer)
+        #expect(report.mappings.first?.unreadMembers.count == 2, "\(report)")
+    }
+
+    @Test(
+        "names come from the text the decoder read: after a byte order mark, or from UTF-16 and UTF-32",
+        arguments: [
+            (String.Encoding.utf8, true), (.utf16LittleEndian, true), (.utf16BigEndian, true), (.utf16LittleEndian, false),
+            (.utf32LittleEndian, false), (.utf32BigEndian, false),
+        ])
+    func encodedBodies(encoding: String.Encoding, byteOrderMark: Bool) throws {
+        let json = #"{"id": 1, "xyz": 2, "é": 3}"#
+        var body = try #require(json.data(using: encoding))
+        if byteOrderMark { body = try #require("\u{FEFF}".data(using: encoding)) + body }
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Identified.self), decoder: SculptJSONDecoder())
+        let report = MappingReport(fixtures: [try .stub(.get, "/thing", body: body)], serializer: serializer)
+        #expect(report.mappings.first?.unreadMembers == ["xyz", "é"], "\(report)")
+    }
+
     @Test("a description writes only the unread paths it shows, and counts the rest")
     func deepDescription() throws {
         let depth = 40
@@ -149,6 +185,15 @@ struct UnreadMembersTests {
         #expect(unread.first == Array(repeating: "n", count: depth).joined(separator: ".") + ".m0")
         #expect(report.description.contains("more)"))
         #expect(report.description.utf8.count < 4_096)
+    }
+}
+
+/// A model that reads nothing of any JSON value.
+struct Anything: Decodable, Sendable {
+    init(from decoder: any Decoder) throws {
+        if var elements = try? decoder.unkeyedContainer() {
+            while !elements.isAtEnd { _ = try elements.decode(Anything.self) }
+        }
     }
 }
 
