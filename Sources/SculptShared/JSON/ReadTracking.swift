@@ -30,6 +30,8 @@ package final class ReadTracking {
     /// nor a repeat of a name whose first member was read. Empty when no decode of the body was
     /// tracked.
     @exclusivity(unchecked) package private(set) var unread = UnreadPaths()
+    /// The paths of the body read by name, not through a decode: a type field a matcher found.
+    @exclusivity(unchecked) private var namedReads: [[String]] = []
     /// Whether a decode is being tracked: a decode that a type's `init(from:)` starts inside it
     /// reads another document, and is not tracked.
     @exclusivity(unchecked) private var decoding = false
@@ -48,6 +50,7 @@ package final class ReadTracking {
     package func track<T>(_ body: Data, _ run: () throws -> T) rethrows -> T {
         self.body = body
         marksAreForBody = false
+        namedReads = []
         unread = UnreadPaths()
         decoding = false
         return try Self.current.withValue(self, run)
@@ -59,6 +62,14 @@ package final class ReadTracking {
         guard let tracking = current.value, !tracking.decoding, tracking.body == data else { return nil }
         tracking.decoding = true
         return tracking
+    }
+
+    /// Notes that the member at `path` (its members' names, outermost first) of `data` was read
+    /// without a decode, as a matcher reads a type field, when `data` is the body this thread's
+    /// tracking tracks: the member is not listed, nor the members on the way to it.
+    package static func noteRead(path: [String], of data: Data) {
+        guard let tracking = current.value, tracking.body == data else { return }
+        tracking.namedReads.append(path)
     }
 
     /// Ends the decode ``beginDecode(of:)`` started.
@@ -90,7 +101,7 @@ package final class ReadTracking {
     ///   - marks: the marks from ``marks(forScanOf:)``, with the decode's reads added.
     ///   - seed: the seed the decoder hashed names under (``ByteHash``).
     package func record(_ entries: JSONTape.Entries, text: UnsafeBufferPointer<UInt8>, marks: ReadMarks, seed: UInt64) {
-        let scan = UnreadWalk.Scan(entries: entries, text: text, marks: marks, seed: seed)
+        let scan = UnreadWalk.Scan(entries: entries, text: text, marks: marks, seed: seed, namedReads: namedReads)
         unread = UnreadWalk.paths(unreadIn: scan, body: body, scratch: &scratch)
     }
 }

@@ -43,16 +43,30 @@ struct UnreadWalk {
         let hashedObjects: UnsafePointer<Bool>
         /// The seed names are hashed under.
         let seed: UInt64
+        /// The hashes of the paths read by name, not through the scan (a type field a matcher
+        /// found), and of every path on the way to one.
+        let namedReads: PathHashSet
 
         /// The scan `entries` of `text`, with what decodes left in `marks`: the marks must live
         /// as long as the scan is read.
-        init(entries: JSONTape.Entries, text: UnsafeBufferPointer<UInt8>, marks: ReadMarks, seed: UInt64) {
+        ///
+        /// - Parameter namedReads: the paths read by name, each as its members' names.
+        init(entries: JSONTape.Entries, text: UnsafeBufferPointer<UInt8>, marks: ReadMarks, seed: UInt64, namedReads: [[String]] = []) {
             self.entries = entries
             self.text = text
             read = UnsafePointer(marks.read)
             hashes = UnsafePointer(marks.hashes)
             hashedObjects = UnsafePointer(marks.hashedObjects)
             self.seed = seed
+            var paths = PathHashSet()
+            for names in namedReads {
+                var hash = UnreadWalk.bodyHash
+                for name in names {
+                    hash = UnreadWalk.combine(hash, Self.nameHash(decoded: Array(name.utf8), seed: seed))
+                    paths.insert(hash)
+                }
+            }
+            self.namedReads = paths
         }
     }
 
@@ -115,16 +129,21 @@ struct UnreadWalk {
             var readNames: Scan.ReadNames?
             var position = JSONTape.firstChild(of: index)
             while position < entry.end {
-                if !scan.read[position] {
+                var isRead = scan.read[position]
+                if !isRead {
                     let name = hashed ? scan.hashes[position] : scan.nameHash(position)
                     let member = Self.combine(hash, name)
-                    // The names read are gathered only when a member is about to be listed.
-                    if !listed.contains(member), hashed || !scan.repeatsReadName(position, hash: name, in: index, &readNames) {
+                    if scan.namedReads.contains(member) {
+                        // Read by name (a type field a matcher found), or on the way to one.
+                        isRead = true
+                    } else if !listed.contains(member), hashed || !scan.repeatsReadName(position, hash: name, in: index, &readNames) {
+                        // The names read are gathered only when a member is about to be listed.
                         listed.insert(member)
                         listedCount += 1
                         list(position)
                     }
-                } else {
+                }
+                if isRead {
                     // Only a container can hold an unread member.
                     let value = JSONTape.value(ofKey: position)
                     let kind = entries[value].kind
@@ -171,7 +190,7 @@ struct UnreadWalk {
     }
 
     /// The hash of the body's own path, which every other path starts from.
-    private static let bodyHash: UInt64 = 0xCBF2_9CE4_8422_2325
+    static let bodyHash: UInt64 = 0xCBF2_9CE4_8422_2325
     private static let prime: UInt64 = 0x100_0000_01B3
     /// What an array's elements add to their path's hash.
     private static let elementsHash: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -239,6 +258,12 @@ extension UnreadWalk.Scan {
         guard let decoded = entry.isSimpleString ? Array(text[range]) : JSONEscape.decodedContent(text, in: range) else {
             return ByteHash.hash(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(text)[range]), seed: ~seed)
         }
+        return Self.nameHash(decoded: decoded, seed: seed)
+    }
+
+    /// The hash of a decoded name, `decoded` its UTF-8: as it is when ASCII, else in its
+    /// canonical composed form.
+    static func nameHash(decoded: [UInt8], seed: UInt64) -> UInt64 {
         if decoded.allSatisfy({ $0 < 0x80 }) { return decoded.withUnsafeBytes { ByteHash.hash($0, seed: seed) } }
         var canonical = String(decoding: decoded, as: UTF8.self).precomposedStringWithCanonicalMapping
         return canonical.withUTF8 { ByteHash.hash(UnsafeRawBufferPointer($0), seed: seed) }

@@ -173,6 +173,21 @@ struct UnreadMembersTests {
         #expect(report.mappings.first?.unreadMembers == ["xyz", "é"], "\(report)")
     }
 
+    @Test(
+        "a type field a TypeFieldModelMatcher reads counts as read, and the members on the way to it",
+        arguments: [
+            ("type", #"{"id": 1, "x": 2, "type": "q"}"#, ["x"]),
+            ("meta.type", #"{"id": 1, "meta": {"type": "q", "v": 1}}"#, ["meta.v"]),
+            ("meta.type", #"{"id": 1, "meta": {"type": "unknown"}, "z": 0}"#, ["z"]),
+        ])
+    func typeField(field: String, body: String, unread: [String]) throws {
+        var matcher = TypeFieldModelMatcher(field: field, ["q": Identified.self])
+        matcher.fallback = ModelType(Identified.self)
+        let serializer = ModelResponseSerializer(matcher: matcher, decoder: SculptJSONDecoder())
+        let report = MappingReport(fixtures: [try .stub(.get, "/thing", json: body)], serializer: serializer)
+        #expect(report.mappings.first?.unreadMembers == unread, "\(report)")
+    }
+
     @Test("a description writes only the unread paths it shows, and counts the rest")
     func deepDescription() throws {
         let depth = 40
