@@ -2,9 +2,9 @@ import Foundation
 
 /// One walk of a decode's scan for the members no decode read: each object a decode read is
 /// walked member by member, and a member that was not read is listed unless a member with its path
-/// already was (a member's path is told from others by a 64-bit hash of its names), or its name
-/// repeats one that was read. A member under one never read is not walked: only a container can
-/// hold an unread member.
+/// already was (a member's path is told from others by a 64-bit hash of its names), its name
+/// repeats one that was read, or its path was read by name (a type field a matcher found). A
+/// member under one never read is not walked: only a container can hold an unread member.
 ///
 /// So an array of a thousand elements with the same unread member costs a hash per element, not a
 /// string, and with the hashes of names the decoder kept (``ReadMarks``) not even that: a
@@ -242,8 +242,8 @@ extension UnreadWalk.Scan {
         return names
     }
 
-    /// The hash of a key's decoded name, made here: for a key of an object whose names the
-    /// decoder did not hash (``hashedObjects``), whose hashes are at hand in ``hashes``.
+    /// The hash of a key's decoded name, made here: the walk reads the decoder's own from
+    /// ``hashes`` in an object the decoder marked (``hashedObjects``), and asks for this elsewhere.
     ///
     /// Names are hashed as decoders compare them, as strings: a name beyond ASCII in its
     /// canonical composed form (`"e\u0301"` as `"é"`, `"\u212A"` as `"K"`), so that names equal
