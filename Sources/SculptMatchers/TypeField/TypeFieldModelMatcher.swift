@@ -47,8 +47,6 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     public var unknownValuesMatchNothing = false
 
     private let scanner: DiscriminatorScanner
-    /// The field's keys, outermost first.
-    private let fieldKeys: [String]
     private var types: [String: ModelType] = [:]
 
     /// Creates a matcher for the discriminator `field`.
@@ -61,8 +59,7 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     ///   into nested objects.
     public init(field: String = "type") {
         self.field = field
-        fieldKeys = ModelKeyPath.fieldKeys(field)
-        self.scanner = DiscriminatorScanner(path: fieldKeys)
+        self.scanner = DiscriminatorScanner(path: ModelKeyPath.fieldKeys(field))
     }
 
     /// Creates a matcher for `field` from a table of values and model types.
@@ -129,7 +126,7 @@ public struct TypeFieldModelMatcher: ModelMatcher {
             throw SculptError(.invalidJSON(reason: error.reason, offset: error.offset), response: response, body: data)
         }
         // A mapping report counts the field as read: the matcher read it.
-        if case .found = outcome { ReadTracking.noteRead(path: fieldKeys, of: data) }
+        if case .found = outcome { ReadTracking.noteRead(path: scanner.path.map(\.text), of: data) }
         if case .found(.string(let value)) = outcome, let modelType = types[value] {
             return modelType
         }

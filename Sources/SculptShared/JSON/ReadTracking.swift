@@ -67,9 +67,10 @@ package final class ReadTracking {
     /// Notes that the member at `path` (its members' names, outermost first) of `data` was read
     /// without a decode, as a matcher reads a type field, when `data` is the body this thread's
     /// tracking tracks: the member is not listed, nor the members on the way to it.
-    package static func noteRead(path: [String], of data: Data) {
+    /// The path is made only while a tracking is set.
+    package static func noteRead(path: @autoclosure () -> [String], of data: Data) {
         guard let tracking = current.value, tracking.body == data else { return }
-        tracking.namedReads.append(path)
+        tracking.namedReads.append(path())
     }
 
     /// Ends the decode ``beginDecode(of:)`` started.
