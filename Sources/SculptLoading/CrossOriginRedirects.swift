@@ -20,6 +20,8 @@ import FoundationNetworking
 /// let session = URLSession(configuration: .default, delegate: CrossOriginRedirects(), delegateQueue: nil)
 /// ```
 public final class CrossOriginRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    private let answers = RedirectAnswers()
+
     /// Creates the delegate.
     override public init() {}
 
@@ -30,12 +32,13 @@ public final class CrossOriginRedirects: NSObject, URLSessionTaskDelegate, Senda
     ///   - task: the task being redirected.
     ///   - response: the redirect response.
     ///   - request: the request the redirect leads to.
-    ///   - completionHandler: receives the request to follow.
+    ///   - completionHandler: receives the request to follow; on FoundationNetworking, not called
+    ///     for a task cancelled while it waited, which that implementation cannot take.
     public func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        completionHandler(Self.redirected(request, from: task.originalRequest?.url ?? response.url))
+        answers.answer(task, with: Self.redirected(request, from: task.originalRequest?.url ?? response.url), completionHandler)
     }
 
     /// `request` without credentials when its URL's origin is not `origin`'s.

@@ -9,6 +9,7 @@ import FoundationNetworking
 /// back, not followed: the client follows them through the proxy.
 final class ProxyForwarder: Sendable {
     private let session: URLSession
+    private let answers = RedirectAnswers()
 
     init(configuration: URLSessionConfiguration) {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? .ephemeral
@@ -20,12 +21,12 @@ final class ProxyForwarder: Sendable {
         // Each client connection waits on its own request: URLSession's default of 6 per host
         // would queue the rest until they time out.
         configuration.httpMaximumConnectionsPerHost = max(configuration.httpMaximumConnectionsPerHost, 64)
-        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: RedirectRefusal(answers: answers), delegateQueue: nil)
     }
 
     /// Cancels requests in flight and releases the session.
     func invalidate() {
-        session.invalidateAndCancel()
+        answers.cancel { session.invalidateAndCancel() }
     }
 
     /// What the target answered, or why it could not.
@@ -52,11 +53,17 @@ final class ProxyForwarder: Sendable {
 
     /// Answers every redirect with "do not follow", so the `3xx` itself is the task's response.
     private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+        let answers: RedirectAnswers
+
+        init(answers: RedirectAnswers) {
+            self.answers = answers
+        }
+
         func urlSession(
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
-            completionHandler(nil)
+            answers.answer(task, with: nil, completionHandler)
         }
     }
 

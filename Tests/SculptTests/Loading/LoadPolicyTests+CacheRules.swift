@@ -157,15 +157,14 @@ extension LoadPolicyTests {
 
     @Test("a load in a task cancelled before it asks sends no request")
     func cancelledBeforeAsking() async throws {
-        let server = try ScriptedServer { _ in "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n{\"version\":1}" }
-        defer { server.stop() }
+        let url = try #require(URL(string: "https://\(UUID().uuidString.lowercased()).example/items/1"))
+        let session = URLSession.refusingConnections()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return await load(URLRequest(url: server.url("/items/1")), .networkOnly)
+            return await load(URLRequest(url: url), .networkOnly, session: session)
         }
         let result = await task.value
         #expect(result.values.isEmpty && result.error == nil)
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(server.heads.isEmpty)
+        #expect(!RefusedConnection.wasAsked(for: url), "the request reached the loading system")
     }
 }

@@ -85,4 +85,39 @@ struct FixtureRecorderTests {
         #expect(final.url?.path() == "/new")
         try replay.verifyAllUsed()
     }
+
+    @Test("cancelling the task that records cancels the request in flight; nothing is recorded")
+    func cancelledInFlight() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let server = try ScriptedServer { _ in
+            // Answers once the recording has ended, or after a minute if cancelling did not end it.
+            _ = release.wait(timeout: .now() + 60)
+            return "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+        }
+        defer { server.stop() }
+        let recorder = FixtureRecorder(configuration: .unhurried)
+        let recording = Task { try await recorder.data(for: URLRequest(url: server.url("/slow"))) }
+        while server.heads.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        recording.cancel()
+        let error = await #expect(throws: URLError.self) { try await recording.value }
+        release.signal()
+        #expect(error?.code == .cancelled)
+        #expect(recorder.interactions.isEmpty)
+    }
+
+    @Test("a task cancelled before it records sends nothing and records nothing")
+    func cancelledBeforeSending() async throws {
+        let configuration = URLSessionConfiguration.unhurried
+        configuration.protocolClasses = [RefusedConnection.self]
+        let recorder = FixtureRecorder(configuration: configuration)
+        let url = try #require(URL(string: "https://\(UUID().uuidString.lowercased()).example/never"))
+        let recording = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await recorder.data(for: URLRequest(url: url))
+        }
+        let error = await #expect(throws: URLError.self) { try await recording.value }
+        #expect(error?.code == .cancelled)
+        #expect(!RefusedConnection.wasAsked(for: url), "the request reached the loading system")
+        #expect(recorder.interactions.isEmpty)
+    }
 }
