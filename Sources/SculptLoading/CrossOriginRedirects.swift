@@ -32,13 +32,15 @@ public final class CrossOriginRedirects: NSObject, URLSessionTaskDelegate, Senda
     ///   - task: the task being redirected.
     ///   - response: the redirect response.
     ///   - request: the request the redirect leads to.
-    ///   - completionHandler: receives the request to follow; on FoundationNetworking, not called
-    ///     for a task cancelled while it waited, which that implementation cannot take.
+    ///   - completionHandler: receives the request to follow. On FoundationNetworking, which stops
+    ///     the process on an answer its task no longer waits for, it is not called for a task
+    ///     cancelled while the delegate was asked, nor for one whose request timed out meanwhile:
+    ///     that task is cancelled, so that it ends.
     public func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        answers.answer(task, with: Self.redirected(request, from: task.originalRequest?.url ?? response.url), completionHandler)
+        answers.answer(task, redirectedBy: response, with: Self.redirected(request, from: task.originalRequest?.url ?? response.url), completionHandler)
     }
 
     /// `request` without credentials when its URL's origin is not `origin`'s.

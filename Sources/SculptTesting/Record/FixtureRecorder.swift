@@ -192,7 +192,7 @@ public final class FixtureRecorder: @unchecked Sendable {
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
             lock.withLock { hops[task.taskIdentifier, default: []].append(Hop(response: response, next: request)) }
-            answers.answer(task, with: request, completionHandler)
+            answers.answer(task, redirectedBy: response, with: request, completionHandler)
         }
     }
 }

@@ -63,7 +63,7 @@ final class ProxyForwarder: Sendable {
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
-            answers.answer(task, with: nil, completionHandler)
+            answers.answer(task, redirectedBy: response, with: nil, completionHandler)
         }
     }
 
