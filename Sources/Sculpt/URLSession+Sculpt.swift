@@ -119,7 +119,7 @@ extension URLSession {
     /// `data(for:)`, with a transport error's URLs redacted: its description would print them.
     private func redactedData(for request: URLRequest) async throws -> (Data, URLResponse) {
         do {
-            return try await data(for: request)
+            return try await cancellableData(for: request)
         } catch {
             throw SecretPolicy.default.redactingURLs(in: error)
         }

@@ -7,7 +7,8 @@ import FoundationNetworking
 
 /// The pages of a paginated load, each requested when the iteration asks for it: a page is never
 /// loaded ahead of its consumer, and the consumer's task is the one that waits for it, so
-/// cancelling that task cancels the request in flight.
+/// cancelling that task ends the load at once (the request in flight is cancelled on Apple
+/// platforms, left to finish unseen on Linux).
 ///
 /// ```swift
 /// var pages = session.pages(for: request, serializer: serializer, as: [Issue].self).makeAsyncIterator()
@@ -85,7 +86,7 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
                 try Task.checkCancellation()
                 let (data, urlResponse): (Data, URLResponse)
                 do {
-                    (data, urlResponse) = try await sequence.session.data(for: current, delegate: CrossOriginRedirects())
+                    (data, urlResponse) = try await sequence.session.cancellableData(for: current, delegate: CrossOriginRedirects())
                 } catch {
                     throw SecretPolicy.default.redactingURLs(in: error)
                 }

@@ -52,7 +52,9 @@ struct ResponseLoader<Output: Sendable>: Sendable {
         case .fetchElseCache:
             do {
                 return (try await fetch(request, revalidating: stored), nil)
-            } catch let error as URLError where error.code != .cancelled {
+            } catch let error as URLError where error.code != .cancelled || !Task.isCancelled {
+                // A `.cancelled` the caller did not ask for is the transport's: FoundationNetworking
+                // ends a request that timed out while a redirect was being answered that way.
                 // Judged when the network failed, not when it was asked: a timeout takes a while.
                 let failedAt = Date()
                 if let stored, stored.isFresh(at: failedAt) || stored.mayBeServedStale {
@@ -114,7 +116,7 @@ struct ResponseLoader<Output: Sendable>: Sendable {
         let requestTime = Date()
         let (data, urlResponse): (Data, URLResponse)
         do {
-            (data, urlResponse) = try await session.data(for: conditional ?? outgoing, delegate: CrossOriginRedirects())
+            (data, urlResponse) = try await session.cancellableData(for: conditional ?? outgoing, delegate: CrossOriginRedirects())
         } catch {
             throw SecretPolicy.default.redactingURLs(in: error)  // a URLError's description prints its URL
         }

@@ -20,8 +20,13 @@ extension URLSession {
     /// The sequence ends after the policy's last value, or with the first error. Each value is
     /// produced when the iteration asks for it (``LoadSequence``): with ``LoadPolicy/cachedThenFetch``
     /// the network is asked once the loop comes back for the second value. Cancelling the task
-    /// that iterates ends the iteration (no further value, no error) and cancels the request in
-    /// flight. Only `GET` responses are stored.
+    /// that iterates ends the iteration at once (no further value, no error); the request in
+    /// flight is cancelled on Apple platforms and left to finish unseen on Linux. Only `GET`
+    /// responses are stored.
+    ///
+    /// Redirects are followed without carrying the request's credentials to another origin. On
+    /// Linux that takes a session made with ``CrossOriginRedirects`` as its delegate: FoundationNetworking
+    /// asks only the session's delegate about redirects.
     ///
     /// - Parameters:
     ///   - request: the request to load; only `GET` responses are stored.
@@ -31,9 +36,11 @@ extension URLSession {
     ///   - store: where the last good response to each request is kept whatever HTTP says, for
     ///     ``LoadPolicy/storeThenFetch`` and the offline fallback of ``LoadPolicy/fetchElseCache``;
     ///     none by default.
-    /// - Throws (from the iteration): the transport error (`URLError`), the serializer's error (an
-    ///   error model is a `SculptError`), the store's error, or `URLError(.resourceUnavailable)`
-    ///   for ``LoadPolicy/cacheOnly`` with nothing stored.
+    /// - Throws (from the iteration): the transport error (`URLError`; on Linux,
+    ///   `URLError(.cancelled)` for a request that timed out while a session delegate was asked
+    ///   about its redirect), the serializer's error (an error model is a `SculptError`), the
+    ///   store's error, or `URLError(.resourceUnavailable)` for ``LoadPolicy/cacheOnly`` with
+    ///   nothing stored.
     public func models<S: ResponseSerializer>(
         for request: URLRequest, serializer: S, policy: LoadPolicy, cache: HTTPResponseCache? = nil, store: (any ResponseStore)? = nil
     ) -> LoadSequence<S.Output> {

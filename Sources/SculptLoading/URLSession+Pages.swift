@@ -25,7 +25,8 @@ extension URLSession {
     /// The sequence ends when there is no next request, after `maximumPages` pages, or when a next
     /// request repeats a URL already loaded (a server's loop). Each page is requested only when the
     /// iteration asks for it (``PageSequence``); cancelling the task that iterates ends the
-    /// iteration and cancels the request in flight. Credentials are not sent to a `Link` on
+    /// iteration at once (the request in flight is cancelled on Apple platforms, left to finish
+    /// unseen on Linux). Credentials are not sent to a `Link` on
     /// another origin.
     ///
     /// - Parameters:

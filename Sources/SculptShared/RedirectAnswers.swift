@@ -10,7 +10,7 @@ import FoundationNetworking
 /// waits for its answer. Two things end that wait early, and an answer that arrives after either
 /// stops the process ("Received callback for HTTP redirection, but we're not waiting for it"):
 /// - a cancellation, which completes the task at once; there no answer is given to a task that is
-///   cancelling or complete, and a cancellation made through ``cancel(_:)`` never falls between
+///   cancelling or complete, and a cancellation made through ``withoutAnswering(_:)`` never falls between
 ///   that look and the answer;
 /// - the request's timeout, which ends the transfer but not the task: it only makes the redirect
 ///   the task's `response`, and the task would never complete. That task is cancelled instead of
@@ -53,10 +53,11 @@ package final class RedirectAnswers: @unchecked Sendable {
         #endif
     }
 
-    /// Runs `cancellation` (a task's `cancel()`, a session's `invalidateAndCancel()`) while no
-    /// answer is being given.
-    /// - Parameter cancellation: what cancels the tasks.
-    package func cancel(_ cancellation: () -> Void) {
-        lock.withLock(cancellation)
+    /// Runs `body` while no answer is being given: a cancellation (a task's `cancel()`, a session's
+    /// `invalidateAndCancel()`), or what must not overlap one.
+    /// - Parameter body: what to run.
+    /// - Returns: what `body` returns.
+    package func withoutAnswering<T>(_ body: () throws -> T) rethrows -> T {
+        try lock.withLock(body)
     }
 }

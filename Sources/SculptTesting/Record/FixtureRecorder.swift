@@ -70,8 +70,10 @@ public final class FixtureRecorder: @unchecked Sendable {
     /// ```
     /// - Parameter request: the request to send.
     /// - Throws: the session's error, the URLs it carries redacted; nothing is recorded for a
-    ///   request that fails in transport. Cancelling the calling task cancels the request: the
-    ///   error is then `URLError(.cancelled)`.
+    ///   request that fails in transport. Cancelling the calling task ends the call at once with
+    ///   `URLError(.cancelled)` and records nothing; the request is cancelled on Apple platforms
+    ///   and left to finish, its answer dropped, on Linux (FoundationNetworking cannot be trusted
+    ///   to cancel).
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         let (data, response, hops) = try await send(request)
         var asked = request
@@ -90,28 +92,17 @@ public final class FixtureRecorder: @unchecked Sendable {
     /// Runs one data task, collecting its redirects by task identifier; cancelling the calling task
     /// cancels it.
     private func send(_ request: URLRequest) async throws -> (Data, URLResponse, [RedirectLog.Hop]) {
-        // A task cancelled already asks for nothing: no session task is made.
-        guard !Task.isCancelled else { throw URLError(.cancelled) }
         let redirects = self.redirects
-        let policy = redaction.policy
-        let sending = SendingTask(answers: redirects.answers)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: request) { data, response, error in
-                    let hops = redirects.finish(sending.identifier)
-                    if let error {
-                        continuation.resume(throwing: policy.redactingURLs(in: error))
-                    } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response, hops))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
-                    }
-                }
+        var identifier: Int?
+        do {
+            let (data, response) = try await session.cancellableData(for: request) { task in
+                identifier = task.taskIdentifier
                 redirects.begin(task.taskIdentifier)
-                sending.start(task)
             }
-        } onCancel: {
-            sending.cancel()
+            return (data, response, identifier.map(redirects.finish) ?? [])
+        } catch {
+            _ = identifier.map(redirects.finish)
+            throw redaction.policy.redactingURLs(in: error)
         }
     }
 
@@ -126,50 +117,9 @@ public final class FixtureRecorder: @unchecked Sendable {
             response: .init(status: .standard(status), headerFields: FoundationFields.fields(of: response), body: body)))
     }
 
-    /// The task sending one request, once it exists (its completion handler is made first), and
-    /// whether the caller was cancelled, which may happen before it exists.
-    private final class SendingTask: @unchecked Sendable {
-        private let lock = NSLock()
-        private let answers: RedirectAnswers
-        /// Guarded by `lock`.
-        private var task: URLSessionTask?
-        /// Guarded by `lock`.
-        private var cancelled = false
-
-        init(answers: RedirectAnswers) {
-            self.answers = answers
-        }
-
-        /// The task's identifier, which its redirects are logged under.
-        var identifier: Int {
-            lock.withLock { task?.taskIdentifier ?? 0 }
-        }
-
-        /// Resumes `task`, or cancels it unsent when the caller already was.
-        func start(_ task: URLSessionTask) {
-            lock.withLock {
-                self.task = task
-                if cancelled {
-                    answers.cancel { task.cancel() }
-                } else {
-                    task.resume()
-                }
-            }
-        }
-
-        /// Cancels the task, now or as soon as it exists.
-        func cancel() {
-            lock.withLock {
-                cancelled = true
-                if let task { answers.cancel { task.cancel() } }
-            }
-        }
-    }
-
     /// Collects each task's redirects, in order, as the session's delegate.
     private final class RedirectLog: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-        /// Gives the answers, and takes the cancellations of the recorder's tasks.
-        let answers = RedirectAnswers()
+        private let answers = RedirectAnswers()
 
         struct Hop {
             var response: HTTPURLResponse

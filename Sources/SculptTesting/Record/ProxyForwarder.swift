@@ -7,9 +7,13 @@ import FoundationNetworking
 /// Sends a ``RecordingProxy``'s requests on to the target and waits for the answer on the
 /// caller's thread (a connection's own, never Swift's cooperative pool). Redirects are handed
 /// back, not followed: the client follows them through the proxy.
-final class ProxyForwarder: Sendable {
+final class ProxyForwarder: @unchecked Sendable {
     private let session: URLSession
     private let answers = RedirectAnswers()
+    /// Whether ``invalidate()`` has run; guarded by `answers.withoutAnswering`, which also holds
+    /// every task's start, so that no task is made on an invalidated session (FoundationNetworking
+    /// stops the process for that).
+    private var invalidated = false
 
     init(configuration: URLSessionConfiguration) {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? .ephemeral
@@ -26,7 +30,10 @@ final class ProxyForwarder: Sendable {
 
     /// Cancels requests in flight and releases the session.
     func invalidate() {
-        answers.cancel { session.invalidateAndCancel() }
+        answers.withoutAnswering {
+            invalidated = true
+            session.invalidateAndCancel()
+        }
     }
 
     /// What the target answered, or why it could not.
@@ -39,14 +46,19 @@ final class ProxyForwarder: Sendable {
     func send(_ request: URLRequest) -> Answer {
         let done = DispatchSemaphore(value: 0)
         let answer = AnswerBox()
-        session.dataTask(with: request) { data, response, error in
-            if let http = response as? HTTPURLResponse, error == nil {
-                answer.value = .response(http, data ?? Data())
-            } else {
-                answer.value = .failure(error.map { "\($0.localizedDescription)" } ?? "the target's answer was not HTTP")
-            }
-            done.signal()
-        }.resume()
+        let started = answers.withoutAnswering {
+            guard !invalidated else { return false }
+            session.dataTask(with: request) { data, response, error in
+                if let http = response as? HTTPURLResponse, error == nil {
+                    answer.value = .response(http, data ?? Data())
+                } else {
+                    answer.value = .failure(error.map { "\($0.localizedDescription)" } ?? "the target's answer was not HTTP")
+                }
+                done.signal()
+            }.resume()
+            return true
+        }
+        guard started else { return .failure("the proxy has stopped") }
         done.wait()
         return answer.value
     }

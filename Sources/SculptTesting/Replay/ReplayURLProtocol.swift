@@ -85,12 +85,13 @@ class ReplayURLProtocol: URLProtocol {
             request.httpBodyStream = nil
         }
         let loading = UncheckedLoading(protocol: self)
+        let forwarding = self.forwarding
         forwarding.start { [request] in
             do {
                 let (data, response) = try await recorder.data(for: request)
-                loading.protocol.deliver(response, body: data)
+                forwarding.unlessStopped { loading.protocol.deliver(response, body: data) }
             } catch {
-                loading.protocol.client?.urlProtocol(loading.protocol, didFailWithError: error)
+                forwarding.unlessStopped { loading.protocol.client?.urlProtocol(loading.protocol, didFailWithError: error) }
             }
         }
     }
@@ -101,10 +102,14 @@ class ReplayURLProtocol: URLProtocol {
         let `protocol`: ReplayURLProtocol
     }
 
-    /// The task sending a request through the recorder, cancelled if loading stops first.
+    /// The task sending a request through the recorder, cancelled if loading stops first. Once
+    /// loading has stopped, the client is told nothing more: FoundationNetworking stops the
+    /// process when a protocol speaks for a task it has completed.
     private final class Forwarding: @unchecked Sendable {
         private let lock = NSLock()
+        /// Guarded by `lock`.
         private var task: Task<Void, Never>?
+        /// Guarded by `lock`.
         private var cancelled = false
 
         func start(_ work: @escaping @Sendable () async -> Void) {
@@ -114,10 +119,20 @@ class ReplayURLProtocol: URLProtocol {
             }
         }
 
+        /// Cancels the task. It runs on FoundationNetworking's work queue (`stopLoading()`); the
+        /// recorder cancels its request on another thread, so nothing here waits for that queue.
         func cancel() {
             lock.withLock {
                 cancelled = true
                 task?.cancel()
+            }
+        }
+
+        /// Runs `tell`, which speaks to the client, unless loading has stopped.
+        func unlessStopped(_ tell: () -> Void) {
+            lock.withLock {
+                guard !cancelled else { return }
+                tell()
             }
         }
     }

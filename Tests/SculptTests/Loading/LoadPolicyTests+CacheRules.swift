@@ -155,6 +155,19 @@ extension LoadPolicyTests {
         #expect(final.contains("authorization: bearer live-token"), "\(final)")
     }
 
+    @Test("fetchElseCache answers from the cache when the transport ends a request as cancelled and the caller did not cancel")
+    func transportCancelledFallsBack() async throws {
+        let fresh: HTTPFields = [.cacheControl: "max-age=86400"]
+        try await withServer([Self.fixture(1, fields: fresh)]) { _, request in
+            #expect(Self.summary(await load(request, .networkOnly).values) == ["network v1"])
+            let configuration = URLSessionConfiguration.unhurried
+            configuration.protocolClasses = [CancelledTransport.self]
+            let result = await load(request, .fetchElseCache, session: URLSession(configuration: configuration))
+            #expect(Self.summary(result.values) == ["cache v1"])
+            #expect(result.error == nil)
+        }
+    }
+
     @Test("a load in a task cancelled before it asks sends no request")
     func cancelledBeforeAsking() async throws {
         let url = try #require(URL(string: "https://\(UUID().uuidString.lowercased()).example/items/1"))

@@ -90,8 +90,8 @@ struct FixtureRecorderTests {
     func cancelledInFlight() async throws {
         let release = DispatchSemaphore(value: 0)
         let server = try ScriptedServer { _ in
-            // Answers once the recording has ended, or after a minute if cancelling did not end it.
-            _ = release.wait(timeout: .now() + 60)
+            // Answers once the recording has ended, or after ten minutes if cancelling did not end it.
+            _ = release.wait(timeout: .now() + 600)
             return "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
         }
         defer { server.stop() }

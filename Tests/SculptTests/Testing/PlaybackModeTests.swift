@@ -57,6 +57,30 @@ struct PlaybackModeTests {
         }
     }
 
+    @Test("cancelling a request passthrough sends to the network cancels it there; nothing is kept, and the session goes on")
+    func passthroughCancelled() async throws {
+        let file = try Self.cassette()
+        let release = DispatchSemaphore(value: 0)
+        let server = try ScriptedServer { head in
+            // The slow request is answered once the test has seen it end, or after ten minutes.
+            if head.hasPrefix("GET /slow ") { _ = release.wait(timeout: .now() + 600) }
+            return "HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nlate"
+        }
+        defer { server.stop() }
+        let recording = try CassetteRecording(file: file, mode: .newEpisodes, playback: .passthrough, configuration: .unhurried)
+        let ended = Locked<(any Error)??>(nil)
+        let task = recording.session.dataTask(with: server.url("/slow")) { _, _, error in ended.withLock { $0 = .some(error) } }
+        task.resume()
+        while server.heads.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        while ended.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(5)) }
+        release.signal()
+        let error = try #require(ended.withLock { $0 } ?? nil)
+        #expect((error as? URLError)?.code == .cancelled)
+        #expect(try await Self.text(recording.session, server.url("/known")) == "from the cassette", "the session still answers")
+        #expect(try recording.save() == false, "nothing new is kept")
+    }
+
     @Test("strict fails a request the cassette lacks when the record mode does not record, and never reaches the network")
     func strict() async throws {
         let file = try Self.cassette()

@@ -42,6 +42,25 @@ struct RecordingProxyTests {
         await proxy.stop()
     }
 
+    @Test("stopping the proxy while clients follow redirects through it ends their requests, and the process goes on")
+    func stoppedWhileRedirecting() async throws {
+        let target = try ScriptedServer { _ in "HTTP/1.1 302 Found\r\nLocation: /loop\r\nContent-Length: 0\r\nConnection: close\r\n\r\n" }
+        defer { target.stop() }
+        let client = URLSession(configuration: .unhurried)
+        defer { client.invalidateAndCancel() }
+        for round in 1...30 {
+            let proxy = try RecordingProxy(target: try #require(URL(string: "http://127.0.0.1:\(target.port)")))
+            let base = try await proxy.start()
+            let ended = Locked(false)
+            client.dataTask(with: base.appending(path: "loop")) { _, _, _ in ended.withLock { $0 = true } }.resume()
+            // Stopped after a number of hops that varies by round, while the client follows them.
+            let seen = target.heads.count
+            while target.heads.count < seen + round % 4 + 1, !ended.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
+            await proxy.stop()
+            while !ended.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        }
+    }
+
     @Test("a path that looks like another host stays a path on the target")
     func pathStaysOnTarget() async throws {
         let seen = Log()
