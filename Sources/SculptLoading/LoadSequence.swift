@@ -62,9 +62,8 @@ public struct LoadSequence<Value: Sendable>: AsyncSequence, Sendable {
                 case .done:
                     return nil
                 }
-            } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
-                return nil
-            } catch is CancellationError {
+            } catch where Task.isCancelled {
+                // Cancelled: whatever the request ended with, the iteration ends without an error.
                 return nil
             }
         }

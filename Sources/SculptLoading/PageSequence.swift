@@ -92,9 +92,8 @@ public struct PageSequence<Value: Sendable>: AsyncSequence, Sendable {
                 }
                 let response = ResponseContext(urlResponse, request: current).materialized  // kept in the page
                 page = Page(value: try sequence.serialize(data, response), response: response, request: current, number: number)
-            } catch let error as URLError where error.code == .cancelled && Task.isCancelled {
-                return nil
-            } catch is CancellationError {
+            } catch where Task.isCancelled {
+                // Cancelled: whatever the request ended with, the iteration ends without an error.
                 return nil
             } catch {
                 throw PageError(page: number, url: current.url, underlying: error)

@@ -5,15 +5,15 @@ import FoundationNetworking
 
 extension URLSession {
     /// The body and response for `request`, as `data(for:delegate:)` gives them, from a data task
-    /// with a completion handler. Cancelling the calling task ends the call with
+    /// with a completion handler. Cancelling the calling task ends the call at once with
     /// `URLError(.cancelled)`; a task cancelled before it calls makes no request.
     ///
     /// On Apple platforms the cancellation cancels the data task. FoundationNetworking (Linux)
-    /// cannot be trusted with that: cancelling a data task as it completes fails it after it has
-    /// left the session, which stops the process ("Trying to access a behaviour for a task that
-    /// in not in the registry"), and cancelling `data(for:)` can hang every request of the process
-    /// (swift-corelibs-foundation issue 5412). There the call ends at once and the data task is left
-    /// to finish, its answer dropped.
+    /// cannot be trusted with that: cancelling a data task as it completes can stop the process
+    /// ("Trying to access a behaviour for a task that in not in the registry"), and cancelling
+    /// `data(for:)` can hang every request of the process (swift-corelibs-foundation issue 5412).
+    /// There the call ends at once and the data task is left to finish, its answer dropped; until
+    /// it does, it holds its connection.
     ///
     /// ```swift
     /// let (data, response) = try await session.cancellableData(for: request, delegate: CrossOriginRedirects())
@@ -54,9 +54,9 @@ extension URLSession {
     }
 }
 
-/// One ``URLSession/cancellableData(for:delegate:started:)`` call: its continuation,
-/// resumed once, by the data task's answer or by a cancellation; its data task, once it exists;
-/// and whether the calling task was cancelled, which may happen before either exists.
+/// One ``URLSession/cancellableData(for:delegate:started:)`` call: its continuation, resumed once,
+/// by the data task's answer or by a cancellation; its data task, once it exists; and whether the
+/// calling task was cancelled, which may happen before either exists.
 private final class DataTaskCall: @unchecked Sendable {
     typealias Answer = Result<(Data, URLResponse), any Error>
 
@@ -69,7 +69,7 @@ private final class DataTaskCall: @unchecked Sendable {
     private var cancelled = false
 
     /// Keeps `continuation` for the answer; returns `false`, having resumed it with
-    /// `URLError(.cancelled)`, when the caller was cancelled already.
+    /// `URLError(.cancelled)`, when the caller was cancelled already, so that no task is made.
     func await(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>) -> Bool {
         lock.withLock {
             guard !cancelled else {
@@ -81,13 +81,19 @@ private final class DataTaskCall: @unchecked Sendable {
         }
     }
 
-    /// Resumes `task`, unless the caller was cancelled meanwhile.
+    /// Resumes `task`, outside the lock: resuming waits for the session's work queue, which may be
+    /// running a cancellation that waits for the lock. A task whose caller was cancelled meanwhile
+    /// is resumed too, and cancelled on Apple platforms: a task made and never resumed would stay
+    /// in its session for good.
     func start(_ task: URLSessionTask) {
-        lock.withLock {
+        let cancelled = lock.withLock {
             self.task = task
-            guard !cancelled else { return }
-            task.resume()
+            return self.cancelled
         }
+        task.resume()
+        #if !canImport(FoundationNetworking)
+        if cancelled { task.cancel() }
+        #endif
     }
 
     /// Ends the call with the data task's answer, unless a cancellation ended it first.
@@ -100,27 +106,16 @@ private final class DataTaskCall: @unchecked Sendable {
 
     /// Ends the call with `URLError(.cancelled)`; on Apple platforms, cancels the data task too.
     func cancel() {
-        lock.withLock {
+        let task = lock.withLock {
             cancelled = true
             continuation?.resume(throwing: URLError(.cancelled))
             continuation = nil
-            #if !canImport(FoundationNetworking)
-            if let task { cancelElsewhere(task) }
-            #endif
+            return self.task
         }
+        #if !canImport(FoundationNetworking)
+        task?.cancel()
+        #else
+        _ = task
+        #endif
     }
-
-    #if !canImport(FoundationNetworking)
-    /// Cancels `task` on another thread: this one may hold the calling task's status.
-    private func cancelElsewhere(_ task: URLSessionTask) {
-        let sent = Sent(task: task)
-        DispatchQueue.global().async { sent.task.cancel() }
-    }
-
-    /// A task handed to another thread: every SDK makes `URLSessionTask` safe to use from any
-    /// thread, not every one says so to the compiler.
-    private struct Sent: @unchecked Sendable {
-        let task: URLSessionTask
-    }
-    #endif
 }

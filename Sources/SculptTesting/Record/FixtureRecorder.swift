@@ -141,7 +141,9 @@ public final class FixtureRecorder: @unchecked Sendable {
             _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
             newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
-            lock.withLock { hops[task.taskIdentifier, default: []].append(Hop(response: response, next: request)) }
+            // Only a recording in progress keeps hops: a redirect of one that has ended (cancelled
+            // while the session followed it) is not kept.
+            lock.withLock { hops[task.taskIdentifier]?.append(Hop(response: response, next: request)) }
             answers.answer(task, redirectedBy: response, with: request, completionHandler)
         }
     }

@@ -119,12 +119,12 @@ class ReplayURLProtocol: URLProtocol {
             }
         }
 
-        /// Cancels the task. It runs on FoundationNetworking's work queue (`stopLoading()`); the
-        /// recorder cancels its request on another thread, so nothing here waits for that queue.
+        /// Cancels the task, on another thread: this runs on FoundationNetworking's work queue
+        /// (`stopLoading()`), and cancelling the recorder's request waits for that queue.
         func cancel() {
             lock.withLock {
                 cancelled = true
-                task?.cancel()
+                if let task { DispatchQueue.global().async { task.cancel() } }
             }
         }
 

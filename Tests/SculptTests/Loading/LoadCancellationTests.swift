@@ -10,9 +10,9 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Loads cancelled at any moment, many at once: each ends, and the process goes on. (Through
-/// FoundationNetworking's own `data(for:)`, such cancellations sooner or later hang every request
-/// of the process.)
+/// Loads cancelled at any moment, many at once: each ends at once, without an error, and the
+/// process goes on. (Through FoundationNetworking's own `data(for:)`, such
+/// cancellations sooner or later hang every request of the process.)
 @Suite("Loads cancelled at any moment", .timeLimit(.minutes(10)))
 struct LoadCancellationTests {
     struct Item: Decodable, Sendable {
@@ -47,6 +47,65 @@ struct LoadCancellationTests {
                     }
                 }
             }
+        }
+    }
+
+    /// Runs `load` in a task cancelled 0 to `upTo` microseconds after it starts, `rounds` times on
+    /// each of eight workers, and returns the errors the loads ended with.
+    static func cancelled(rounds: Int, upTo microseconds: Int, _ load: @escaping @Sendable (Int) async throws -> Void) async -> [String] {
+        let errors = Locked<[String]>([])
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for round in 0..<rounds {
+                        let task = Task { try await load(worker + round) }
+                        try? await Task.sleep(for: .microseconds(Int.random(in: 0...microseconds)))
+                        task.cancel()
+                        if case .failure(let error) = await task.result { errors.withLock { $0.append("\(error)") } }
+                    }
+                }
+            }
+        }
+        return errors.withLock { $0 }
+    }
+
+    /// Waits until `session` has no task left: every cancelled request has left it.
+    static func drained(_ session: URLSession) async throws {
+        func isEmpty() async -> Bool {
+            await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in session.getAllTasks { done.resume(returning: $0.isEmpty) } }
+        }
+        while await !isEmpty() { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    @Test("a load cancelled while its request fails in transport ends without an error")
+    func failingRequestsEndQuietly() async throws {
+        let session = URLSession.refusingConnections()
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([Item].self))
+        let request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:1/items")))
+        let errors = await Self.cancelled(rounds: 50, upTo: 500) { index in
+            if index % 2 == 0 {
+                for try await _ in session.models(for: request, serializer: serializer, policy: .networkOnly) {}
+            } else {
+                for try await _ in session.pages(for: request, serializer: serializer) {}
+            }
+        }
+        // A load that finished before its cancellation fails as refused; one cancelled first, not.
+        #expect(errors.allSatisfy { $0.contains("Could not connect") || $0.contains("-1004") }, "\(errors.prefix(3))")
+        try await Self.drained(session)
+    }
+
+    @Test("passthrough replays cancelled at random moments, eight at a time, all end; none is left in the session")
+    func passthroughReplays() async throws {
+        let file = FileManager.default.temporaryDirectory.appending(path: "sculpt-cancel-\(UUID())/empty.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        try Cassette([]).encoded().write(to: file)
+        let item = try Fixture.stub(.get, "/items", json: #"[{"version":1}]"#)
+        try await FixtureServer.running(FixtureReplay([item], options: .init(repeatsLastResponse: true))) { _, base in
+            let recording = try CassetteRecording(file: file, mode: .newEpisodes, playback: .passthrough, configuration: .unhurried)
+            let url = base.appending(path: "items")
+            _ = await Self.cancelled(rounds: 40, upTo: 5_000) { _ in _ = try await recording.session.data(from: url) }
+            try await Self.drained(recording.session)
         }
     }
 }
