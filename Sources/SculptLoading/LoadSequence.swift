@@ -7,8 +7,8 @@ import FoundationNetworking
 
 /// The values of a load under a ``LoadPolicy``, each produced when the iteration asks for it, on
 /// the iterating task: nothing runs ahead of the consumer, and cancelling its task ends the load at
-/// once (the request in flight is cancelled on Apple platforms; on Linux it is left to finish, its
-/// answer dropped: Docs/Loading.md says why).
+/// once, and the request in flight with it (on Linux, only on a session without a `URLCache`:
+/// Docs/Loading.md says why).
 ///
 /// ```swift
 /// for try await loaded in session.models(for: request, serializer: serializer, as: User.self, policy: .cachedThenFetch) {

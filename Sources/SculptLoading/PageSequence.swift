@@ -7,8 +7,8 @@ import FoundationNetworking
 
 /// The pages of a paginated load, each requested when the iteration asks for it: a page is never
 /// loaded ahead of its consumer, and the consumer's task is the one that waits for it, so
-/// cancelling that task ends the load at once (the request in flight is cancelled on Apple
-/// platforms, left to finish unseen on Linux).
+/// cancelling that task ends the load at once, and the request in flight with it (on Linux, only
+/// on a session without a `URLCache`).
 ///
 /// ```swift
 /// var pages = session.pages(for: request, serializer: serializer, as: [Issue].self).makeAsyncIterator()

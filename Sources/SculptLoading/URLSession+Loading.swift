@@ -20,9 +20,9 @@ extension URLSession {
     /// The sequence ends after the policy's last value, or with the first error. Each value is
     /// produced when the iteration asks for it (``LoadSequence``): with ``LoadPolicy/cachedThenFetch``
     /// the network is asked once the loop comes back for the second value. Cancelling the task
-    /// that iterates ends the iteration at once (no further value, no error); the request in
-    /// flight is cancelled on Apple platforms and left to finish unseen on Linux. Only `GET`
-    /// responses are stored.
+    /// that iterates ends the iteration at once (no further value, no error) and cancels the
+    /// request in flight; on Linux, a session with a `URLCache` leaves it to finish unseen
+    /// instead (Docs/Loading.md). Only `GET` responses are stored.
     ///
     /// Redirects are followed without carrying the request's credentials to another origin. On
     /// Linux that takes a session made with ``CrossOriginRedirects`` as its delegate: FoundationNetworking

@@ -25,9 +25,8 @@ extension URLSession {
     /// The sequence ends when there is no next request, after `maximumPages` pages, or when a next
     /// request repeats a URL already loaded (a server's loop). Each page is requested only when the
     /// iteration asks for it (``PageSequence``); cancelling the task that iterates ends the
-    /// iteration at once (the request in flight is cancelled on Apple platforms, left to finish
-    /// unseen on Linux). Credentials are not sent to a `Link` on
-    /// another origin.
+    /// iteration at once and cancels the request in flight (on Linux, only on a session without a
+    /// `URLCache`). Credentials are not sent to a `Link` on another origin.
     ///
     /// - Parameters:
     ///   - request: the request for the first page.

@@ -6,14 +6,19 @@ import FoundationNetworking
 extension URLSession {
     /// The body and response for `request`, as `data(for:delegate:)` gives them, from a data task
     /// with a completion handler. Cancelling the calling task ends the call at once with
-    /// `URLError(.cancelled)`; a task cancelled before it calls makes no request.
+    /// `URLError(.cancelled)` and cancels the data task; a task cancelled before it calls makes no
+    /// request.
     ///
-    /// On Apple platforms the cancellation cancels the data task. FoundationNetworking (Linux)
-    /// cannot be trusted with that: cancelling a data task as it completes can stop the process
-    /// ("Trying to access a behaviour for a task that in not in the registry"), and cancelling
-    /// `data(for:)` can hang every request of the process (swift-corelibs-foundation issue 5412).
-    /// There the call ends at once and the data task is left to finish, its answer dropped; until
-    /// it does, it holds its connection.
+    /// FoundationNetworking (Linux) stops the process when a data task is cancelled while its
+    /// completion is under way ("Trying to access a behaviour for a task that in not in the
+    /// registry"), and cancelling `data(for:)` can hang every request of the process
+    /// (swift-corelibs-foundation issue 5412). There the data task is cancelled on the session's
+    /// delegate queue, the queue its completion handler runs on, and only while that handler has not
+    /// begun. Two sessions cannot give that order: one whose delegate queue runs several operations
+    /// at once, and one with a `URLCache`, which carries a cancellation out only once the task's
+    /// lookup in the cache ends, on a background thread, after the task may have completed. Their
+    /// data task is left to finish, its answer dropped; it holds its connection until the server
+    /// has answered.
     ///
     /// ```swift
     /// let (data, response) = try await session.cancellableData(for: request, delegate: CrossOriginRedirects())
@@ -29,7 +34,7 @@ extension URLSession {
         for request: URLRequest, delegate: (any URLSessionTaskDelegate & Sendable)? = nil, started: (URLSessionTask) -> Void = { _ in }
     ) async throws -> (Data, URLResponse) {
         guard !Task.isCancelled else { throw URLError(.cancelled) }
-        let call = DataTaskCall()
+        let call = DataTaskCall(session: self)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard call.await(continuation) else { return }
@@ -60,6 +65,7 @@ extension URLSession {
 private final class DataTaskCall: @unchecked Sendable {
     typealias Answer = Result<(Data, URLResponse), any Error>
 
+    private let session: URLSession
     private let lock = NSLock()
     /// Guarded by `lock`; `nil` once resumed.
     private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
@@ -67,55 +73,77 @@ private final class DataTaskCall: @unchecked Sendable {
     private var task: URLSessionTask?
     /// Guarded by `lock`.
     private var cancelled = false
+    /// Guarded by `lock`: the data task's completion handler has begun.
+    private var answered = false
+
+    init(session: URLSession) {
+        self.session = session
+    }
 
     /// Keeps `continuation` for the answer; returns `false`, having resumed it with
     /// `URLError(.cancelled)`, when the caller was cancelled already, so that no task is made.
     func await(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>) -> Bool {
-        lock.withLock {
-            guard !cancelled else {
-                continuation.resume(throwing: URLError(.cancelled))
-                return false
-            }
+        let kept = lock.withLock {
+            guard !cancelled else { return false }
             self.continuation = continuation
             return true
         }
+        if !kept { continuation.resume(throwing: URLError(.cancelled)) }
+        return kept
     }
 
     /// Resumes `task`, outside the lock: resuming waits for the session's work queue, which may be
     /// running a cancellation that waits for the lock. A task whose caller was cancelled meanwhile
-    /// is resumed too, and cancelled on Apple platforms: a task made and never resumed would stay
-    /// in its session for good.
+    /// is resumed and then cancelled: a task made and never resumed would stay in its session for
+    /// good.
     func start(_ task: URLSessionTask) {
         let cancelled = lock.withLock {
             self.task = task
             return self.cancelled
         }
         task.resume()
-        #if !canImport(FoundationNetworking)
-        if cancelled { task.cancel() }
-        #endif
+        if cancelled { stop(task) }
     }
 
     /// Ends the call with the data task's answer, unless a cancellation ended it first.
     func end(_ answer: Answer) {
-        lock.withLock {
-            continuation?.resume(with: answer)
-            continuation = nil
+        let continuation = lock.withLock {
+            answered = true
+            return taken()
         }
+        continuation?.resume(with: answer)
     }
 
-    /// Ends the call with `URLError(.cancelled)`; on Apple platforms, cancels the data task too.
+    /// Ends the call with `URLError(.cancelled)` and cancels the data task, once there is one.
     func cancel() {
-        let task = lock.withLock {
+        let (continuation, task) = lock.withLock {
             cancelled = true
-            continuation?.resume(throwing: URLError(.cancelled))
-            continuation = nil
-            return self.task
+            return (taken(), self.task)
         }
-        #if !canImport(FoundationNetworking)
-        task?.cancel()
+        continuation?.resume(throwing: URLError(.cancelled))
+        if let task { stop(task) }
+    }
+
+    /// The continuation, taken so that it is resumed once, outside the lock: resuming it waits
+    /// for the calling task's cancellation, which may be running ``cancel()`` and waiting for the
+    /// lock. Called with `lock` held.
+    private func taken() -> CheckedContinuation<(Data, URLResponse), any Error>? {
+        defer { continuation = nil }
+        return continuation
+    }
+
+    /// Cancels `task`; on FoundationNetworking, on the delegate queue and only while the completion
+    /// handler has not begun, so that the cancellation never overlaps the task's completion.
+    private func stop(_ task: URLSessionTask) {
+        #if canImport(FoundationNetworking)
+        let queue = session.delegateQueue
+        guard queue.maxConcurrentOperationCount == 1, session.configuration.urlCache == nil else { return }
+        queue.addOperation {
+            guard !self.lock.withLock({ self.answered }) else { return }
+            task.cancel()
+        }
         #else
-        _ = task
+        task.cancel()
         #endif
     }
 }

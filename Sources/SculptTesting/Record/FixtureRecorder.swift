@@ -34,7 +34,9 @@ public final class FixtureRecorder: @unchecked Sendable {
     private var recorded: [Fixture] = []
     private let redirects: RedirectLog
 
-    /// Creates a recorder sending through a session made from `configuration`.
+    /// Creates a recorder sending through a session made from `configuration`, with no URL cache:
+    /// a recording holds what the server answered, never a stored copy. (Without a cache,
+    /// FoundationNetworking can cancel a request that is given up, too.)
     ///
     /// ```swift
     /// let recorder = FixtureRecorder(configuration: .default, redaction: Redaction(headers: [HTTPField.Name("X-Api-Key")!]))
@@ -45,6 +47,8 @@ public final class FixtureRecorder: @unchecked Sendable {
     public init(configuration: URLSessionConfiguration = .ephemeral, redaction: Redaction = Redaction()) {
         let redirects = RedirectLog()
         self.redirects = redirects
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? .ephemeral
+        configuration.urlCache = nil
         self.session = URLSession(configuration: configuration, delegate: redirects, delegateQueue: nil)
         self.redaction = redaction
     }
@@ -71,9 +75,7 @@ public final class FixtureRecorder: @unchecked Sendable {
     /// - Parameter request: the request to send.
     /// - Throws: the session's error, the URLs it carries redacted; nothing is recorded for a
     ///   request that fails in transport. Cancelling the calling task ends the call at once with
-    ///   `URLError(.cancelled)` and records nothing; the request is cancelled on Apple platforms
-    ///   and left to finish, its answer dropped, on Linux (FoundationNetworking cannot be trusted
-    ///   to cancel).
+    ///   `URLError(.cancelled)`, cancels the request and records nothing.
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         let (data, response, hops) = try await send(request)
         var asked = request

@@ -250,14 +250,19 @@ public final class FixtureReplay: @unchecked Sendable {
         try verifyAllUsed(alsoUsed: [])
     }
 
-    /// A session whose requests this replay answers, through a `URLProtocol` registered on
-    /// `configuration` (and on no other session).
+    /// A session whose requests this replay answers, through a `URLProtocol` registered on a copy
+    /// of `configuration` (and on no other session). The session has no URL cache: every request
+    /// reaches the replay, and FoundationNetworking can cancel a request that is given up.
     ///
     /// ```swift
     /// let session = replay.makeSession()
     /// ```
-    /// - Parameter configuration: The configuration to start from; its protocol classes get the replay first.
+    /// - Parameter configuration: The configuration to start from; the session's protocol classes
+    ///   are its own with the replay first.
+    /// - Returns: the session.
     public func makeSession(configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? .ephemeral
+        configuration.urlCache = nil
         install(in: configuration)
         return URLSession(configuration: configuration)
     }

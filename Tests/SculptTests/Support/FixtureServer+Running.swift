@@ -46,11 +46,13 @@ extension FixtureServer.Limits {
 extension URLSessionConfiguration {
     /// An ephemeral configuration whose requests wait an hour, not a minute: on a loaded machine
     /// a loopback server, run at the pace of the whole suite, can take more than ten minutes to
-    /// answer (see ``FixtureServer/Limits/unhurried``).
+    /// answer (see ``FixtureServer/Limits/unhurried``). It has no URL cache, as Sculpt advises on
+    /// Linux: FoundationNetworking cancels a given-up request only on a session without one.
     static var unhurried: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 3_600
         configuration.timeoutIntervalForResource = 7_200
+        configuration.urlCache = nil
         return configuration
     }
 }
