@@ -20,6 +20,11 @@ extension URLSession {
     /// data task is left to finish, its answer dropped; it holds its connection until the server
     /// has answered.
     ///
+    /// FoundationNetworking makes and resumes a data task on the work queue all its sessions
+    /// share, which a fast transfer (an endless body over loopback) can hold for seconds. There the
+    /// data task is made and resumed on a dispatch queue, never on one of Swift's few cooperative
+    /// threads, so that the rest of the process's async code goes on meanwhile.
+    ///
     /// ```swift
     /// let (data, response) = try await session.cancellableData(for: request, delegate: CrossOriginRedirects())
     /// ```
@@ -27,35 +32,52 @@ extension URLSession {
     ///   - request: the request.
     ///   - delegate: the task's delegate; Apple platforms ask it, FoundationNetworking asks only
     ///     the session's delegate.
-    ///   - started: called with the data task before it is resumed.
+    ///   - started: called with the data task before it is resumed (on Linux, on another thread:
+    ///     see below).
     /// - Returns: the body and the response.
     /// - Throws: the session's error; `URLError(.cancelled)` when the calling task is cancelled.
     package func cancellableData(
-        for request: URLRequest, delegate: (any URLSessionTaskDelegate & Sendable)? = nil, started: (URLSessionTask) -> Void = { _ in }
+        for request: URLRequest, delegate: (any URLSessionTaskDelegate & Sendable)? = nil,
+        started: @escaping @Sendable (URLSessionTask) -> Void = { _ in }
     ) async throws -> (Data, URLResponse) {
         guard !Task.isCancelled else { throw URLError(.cancelled) }
         let call = DataTaskCall(session: self)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard call.await(continuation) else { return }
-                let task = dataTask(with: request) { data, response, error in
-                    if let error {
-                        call.end(.failure(error))
-                    } else if let response {
-                        call.end(.success((data ?? Data(), response)))
-                    } else {
-                        call.end(.failure(URLError(.badServerResponse)))
-                    }
+                #if canImport(FoundationNetworking)
+                DispatchQueue.global().async {
+                    // A call cancelled while it waited for this thread makes no task.
+                    guard !call.isCancelled else { return }
+                    self.start(request, delegate: delegate, for: call, started: started)
                 }
-                #if !canImport(FoundationNetworking)
-                task.delegate = delegate
+                #else
+                start(request, delegate: delegate, for: call, started: started)
                 #endif
-                started(task)
-                call.start(task)
             }
         } onCancel: {
             call.cancel()
         }
+    }
+
+    /// Makes and resumes `call`'s data task, whose completion ends the call.
+    private func start(
+        _ request: URLRequest, delegate: (any URLSessionTaskDelegate & Sendable)?, for call: DataTaskCall, started: (URLSessionTask) -> Void
+    ) {
+        let task = dataTask(with: request) { data, response, error in
+            if let error {
+                call.end(.failure(error))
+            } else if let response {
+                call.end(.success((data ?? Data(), response)))
+            } else {
+                call.end(.failure(URLError(.badServerResponse)))
+            }
+        }
+        #if !canImport(FoundationNetworking)
+        task.delegate = delegate
+        #endif
+        started(task)
+        call.start(task)
     }
 }
 
@@ -78,6 +100,11 @@ private final class DataTaskCall: @unchecked Sendable {
 
     init(session: URLSession) {
         self.session = session
+    }
+
+    /// Whether the calling task was cancelled.
+    var isCancelled: Bool {
+        lock.withLock { cancelled }
     }
 
     /// Keeps `continuation` for the answer; returns `false`, having resumed it with

@@ -94,16 +94,12 @@ public final class FixtureRecorder: @unchecked Sendable {
     /// Runs one data task, collecting its redirects by task identifier; cancelling the calling task
     /// cancels it.
     private func send(_ request: URLRequest) async throws -> (Data, URLResponse, [RedirectLog.Hop]) {
-        let redirects = self.redirects
-        var identifier: Int?
+        let logging = redirects.logging()
         do {
-            let (data, response) = try await session.cancellableData(for: request) { task in
-                identifier = task.taskIdentifier
-                redirects.begin(task.taskIdentifier)
-            }
-            return (data, response, identifier.map(redirects.finish) ?? [])
+            let (data, response) = try await session.cancellableData(for: request, started: logging.begin)
+            return (data, response, logging.finish())
         } catch {
-            _ = identifier.map(redirects.finish)
+            _ = logging.finish()
             throw redaction.policy.redactingURLs(in: error)
         }
     }
@@ -129,14 +125,46 @@ public final class FixtureRecorder: @unchecked Sendable {
         }
 
         private let lock = NSLock()
+        /// Guarded by `lock`: the hops of each call in progress, by task identifier.
         private var hops: [Int: [Hop]] = [:]
 
-        func begin(_ task: Int) {
-            lock.withLock { hops[task] = [] }
+        /// A new entry, for one call's data task.
+        func logging() -> Logging {
+            Logging(log: self)
         }
 
-        func finish(_ task: Int) -> [Hop] {
-            lock.withLock { hops.removeValue(forKey: task) ?? [] }
+        /// One call's entry: begun with its data task, which may be made after the call has ended
+        /// (a cancelled call ends at once), and finished when the call ends. A task begun after its
+        /// call ended keeps nothing.
+        final class Logging: @unchecked Sendable {
+            private let log: RedirectLog
+            private let lock = NSLock()
+            /// Guarded by `lock`.
+            private var task: Int?
+            /// Guarded by `lock`.
+            private var finished = false
+
+            init(log: RedirectLog) {
+                self.log = log
+            }
+
+            /// Starts keeping `task`'s hops, unless the call has ended.
+            func begin(_ task: URLSessionTask) {
+                lock.withLock {
+                    guard !finished else { return }
+                    self.task = task.taskIdentifier
+                    log.lock.withLock { log.hops[task.taskIdentifier] = [] }
+                }
+            }
+
+            /// The task's hops, which are kept no longer.
+            func finish() -> [Hop] {
+                lock.withLock {
+                    finished = true
+                    guard let task else { return [] }
+                    return log.lock.withLock { log.hops.removeValue(forKey: task) ?? [] }
+                }
+            }
         }
 
         func urlSession(

@@ -54,6 +54,32 @@ struct LoadCancellationTests {
         }
     }
 
+    @Test("a session invalidated on its delegate queue while its loads follow redirects ends them all, and the process goes on")
+    func invalidatedWhileRedirecting() async throws {
+        let server = try ScriptedServer { head in
+            head.hasPrefix("GET /old ")
+                ? "HTTP/1.1 302 Found\r\nLocation: /new\r\nContent-Length: 0\r\n\r\n"
+                : "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n[{\"version\":1}]"
+        }
+        defer { server.stop() }
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher([Item].self))
+        let request = URLRequest(url: server.url("/old"))
+        for round in 1...40 {
+            let session = URLSession(configuration: .unhurried, delegate: CrossOriginRedirects(), delegateQueue: nil)
+            let loads = (0..<8).map { _ in
+                Task { for try await _ in session.models(for: request, serializer: serializer, policy: .networkOnly) {} }
+            }
+            // Every load has made its request (a load that made it after the invalidation would
+            // stop the process, as on Apple platforms); some are being redirected now.
+            while server.heads.count(where: { $0.hasPrefix("GET /old ") }) < round * 8 {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            try? await Task.sleep(for: .microseconds(Int.random(in: 0...2_000)))
+            session.delegateQueue.addOperation { session.invalidateAndCancel() }
+            for load in loads { _ = await load.result }
+        }
+    }
+
     /// The loads a caller gives up, by the entry it took.
     enum Entry: String, CaseIterable, Sendable {
         case models, pages, model
