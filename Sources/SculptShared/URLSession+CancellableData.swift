@@ -14,8 +14,8 @@ extension URLSession {
     /// registry"), and cancelling `data(for:)` can hang every request of the process
     /// (swift-corelibs-foundation issue 5412). There the data task is cancelled on the session's
     /// delegate queue, the queue its completion handler runs on, and only while that handler has not
-    /// begun. Two sessions cannot give that order: one whose delegate queue runs several operations
-    /// at once, and one with a `URLCache`, which carries a cancellation out only once the task's
+    /// begun. Two kinds of session cannot give that order: one whose delegate queue runs several
+    /// operations at once, and one with a `URLCache`, which carries a cancellation out only once the task's
     /// lookup in the cache ends, on a background thread, after the task may have completed. Their
     /// data task is left to finish, its answer dropped; it holds its connection until the server
     /// has answered.
@@ -32,8 +32,8 @@ extension URLSession {
     ///   - request: the request.
     ///   - delegate: the task's delegate; Apple platforms ask it, FoundationNetworking asks only
     ///     the session's delegate.
-    ///   - started: called with the data task before it is resumed (on Linux, on another thread:
-    ///     see below).
+    ///   - started: called with the data task before it is resumed (on Linux, on a dispatch
+    ///     queue's thread, as said above).
     /// - Returns: the body and the response.
     /// - Throws: the session's error; `URLError(.cancelled)` when the calling task is cancelled.
     package func cancellableData(

@@ -47,9 +47,7 @@ public final class FixtureRecorder: @unchecked Sendable {
     public init(configuration: URLSessionConfiguration = .ephemeral, redaction: Redaction = Redaction()) {
         let redirects = RedirectLog()
         self.redirects = redirects
-        let configuration = configuration.copy() as? URLSessionConfiguration ?? .ephemeral
-        configuration.urlCache = nil
-        self.session = URLSession(configuration: configuration, delegate: redirects, delegateQueue: nil)
+        self.session = URLSession(configuration: configuration.uncachedCopy, delegate: redirects, delegateQueue: nil)
         self.redaction = redaction
     }
 
@@ -133,6 +131,14 @@ public final class FixtureRecorder: @unchecked Sendable {
             Logging(log: self)
         }
 
+        private func begin(_ task: Int) {
+            lock.withLock { hops[task] = [] }
+        }
+
+        private func finish(_ task: Int) -> [Hop] {
+            lock.withLock { hops.removeValue(forKey: task) ?? [] }
+        }
+
         /// One call's entry: begun with its data task, which may be made after the call has ended
         /// (a cancelled call ends at once), and finished when the call ends. A task begun after its
         /// call ended keeps nothing.
@@ -153,7 +159,7 @@ public final class FixtureRecorder: @unchecked Sendable {
                 lock.withLock {
                     guard !finished else { return }
                     self.task = task.taskIdentifier
-                    log.lock.withLock { log.hops[task.taskIdentifier] = [] }
+                    log.begin(task.taskIdentifier)
                 }
             }
 
@@ -161,8 +167,7 @@ public final class FixtureRecorder: @unchecked Sendable {
             func finish() -> [Hop] {
                 lock.withLock {
                     finished = true
-                    guard let task else { return [] }
-                    return log.lock.withLock { log.hops.removeValue(forKey: task) ?? [] }
+                    return task.map(log.finish) ?? []
                 }
             }
         }

@@ -16,11 +16,10 @@ final class ProxyForwarder: @unchecked Sendable {
     private var invalidated = false
 
     init(configuration: URLSessionConfiguration) {
-        let configuration = configuration.copy() as? URLSessionConfiguration ?? .ephemeral
         // The client keeps its own cookies and cache; the proxy must not add or answer from them.
+        let configuration = configuration.uncachedCopy
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         // Each client connection waits on its own request: URLSession's default of 6 per host
         // would queue the rest until they time out.

@@ -261,8 +261,7 @@ public final class FixtureReplay: @unchecked Sendable {
     ///   are its own with the replay first.
     /// - Returns: the session.
     public func makeSession(configuration: URLSessionConfiguration = .ephemeral) -> URLSession {
-        let configuration = configuration.copy() as? URLSessionConfiguration ?? .ephemeral
-        configuration.urlCache = nil
+        let configuration = configuration.uncachedCopy
         install(in: configuration)
         return URLSession(configuration: configuration)
     }
