@@ -102,7 +102,7 @@ extension URLModelMatcher {
     /// dot segment percent-encoded, so that the example matches as shown.
     private static func encoded(_ segment: String) -> String {
         if segment == "." || segment == ".." { return String(repeating: "%2E", count: segment.count) }
-        return segment.addingPercentEncoding(withAllowedCharacters: CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? segment
+        return PercentEncoding.encoded(segment)
     }
 
     /// A segment `token` accepts.

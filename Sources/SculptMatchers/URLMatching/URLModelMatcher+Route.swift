@@ -39,8 +39,25 @@ extension URLModelMatcher {
 
         private let parts: Parts
 
+        /// The values the matched path gave the pattern's named parameters, by name: set on a
+        /// route ``URLModelMatcher/route(for:method:status:)`` returns, empty in
+        /// ``URLModelMatcher/routes``. A `{name:**}` parameter's value is the rest of the path's
+        /// segments joined with `/`; every value is percent-decoded.
+        public let parameters: [String: String]
+
         init(pattern: URLPattern, method: HTTPRequest.Method?, status: HTTPResponse.Status?, target: Target) {
             parts = Parts(pattern: pattern, method: method, status: status, target: target)
+            parameters = [:]
+        }
+
+        private init(parts: Parts, parameters: [String: String]) {
+            self.parts = parts
+            self.parameters = parameters
+        }
+
+        /// This route, with the values a matched path gave its parameters.
+        func capturing(_ parameters: [String: String]) -> Route {
+            Route(parts: parts, parameters: parameters)
         }
 
         /// The compiled path pattern (without the matcher's prefix).
@@ -69,8 +86,13 @@ extension URLModelMatcher {
 
         /// The route without its target: `POST /repos/*/*/issues (201)`.
         var signature: String {
-            let method = self.method.map { "\($0.rawValue) " } ?? ""
-            let status = self.status.map { " (\($0.code))" } ?? ""
+            Self.signature(method, pattern, status)
+        }
+
+        /// A route's method, pattern and status as a route writes them: `POST /repos/*/*/issues (201)`.
+        static func signature(_ method: HTTPRequest.Method?, _ pattern: URLPattern, _ status: HTTPResponse.Status?) -> String {
+            let method = method.map { "\($0.rawValue) " } ?? ""
+            let status = status.map { " (\($0.code))" } ?? ""
             return "\(method)\(pattern)\(status)"
         }
     }

@@ -16,7 +16,8 @@ public import Sculpt
 /// ```
 ///
 /// Patterns are ``URLPattern``s: literal segments, `#` (digits), `*` (one segment) and a final
-/// `**` (any rest). Precedence does not depend on registration order: at each segment a literal
+/// `**` (any rest), each of the last three also written with a name (`{login}`, `{number:#}`,
+/// `{path:**}`) for ``Route/parameters``. Precedence does not depend on registration order: at each segment a literal
 /// wins over `#`, `#` over `*`, `*` over `**`, and a branch that finds no route deeper is abandoned
 /// for the next, so the most specific pattern wins. Among the entries of one pattern, method and
 /// status together win over method only, then status only, then the plain entry; an entry whose
@@ -101,7 +102,7 @@ public struct URLModelMatcher: ModelMatcher {
         method: HTTPRequest.Method? = nil,
         status: HTTPResponse.Status? = nil
     ) throws {
-        try add(pattern, .model(try ModelType(type, at: keyPath).validated()), method: method, status: status)
+        try add(URLPattern(pattern), .model(try ModelType(type, at: keyPath).validated()), method: method, status: status)
     }
 
     /// Registers a pattern whose responses another matcher decides, replacing an earlier
@@ -129,11 +130,24 @@ public struct URLModelMatcher: ModelMatcher {
         method: HTTPRequest.Method? = nil,
         status: HTTPResponse.Status? = nil
     ) throws {
-        try add(pattern, .matcher(matcher), method: method, status: status)
+        try add(URLPattern(pattern), .matcher(matcher), method: method, status: status)
     }
 
-    private mutating func add(_ pattern: String, _ target: Route.Target, method: HTTPRequest.Method?, status: HTTPResponse.Status?) throws {
-        let route = Route(pattern: try URLPattern(pattern), method: method, status: status, target: target)
+    /// Registers an endpoint's route: its pattern, method and status, resolving to its model type
+    /// at its key path; replaces an earlier registration of the same pattern, method and status.
+    ///
+    /// ```swift
+    /// try matcher.add(GitHub.issue)   // Endpoint<Issue>("/repos/{owner}/{repo}/issues/{number:#}")
+    /// ```
+    /// - Parameter endpoint: the endpoint.
+    /// - Throws: ``URLPattern/SyntaxError`` for a pattern that did not compile,
+    ///   `ModelKeyPath.SyntaxError` for an invalid key path.
+    public mutating func add<M>(_ endpoint: Endpoint<M>) throws {
+        try add(endpoint.pattern, .model(try ModelType(M.self, at: endpoint.keyPath).validated()), method: endpoint.method, status: endpoint.status)
+    }
+
+    private mutating func add(_ pattern: URLPattern, _ target: Route.Target, method: HTTPRequest.Method?, status: HTTPResponse.Status?) throws {
+        let route = Route(pattern: pattern, method: method, status: status, target: target)
         let index = trie.insert(route.pattern, method: method, status: status?.code, route: routes.count)
         if index == routes.count {
             routes.append(route)
@@ -143,20 +157,29 @@ public struct URLModelMatcher: ModelMatcher {
     }
 
     /// The route that wins for a URL, method and status, or `nil` when none matches: which pattern
-    /// won, and what it resolves to. A route that delegates is returned as it is, its matcher not
-    /// asked (that takes the response: ``modelType(for:data:)``).
+    /// won, what it resolves to, and the values the path gives its named parameters. A route that
+    /// delegates is returned as it is, its matcher not asked (that takes the response:
+    /// ``modelType(for:data:)``).
     ///
     /// ```swift
+    /// try matcher.add("/repos/{owner}/{repo}/issues/{number:#}", Issue.self)
     /// let route = matcher.route(for: URL(string: "https://api.github.com/repos/apple/swift/issues/42")!)
-    /// route?.pattern.description  // "/repos/*/*/issues/#"
+    /// route?.pattern.description  // "/repos/{owner}/{repo}/issues/{number:#}"
     /// route?.modelType            // Issue
+    /// route?.parameters           // ["owner": "apple", "repo": "swift", "number": "42"]
     /// ```
     /// - Parameters:
     ///   - url: the URL to match; its path, after the prefix, is what routes see.
     ///   - method: the request's method; `nil` matches routes registered without one.
     ///   - status: the response's status; `nil` matches routes registered without one.
     public func route(for url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> Route? {
-        lookUp(url, method: method, status: status) { routes[$0] }
+        PathBytes.withSegments(of: url) { bytes, segments in
+            guard let index = lookUp(bytes, segments, method: method, status: status, { $0 }) else { return nil }
+            let route = routes[index]
+            guard route.pattern.names.contains(where: { $0 != nil }) else { return route }
+            let path = segments[prefixBytes.count...].map { Array(bytes[$0]) }
+            return route.capturing(route.pattern.parameters(in: path))
+        }
     }
 
     /// The position in ``routes`` of the route ``route(for:method:status:)`` finds: what a mapping
@@ -188,12 +211,20 @@ public struct URLModelMatcher: ModelMatcher {
     /// trie.
     private func lookUp<T>(_ url: URL, method: HTTPRequest.Method?, status: HTTPResponse.Status?, _ accept: (Int) throws -> T?) rethrows -> T? {
         try PathBytes.withSegments(of: url) { bytes, segments in
-            guard segments.count >= prefixBytes.count else { return nil }
-            for (index, prefix) in prefixBytes.enumerated() where !PathBytes.segment(segments[index], of: bytes, equals: prefix) {
-                return nil
-            }
-            return try trie.route(bytes: bytes, segments: segments, from: prefixBytes.count, method: method, status: status?.code, accept: accept)
+            try lookUp(bytes, segments, method: method, status: status, accept)
         }
+    }
+
+    /// The same, for a path's bytes and segment ranges.
+    private func lookUp<T>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<Range<Int>>, method: HTTPRequest.Method?, status: HTTPResponse.Status?,
+        _ accept: (Int) throws -> T?
+    ) rethrows -> T? {
+        guard segments.count >= prefixBytes.count else { return nil }
+        for (index, prefix) in prefixBytes.enumerated() where !PathBytes.segment(segments[index], of: bytes, equals: prefix) {
+            return nil
+        }
+        return try trie.route(bytes: bytes, segments: segments, from: prefixBytes.count, method: method, status: status?.code, accept: accept)
     }
 
     /// The three routes nearest the response's path, for the message of a failed match: among

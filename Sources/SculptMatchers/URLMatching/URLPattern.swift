@@ -11,8 +11,21 @@ import SculptShared
 /// - `#`: one segment of ASCII digits (never empty);
 /// - `*`: exactly one segment;
 /// - `**`: zero or more segments; only as the last token;
+/// - `{name}`, `{name:#}` and `{name:**}`: `*`, `#` and `**` with a name, for the value the segment
+///   holds (``parameterNames``, ``path(with:)``); a name is an ASCII letter or `_`, then letters,
+///   digits and `_`, and a pattern names each parameter once;
 /// - anything else is a literal, compared case-sensitively after decoding. `id#` and `a*b` are
-///   literals; write `%2A` for a literal `*` segment and `%23` for a literal `#`.
+///   literals; write `%2A` for a literal `*` segment, `%23` for a literal `#`, and `%7B` and `%7D`
+///   for braces.
+///
+/// A brace that does not make a whole segment a parameter (`{id`, `v{n}`), and a segment written
+/// as other routers name a parameter (`:login`), are refused with what to write instead.
+///
+/// ```swift
+/// let issue = try URLPattern("/repos/{owner}/{repo}/issues/{number:#}")
+/// issue.parameterNames                                                  // ["owner", "repo", "number"]
+/// try issue.path(with: ["owner": "apple", "repo": "swift", "number": "1"]) // "/repos/apple/swift/issues/1"
+/// ```
 ///
 /// `/` and the empty pattern are the root path. A pattern has at most ``maximumSegmentCount``
 /// segments.
@@ -52,6 +65,10 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     /// The tokens, one per segment.
     public let tokens: [Token]
 
+    /// The name of each token's parameter, one per token: `nil` for a literal and for a `*`, `#`
+    /// or `**` written without a name.
+    public let names: [String?]
+
     /// Compiles a pattern.
     ///
     /// ```swift
@@ -69,31 +86,50 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
             throw SyntaxError(pattern: pattern, reason: "a pattern may have at most \(Self.maximumSegmentCount) segments; this one has \(count)")
         }
         var tokens: [Token] = []
+        var names: [String?] = []
         tokens.reserveCapacity(count)
+        names.reserveCapacity(count)
         for raw in PathSegments.splitRaw(pattern[...]) {
             if tokens.last == .remainder {
                 throw SyntaxError(pattern: pattern, reason: "'**' must be the last segment")
             }
-            switch raw {
-            case "#": tokens.append(.digits)
-            case "*": tokens.append(.segment)
-            case "**": tokens.append(.remainder)
-            default:
-                guard let literal = PathSegments.decodeStrictly(raw) else {
-                    throw SyntaxError(pattern: pattern, reason: "segment '\(raw)' has a percent escape that is malformed or not UTF-8")
-                }
-                if PathSegments.isDotSegment(literal.utf8) {
-                    throw SyntaxError(pattern: pattern, reason: "segment '\(raw)' can never match: paths are matched with '.' and '..' resolved")
-                }
-                tokens.append(.literal(String(literal)))
+            let (token, name) = try Self.token(raw, in: pattern)
+            if let name, names.contains(name) {
+                throw SyntaxError(pattern: pattern, reason: "the parameter '\(name)' is named twice; give each its own name")
             }
+            tokens.append(token)
+            names.append(name)
         }
         self.tokens = tokens
+        self.names = names
     }
 
-    /// The pattern in normal form: `/repos/*/*/issues/#`; the root is `/`.
+    /// The token a raw segment writes, and its parameter's name.
+    private static func token(_ raw: Substring, in pattern: String) throws(SyntaxError) -> (Token, String?) {
+        switch raw {
+        case "#": return (.digits, nil)
+        case "*": return (.segment, nil)
+        case "**": return (.remainder, nil)
+        default:
+            if let parameter = try ParameterSyntax.parameter(raw, in: pattern) { return parameter }
+            guard let literal = PathSegments.decodeStrictly(raw) else {
+                throw SyntaxError(pattern: pattern, reason: "segment '\(raw)' has a percent escape that is malformed or not UTF-8")
+            }
+            if PathSegments.isDotSegment(literal.utf8) {
+                throw SyntaxError(pattern: pattern, reason: "segment '\(raw)' can never match: paths are matched with '.' and '..' resolved")
+            }
+            return (.literal(String(literal)), nil)
+        }
+    }
+
+    /// The names of the parameters, in the order the pattern writes them.
+    public var parameterNames: [String] {
+        names.compactMap(\.self)
+    }
+
+    /// The pattern in normal form: `/repos/*/*/issues/#`, `/repos/{owner}/{repo}`; the root is `/`.
     public var description: String {
-        "/" + tokens.map(\.text).joined(separator: "/")
+        "/" + zip(tokens, names).map { token, name in name.map { ParameterSyntax.text(token, named: $0) } ?? token.text }.joined(separator: "/")
     }
 
     /// How many leading segments of `segments` this pattern accepts, for ranking near misses.
@@ -120,7 +156,7 @@ extension URLPattern.Token {
             case "#": "%23"
             case "*": "%2A"
             case "**": "%2A%2A"
-            default: text.replacingPercentAndSlash
+            default: text.escapingForPattern
             }
         }
     }
@@ -134,15 +170,19 @@ extension Collection<UInt8> {
 }
 
 extension String {
-    /// `%` and `/` percent-encoded, so a decoded literal can be written back into a pattern.
-    /// Works on UTF-8 bytes: a `/` followed by a combining mark is one `Character`, not `"/"`.
-    fileprivate var replacingPercentAndSlash: String {
+    /// `%`, `/` and braces percent-encoded, and a leading `:`, so a decoded literal is written back
+    /// into a pattern as the same literal. Works on UTF-8 bytes: a `/` followed by a combining mark
+    /// is one `Character`, not `"/"`.
+    fileprivate var escapingForPattern: String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
-        for byte in utf8 {
+        for (offset, byte) in utf8.enumerated() {
             switch byte {
             case UInt8(ascii: "%"): bytes += "%25".utf8
             case UInt8(ascii: "/"): bytes += "%2F".utf8
+            case UInt8(ascii: "{"): bytes += "%7B".utf8
+            case UInt8(ascii: "}"): bytes += "%7D".utf8
+            case UInt8(ascii: ":") where offset == 0: bytes += "%3A".utf8
             default: bytes.append(byte)
             }
         }

@@ -1,5 +1,5 @@
-/// Percent-encoding (RFC 3986, section 2.1) on bytes, without Foundation: decoding, and the
-/// normal form that makes equal encodings one.
+/// Percent-encoding (RFC 3986, section 2.1) on bytes, without Foundation: encoding, decoding, and
+/// the normal form that makes equal encodings one.
 package enum PercentEncoding {
     /// The value of a hexadecimal digit, either case.
     ///
@@ -23,6 +23,26 @@ package enum PercentEncoding {
     /// ```
     package static func decoded(_ bytes: some Collection<UInt8>) -> String {
         String(decoding: transformed(Array(bytes)) { byte in [byte] }, as: UTF8.self)
+    }
+
+    /// `text` with every byte but the unreserved characters (ASCII letters, digits, `-._~`)
+    /// encoded: what a path segment or a query name or value holds, so that it decodes to itself
+    /// whatever it holds and no byte of it is taken for a delimiter.
+    ///
+    /// ```swift
+    /// PercentEncoding.encoded("a b/c+d")   // "a%20b%2Fc%2Bd"
+    /// ```
+    package static func encoded(_ text: some StringProtocol) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                output.append(byte)
+            } else {
+                output += [UInt8(ascii: "%"), hexDigit(byte >> 4), hexDigit(byte & 0x0F)]
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// `text` with encodings equal by RFC 3986 (section 6.2.2) made one: hex digits in capitals

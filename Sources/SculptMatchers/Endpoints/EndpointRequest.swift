@@ -1,0 +1,71 @@
+public import Foundation
+public import HTTPTypes
+import SculptShared
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// A request an ``Endpoint`` made: its method and path, relative to the base URL it is sent to,
+/// and the model type its response decodes to.
+///
+/// ```swift
+/// var create = try GitHub.createIssue(["owner": "apple", "repo": "swift"])
+/// create.body = try JSONEncoder().encode(NewIssue(title: "Crash"))
+/// create.headerFields[.contentType] = "application/json"
+/// let issue = try await session.model(create, baseURL: api, serializer: serializer)
+/// ```
+public struct EndpointRequest<Model: Decodable & Sendable>: Sendable {
+    /// The request's method.
+    public var method: HTTPRequest.Method
+    /// The path, percent-encoded, starting with `/`: appended to the base URL's path.
+    public var path: String
+    /// The query of the request's URL, each name and value percent-encoded but for RFC 3986's
+    /// unreserved characters (so a `+` is sent as `%2B`, not read as a space).
+    public var query: [URLQueryItem]
+    /// The request's header fields.
+    public var headerFields: HTTPFields = [:]
+    /// The request's body; `nil` for none.
+    public var body: Data?
+
+    init(method: HTTPRequest.Method, path: String, query: [URLQueryItem]) {
+        self.method = method
+        self.path = path
+        self.query = query
+    }
+
+    /// The `URLRequest` for this request sent to `baseURL`: its path is the base URL's path, then
+    /// ``path`` (`https://api.example.com/v3` and `/users/octocat` give
+    /// `https://api.example.com/v3/users/octocat`); the base URL's query and fragment are not kept.
+    ///
+    /// ```swift
+    /// let request = try GitHub.issue(["owner": "apple", "repo": "swift", "number": 1]).urlRequest(baseURL: api)
+    /// ```
+    /// - Parameter baseURL: where the API is: a scheme, a host, and any path before every route's.
+    /// - Returns: the request.
+    /// - Throws: `URLError(.badURL)` when `baseURL` has no scheme or host.
+    public func urlRequest(baseURL: URL) throws -> URLRequest {
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true), components.scheme != nil, components.host != nil else {
+            throw URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: "the base URL has no scheme or host"])
+        }
+        var basePath = components.percentEncodedPath
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        components.percentEncodedPath = basePath + path
+        components.percentEncodedQuery = query.isEmpty ? nil : query.map(Self.encoded).joined(separator: "&")
+        components.fragment = nil
+        guard let url = components.url else { throw URLError(.badURL) }
+        var request = URLRequest(url: url)
+        request.httpMethod = method.rawValue
+        for field in headerFields {
+            request.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+        }
+        request.httpBody = body
+        return request
+    }
+
+    /// A query item as `name=value`, each percent-encoded but for RFC 3986's unreserved
+    /// characters, so that `+`, `&` and `=` in a value reach the server as written.
+    private static func encoded(_ item: URLQueryItem) -> String {
+        let name = PercentEncoding.encoded(item.name)
+        return item.value.map { "\(name)=\(PercentEncoding.encoded($0))" } ?? name
+    }
+}
