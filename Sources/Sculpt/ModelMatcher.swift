@@ -31,10 +31,37 @@ public protocol ModelMatcher: Sendable {
     ///
     /// The default is none.
     func nearestCandidates(for response: ResponseContext) -> [String]
+
+    /// Why this matcher resolved `response` to `resolved` (`nil`: to nothing) when the caller
+    /// asked for `expected`, in lines for ``SculptError/diagnosis``: say, that the path lacks the
+    /// matcher's prefix, or which route won and why the route of the asked type lost.
+    ///
+    /// ```swift
+    /// matcher.diagnosis(for: context, resolved: ModelType([Issue].self), expected: Issue.self)
+    /// // ["The route that won: GET /repos/*/*/issues -> Array<Issue>.",
+    /// //  "POST /repos/*/*/issues (201) -> Issue gives Issue; it does not apply: limited to status 201, the response's is 200."]
+    /// ```
+    ///
+    /// Called only to build an error, so it may take time in the number of routes. The default
+    /// is none.
+    /// - Parameters:
+    ///   - response: the response the matcher was asked about.
+    ///   - resolved: what it resolved the response to, or `nil`.
+    ///   - expected: the type the caller asked for, if any.
+    /// - Returns: sentences, one per line; empty when there is nothing to add to the error's reason.
+    func diagnosis(for response: ResponseContext, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String]
 }
 
 extension ModelMatcher {
     /// No candidates: a matcher with nothing registered to compare has nothing to suggest.
     /// - Parameter response: the response no model matched.
     public func nearestCandidates(for response: ResponseContext) -> [String] { [] }
+
+    /// Nothing to add: a matcher that does not explain its answers leaves the reason to speak.
+    /// - Parameters:
+    ///   - response: the response the matcher was asked about.
+    ///   - resolved: what it resolved the response to, or `nil`.
+    ///   - expected: the type the caller asked for, if any.
+    /// - Returns: no lines.
+    public func diagnosis(for response: ResponseContext, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String] { [] }
 }

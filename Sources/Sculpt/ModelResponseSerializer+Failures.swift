@@ -52,7 +52,8 @@ extension ModelResponseSerializer {
     /// Step 5's error when the matcher has no model type.
     @usableFromInline @inline(never)
     func noModelFailure(expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
-        let failure = SculptError(.noModelMatched(candidates: matcher.nearestCandidates(for: response)), response: response, body: data)
+        var failure = SculptError(.noModelMatched(candidates: matcher.nearestCandidates(for: response)), response: response, body: data)
+        failure.diagnosis = matcher.diagnosis(for: response, resolved: nil, expected: expected as? any (Decodable & Sendable).Type)
         return Self.blank(data, or: failure, naming: expected.map { String(describing: $0) }, response)
     }
 
@@ -63,7 +64,9 @@ extension ModelResponseSerializer {
     {
         guard modelType.isErrorResponse else {
             let expected = expected ?? modelType.type
-            return Self.blank(data, or: SculptError(.typeMismatch(expected: expected, matched: modelType), response: response, body: data), naming: String(describing: expected), response)
+            var mismatch = SculptError(.typeMismatch(expected: expected, matched: modelType), response: response, body: data)
+            mismatch.diagnosis = matcher.diagnosis(for: response, resolved: modelType, expected: expected)
+            return Self.blank(data, or: mismatch, naming: String(describing: expected), response)
         }
         do throws(SculptError) {
             return SculptError(.errorResponse(model: try decode(modelType.type, as: modelType, response, data)), response: response, body: data)

@@ -13,6 +13,8 @@ extension SculptError {
 
     /// The most a list (candidates, registered values, keys) or another error's text shows.
     static let listLimit = 1_024
+    /// The most lines of ``diagnosis`` a description prints.
+    static let diagnosisLimit = 12
 
     /// How many bytes of the body are read for the values its secret members hold. Past them, or
     /// past 1,024 such values, what the report would quote from the body's values is withheld.
@@ -136,7 +138,8 @@ extension SculptError {
             let level = maximum < Int.max ? "level \(maximum + 1)" : "a deeper level"
             lines.append("The body of \(request) nests deeper than \(maximum) levels (\(level) opens at byte \(offset)).")
         }
-        return lines
+        // A matcher of the caller's may say anything at any length: a few lines, each cut.
+        return lines + diagnosis.prefix(Self.diagnosisLimit).map { ClippedText.value($0, limit: Self.listLimit) }
     }
 
     /// Whether the body's first byte past white space (and a UTF-8 byte order mark) opens an object.

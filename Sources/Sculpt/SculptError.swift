@@ -26,6 +26,16 @@ public struct SculptError: Error, CustomStringConvertible {
     /// The response body exactly as received (empty when there was none).
     public var body: Data
 
+    /// What the matcher says about its answer, one sentence per line, when no model type matched
+    /// or another type than the one asked for did: the description prints it after the reason.
+    /// Empty for every other reason, and for a matcher that does not explain itself
+    /// (``ModelMatcher/diagnosis(for:resolved:expected:)``).
+    ///
+    /// ```swift
+    /// error.diagnosis  // ["The path /users/octocat does not start with the prefix /v3: no route was tried.", ...]
+    /// ```
+    public var diagnosis: [String] = []
+
     /// Creates an error about a response and its body.
     ///
     /// ```swift

@@ -44,4 +44,14 @@ public struct FirstMatchModelMatcher: ModelMatcher {
     public func nearestCandidates(for response: ResponseContext) -> [String] {
         matchers.flatMap { $0.nearestCandidates(for: response) }
     }
+
+    /// What every matcher says, in order.
+    /// - Parameters:
+    ///   - response: the response the matchers were asked about.
+    ///   - resolved: what the first matcher to answer resolved it to, or `nil`.
+    ///   - expected: the type the caller asked for, if any.
+    /// - Returns: the matchers' lines, in order.
+    public func diagnosis(for response: ResponseContext, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String] {
+        matchers.flatMap { $0.diagnosis(for: response, resolved: resolved, expected: expected) }
+    }
 }

@@ -130,7 +130,7 @@ extension URLModelMatcher {
     }
 
     /// The routes whose patterns match `segments`, in precedence order, with their outcomes.
-    private func candidates(
+    func candidates(
         for segments: [[UInt8]], shown: [String], method: HTTPRequest.Method?, status: HTTPResponse.Status?
     ) -> [Explanation.Candidate] {
         let matching = routes.filter { RoutePrecedence.matches($0.pattern, segments) }

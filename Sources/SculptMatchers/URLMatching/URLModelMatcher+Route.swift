@@ -55,6 +55,11 @@ extension URLModelMatcher {
             self.parameters = parameters
         }
 
+        /// Whether `other` is this route, registered once, whatever the values each captured.
+        func isSame(as other: Route) -> Bool {
+            parts === other.parts
+        }
+
         /// This route, with the values a matched path gave its parameters.
         func capturing(_ parameters: [String: String]) -> Route {
             Route(parts: parts, parameters: parameters)

@@ -229,15 +229,15 @@ public struct URLModelMatcher: ModelMatcher {
 
     /// The three routes nearest the response's path, for the message of a failed match: among
     /// routes that share a literal segment with the path at the same place (an unrelated path
-    /// lists none), those whose patterns accept the longest start of it; then, when the matcher
-    /// has a prefix, a note that routes were matched after stripping it.
+    /// lists none), those whose patterns accept the longest start of it. The path is compared
+    /// after the prefix, or whole when it lacks the prefix (what the prefix did is
+    /// ``diagnosis(for:resolved:expected:)``'s to say).
     /// - Parameter response: the response no route matched.
     public func nearestCandidates(for response: ResponseContext) -> [String] {
         guard let url = response.url else { return [] }
-        let prefixText = "/" + prefix.joined(separator: "/")
-        guard let segments = segments(of: url) else {
-            return ["(the path does not start with the prefix \(prefixText))"]
-        }
+        // A path without the prefix is compared whole: its nearest routes show what it was meant for.
+        let all = PathBytes.withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
+        let segments = all.starts(with: prefixBytes) ? Array(all.dropFirst(prefix.count)) : all
         let related = routes.enumerated().filter { _, route in
             zip(route.pattern.tokens, segments).contains { token, segment in
                 if case .literal = token { RoutePrecedence.accepts(token, segment) } else { false }
@@ -247,18 +247,6 @@ public struct URLModelMatcher: ModelMatcher {
         let ranked = related.map { index, route in
             (accepted: route.pattern.acceptedPrefixLength(of: segments), extra: abs(route.pattern.tokens.count - segments.count), index: index, route: route)
         }
-        let nearest = ranked.sorted { ($0.accepted, -$0.extra, -$0.index) > ($1.accepted, -$1.extra, -$1.index) }.prefix(3).map(\.route.signature)
-        guard !prefix.isEmpty else { return nearest }
-        let shown = segments.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
-        return nearest + ["(routes are matched after the prefix \(prefixText) is stripped: /\(shown))"]
-    }
-
-    /// The URL's decoded path segments after the prefix, as bytes (compared as the lookup compares
-    /// them), or `nil` when the prefix is not there: for messages (a lookup reads the segments in
-    /// place).
-    private func segments(of url: URL) -> [[UInt8]]? {
-        let segments = PathBytes.withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
-        guard segments.starts(with: prefixBytes) else { return nil }
-        return Array(segments.dropFirst(prefix.count))
+        return ranked.sorted { ($0.accepted, -$0.extra, -$0.index) > ($1.accepted, -$1.extra, -$1.index) }.prefix(3).map(\.route.signature)
     }
 }

@@ -294,13 +294,12 @@ struct URLModelMatcherTests {
         try matcher.add("/orgs/*", ModelC.self)
         try matcher.add("/repos/*/*/issues/#", ModelD.self)
         let context = ResponseContext(url: URL(string: "https://x/v3/users/octocat/starred"), method: .get)
-        #expect(matcher.nearestCandidates(for: context) == [
-            "GET /users/*/repos", "/users/*", "(routes are matched after the prefix /v3 is stripped: /users/octocat/starred)",
-        ])
+        #expect(matcher.nearestCandidates(for: context) == ["GET /users/*/repos", "/users/*"])
         let unrelated = ResponseContext(url: URL(string: "https://x/v3/wrongshape/broken"))
-        #expect(matcher.nearestCandidates(for: unrelated) == ["(routes are matched after the prefix /v3 is stripped: /wrongshape/broken)"])
-        let outside = ResponseContext(url: URL(string: "https://x/v2/users"))
-        #expect(matcher.nearestCandidates(for: outside) == ["(the path does not start with the prefix /v3)"])
+        #expect(matcher.nearestCandidates(for: unrelated).isEmpty)
+        // A path without the prefix is compared whole.
+        let outside = ResponseContext(url: URL(string: "https://x/users/octocat/starred"))
+        #expect(matcher.nearestCandidates(for: outside) == ["GET /users/*/repos", "/users/*"])
     }
 
     @Test("the path is found in any spelling of a URL, as Foundation finds it", arguments: spellingCases)

@@ -49,6 +49,8 @@ struct ModelResponseSerializerTests {
         #expect(error.description == """
             Type mismatch for GET https://api.example.com/users/octocat -> 200 OK.
             Expected Array<User>; the matcher resolved User.
+            The route that won: /users/* -> User.
+            No route gives Array<User>.
             Body (26 bytes): {"login":"octocat","id":1}
             """)
     }
