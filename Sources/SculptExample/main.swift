@@ -26,16 +26,17 @@ let server = FixtureServer(replay: FixtureReplay(fixtures, options: .init(repeat
 let baseURL = try await server.start()
 print("Serving \(fixtures.count) recorded GitHub responses at \(baseURL)\n")
 
-// The whole mapping: patterns to model types, and one model for GitHub's error bodies.
+// The whole mapping: GitHub's endpoints (GitHubEndpoints.swift), each a pattern and the model its
+// responses decode as, and one model for GitHub's error bodies.
 var routes = URLModelMatcher()
-try routes.add("/", APIRoot.self)
-try routes.add("/orgs/*", Organization.self)
-try routes.add("/repos/*/*", Repository.self)
-try routes.add("/repositories/#", Repository.self)
-try routes.add("/repos/*/*/labels", [Label].self)
-try routes.add("/repos/*/*/labels/*", Label.self)
-try routes.add("/repos/*/*/issues", [Issue].self)
-try routes.add("/repositories/#/issues", [Issue].self)
+try routes.add(GitHub.root)
+try routes.add(GitHub.organization)
+try routes.add(GitHub.repository)
+try routes.add(GitHub.repositoryByID)
+try routes.add(GitHub.labels)
+try routes.add(GitHub.label)
+try routes.add(GitHub.issues)
+try routes.add(GitHub.issuesByRepositoryID)
 let serializer = ModelResponseSerializer(matcher: routes, decoder: SculptJSONDecoder(), errorMatcher: StaticModelMatcher(GitHubError.self))
 
 let session = URLSession(configuration: .ephemeral)
@@ -61,6 +62,12 @@ for fixture in fixtures {
         print("\(requested) -> unexpected error:\n\(error)")
     }
 }
+// An endpoint builds its request from its parameters, and the call gives the endpoint's model type.
+let organization = try await session.model(GitHub.organization(["org": "octokit-fixture-org"]), baseURL: baseURL, serializer: serializer)
+print("\nGitHub.organization(org: octokit-fixture-org) -> \(type(of: organization)) -> \(organization.summary)")
+let repository = try await session.model(GitHub.repositoryByID(["id": 1000]), baseURL: baseURL, serializer: serializer)
+print("GitHub.repositoryByID(id: 1000) -> \(type(of: repository)) -> \(repository.summary)")
+
 // The same mapping checked against every recording at once, as a test checks it: what maps, what
 // fails, which routes no recording covers, and the members each model leaves unread.
 let pagesCassette = fixturesFolder.appending(path: "../cassettes/github-paginate-issues.json").standardizedFileURL
