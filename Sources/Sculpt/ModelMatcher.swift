@@ -50,6 +50,23 @@ public protocol ModelMatcher: Sendable {
     ///   - expected: the type the caller asked for, if any.
     /// - Returns: sentences, one per line; empty when there is nothing to add to the error's reason.
     func diagnosis(for response: ResponseContext, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String]
+
+    /// The route or rule that resolves `response`, and the type it gives, as one line for a
+    /// ``DecodingEvent``: say, `GET /repos/{owner}/{repo}/issues -> LossyArray<Issue>`, or
+    /// `type: "question" -> Question`.
+    ///
+    /// ```swift
+    /// matcher.matchedRoute(for: context, data: body)  // "GET /users/{login} -> User"
+    /// ```
+    ///
+    /// Called only when a decode reports what it lost, at most once per response. The default is
+    /// the type ``modelType(for:data:)`` resolves, described (`User`), or `nil` when it resolves
+    /// none or throws.
+    /// - Parameters:
+    ///   - response: the response the matcher resolved.
+    ///   - data: its body.
+    /// - Returns: the line, or `nil` when the matcher resolves nothing for the response.
+    func matchedRoute(for response: ResponseContext, data: Data) -> String?
 }
 
 extension ModelMatcher {
@@ -64,4 +81,13 @@ extension ModelMatcher {
     ///   - expected: the type the caller asked for, if any.
     /// - Returns: no lines.
     public func diagnosis(for response: ResponseContext, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String] { [] }
+
+    /// The type the matcher resolves, described: `User`, `Array<Issue> at items`.
+    /// - Parameters:
+    ///   - response: the response the matcher resolved.
+    ///   - data: its body.
+    /// - Returns: the type's description, or `nil` when the matcher resolves none or throws.
+    public func matchedRoute(for response: ResponseContext, data: Data) -> String? {
+        (try? modelType(for: response, data: data))?.map(\.description)
+    }
 }

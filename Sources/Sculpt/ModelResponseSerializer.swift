@@ -105,6 +105,24 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// ```
     public var maximumNestingDepth: Int?
 
+    /// Receives each decision a decode makes that loses part of a response without failing it: an
+    /// element a ``LossyArray`` or ``LossyPolymorphicArray`` skipped, a ``Lossy`` model left `nil`,
+    /// an unknown type tag answered by a fallback type (a ``TypeFieldFamily``'s, or a type-field
+    /// matcher's). `nil`, the default, hears nothing.
+    ///
+    /// ```swift
+    /// serializer.decodingObserver = { event in
+    ///     logger.warning("\(event)")  // one line: the redacted URL, the route, what was lost and why
+    /// }
+    /// ```
+    ///
+    /// Each ``DecodingEvent`` is delivered as the decision is made, on the thread that serializes,
+    /// before the serializer returns (or throws, when the decode fails later); only decodes this
+    /// serializer runs are observed. An observer costs a response nothing until it has something
+    /// to report; keep it quick, as the decode waits for it. A serializer without one, called while
+    /// another's decode runs, keeps its events from that observer.
+    public var decodingObserver: (@Sendable (DecodingEvent) -> Void)?
+
     // Each setting above is stored as every response reads it, made ready when it is set.
 
     /// ``decoders``, ready to be chosen from.
@@ -168,7 +186,7 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails (see the type's
     ///   documentation).
     public func serialize(_ data: Data, for response: ResponseContext) throws(SculptError) -> Output {
-        try decoding.sharingScans { () throws(SculptError) in try steps(data, response) }
+        try running(response, data) { () throws(SculptError) in try steps(data, response) }
     }
 
     /// The steps of ``serialize(_:for:)``.
@@ -196,7 +214,18 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// - Throws: ``SculptError``, at the first step of the pipeline that fails.
     @inlinable
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws(SculptError) -> M {
-        try decoding.sharingScans { () throws(SculptError) in try steps(data, response, as: M.self) }
+        try running(response, data) { () throws(SculptError) in try steps(data, response, as: M.self) }
+    }
+
+    /// Runs the steps of one response: sharing the body's scan between the matcher and the
+    /// decoder, and observed when there is a ``decodingObserver`` (or an observed call to keep
+    /// this one's events from).
+    @inlinable
+    func running<T>(_ response: ResponseContext, _ data: Data, _ steps: () throws(SculptError) -> T) throws(SculptError) -> T {
+        guard decodingObserver != nil || DecodingObservation.isObserving else { return try decoding.sharingScans(steps) }
+        return try DecodingObservation.observing(decodingObserver, response, data, matcher) { () throws(SculptError) in
+            try decoding.sharingScans(steps)
+        }
     }
 
     /// The steps of ``serialize(_:for:as:)``.

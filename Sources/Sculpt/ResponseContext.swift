@@ -134,7 +134,7 @@ extension ResponseContext: CustomStringConvertible {
 
     /// `url`'s absolute form, redacted, and at most its first 1,024 bytes with how many more there
     /// were (after redaction). Only the first 64 KB are read: a longer URL's tail is never shown.
-    private static func shown(_ url: URL) -> String {
+    static func shown(_ url: URL) -> String {
         let absolute = url.absoluteString
         let window = absolute.utf8.count > 64 << 10 ? ClippedText.prefix(absolute, bytes: 64 << 10) : absolute
         let redacted = SecretPolicy.default.redacting(urlText: window)

@@ -68,6 +68,8 @@ extension SculptError {
         case tooManySecrets
         /// The body is a binary property list, whose strings are not read for secrets.
         case binaryPropertyList
+        /// The text is for a ``DecodingEvent``, which quotes nothing from the body.
+        case decodingEvent
 
         var reason: String {
             switch self {
@@ -75,6 +77,8 @@ extension SculptError {
                 "(not shown: the body is a binary property list, which Sculpt does not read for secrets)"
             case .pastScan(let size):
                 "(not shown: the body is \(ClippedText.count(size)) bytes, and Sculpt looks for secrets in its first \(ClippedText.count(SculptError.secretScanLimit)))"
+            case .decodingEvent:
+                "(the value is not shown)"
             case .tooManySecrets:
                 "(not shown: the body holds more than \(ClippedText.count(SecretPolicy.mostSecretValues)) secret values, the most Sculpt looks for)"
             }

@@ -54,4 +54,20 @@ public struct FirstMatchModelMatcher: ModelMatcher {
     public func diagnosis(for response: ResponseContext, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String] {
         matchers.flatMap { $0.diagnosis(for: response, resolved: resolved, expected: expected) }
     }
+
+    /// The line of the first matcher that resolves the response, as matching picks it.
+    /// - Parameters:
+    ///   - response: the response the matchers resolved.
+    ///   - data: its body.
+    /// - Returns: that matcher's line, or `nil` when none resolves the response (or one throws first).
+    public func matchedRoute(for response: ResponseContext, data: Data) -> String? {
+        for matcher in matchers {
+            do {
+                if try matcher.modelType(for: response, data: data) != nil { return matcher.matchedRoute(for: response, data: data) }
+            } catch {
+                return nil
+            }
+        }
+        return nil
+    }
 }

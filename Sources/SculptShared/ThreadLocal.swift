@@ -41,7 +41,7 @@ package final class ThreadLocal<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with `value` visible on this thread, then restores what was there before.
-    package func withValue<T>(_ value: Value, _ body: () throws -> T) rethrows -> T {
+    package func withValue<T, Failure: Error>(_ value: Value, _ body: () throws(Failure) -> T) throws(Failure) -> T {
         let previous = pthread_getspecific(key)
         let box = Unmanaged.passRetained(Box(value))
         pthread_setspecific(key, box.toOpaque())

@@ -42,9 +42,9 @@ public struct Cassette: Sendable {
     ///   - source: where the bytes came from, named in errors; `nil` when unknown.
     /// - Throws: ``Fixture/FormatError``.
     public init(json: Data, source: String? = nil) throws {
-        let value: JSONValue
+        let value: OrderedJSON
         do {
-            value = try JSONValue(parsing: json, maximumDepth: JSONValue.maximumFileDepth)
+            value = try OrderedJSON(parsing: json, maximumDepth: OrderedJSON.maximumFileDepth)
         } catch {
             throw Fixture.FormatError(reason: "not JSON: \(error)", location: .offset(error.offset))
         }
@@ -72,7 +72,7 @@ public struct Cassette: Sendable {
     /// ```
     /// - Parameter byteExact: Whether bodies are written as base64, byte for byte, rather than as readable text where they are.
     public func encoded(byteExact: Bool = false) -> Data {
-        let value = JSONValue.object([.init(key: "interactions", value: .array(interactions.map { $0.jsonValue(byteExact: byteExact) }))])
+        let value = OrderedJSON.object([.init(key: "interactions", value: .array(interactions.map { $0.jsonValue(byteExact: byteExact) }))])
         return Data((value.prettyText + "\n").utf8)
     }
 }

@@ -6,7 +6,7 @@ import Sculpt
 /// Reading and writing the JSON layout of fixture files.
 extension Fixture {
     /// Reads a `{"request": ..., "response": ...}` object; `path` prefixes field names in errors.
-    init(_ value: JSONValue, at path: String) throws(FormatError) {
+    init(_ value: OrderedJSON, at path: String) throws(FormatError) {
         guard case .object = value else {
             throw FormatError(reason: "\(path.isEmpty ? "the top level" : path) must be an object with \"request\" and \"response\"", at: path)
         }
@@ -36,8 +36,8 @@ extension Fixture {
     }
 
     /// The fixture as a JSON object, bodies stored as ``encoded(byteExact:)`` describes.
-    func jsonValue(byteExact: Bool) -> JSONValue {
-        var requestMembers: [JSONValue.Member] = [
+    func jsonValue(byteExact: Bool) -> OrderedJSON {
+        var requestMembers: [OrderedJSON.Member] = [
             .init(key: "method", value: .string(request.method.rawValue)),
             .init(key: "url", value: .string(request.url.absoluteString)),
         ]
@@ -45,7 +45,7 @@ extension Fixture {
         if let body = request.body, !body.isEmpty {
             requestMembers += Self.bodyMembers(body, contentType: request.headerFields[.contentType], byteExact: byteExact)
         }
-        var responseMembers: [JSONValue.Member] = [.init(key: "status", value: .number(String(response.status.code)))]
+        var responseMembers: [OrderedJSON.Member] = [.init(key: "status", value: .number(String(response.status.code)))]
         if !response.headerFields.isEmpty { responseMembers.append(.init(key: "headers", value: Self.json(response.headerFields))) }
         if !response.body.isEmpty {
             responseMembers += Self.bodyMembers(response.body, contentType: response.headerFields[.contentType], byteExact: byteExact)
@@ -55,7 +55,7 @@ extension Fixture {
 
     // MARK: - Headers
 
-    private static func fields(_ value: JSONValue?, at path: String) throws(FormatError) -> HTTPFields {
+    private static func fields(_ value: OrderedJSON?, at path: String) throws(FormatError) -> HTTPFields {
         guard let value else { return [:] }
         guard let pairs = value.array else { throw FormatError(reason: "\(path) must be an array of [name, value] pairs", at: path) }
         var fields = HTTPFields()
@@ -72,7 +72,7 @@ extension Fixture {
     }
 
     /// What a header pair is instead of `[name, value]`: `an array of 3 items`, `a number`.
-    private static func shape(of pair: JSONValue) -> String {
+    private static func shape(of pair: OrderedJSON) -> String {
         switch pair {
         case .array(let items) where items.count != 2: "an array of \(items.count) items, not [name, value]"
         case .array: "not a valid field name and a string value"
@@ -82,7 +82,7 @@ extension Fixture {
         }
     }
 
-    private static func json(_ fields: HTTPFields) -> JSONValue {
+    private static func json(_ fields: HTTPFields) -> OrderedJSON {
         .array(fields.map { .array([.string($0.name.rawName), .string($0.value)]) })
     }
 
@@ -91,7 +91,7 @@ extension Fixture {
     /// `body` as bytes, per `bodyEncoding`: `json` (the default for a non-string body) is written
     /// compactly with its members in order, `text` (the default for a string) is UTF-8, `base64` is
     /// decoded.
-    private static func body(of object: JSONValue, at path: String) throws(FormatError) -> Data? {
+    private static func body(of object: OrderedJSON, at path: String) throws(FormatError) -> Data? {
         guard let body = object["body"] else { return nil }
         // `null` is no body, unless it is said to be JSON: the body `null`.
         guard body != .null || object["bodyEncoding"]?.string == "json" else { return nil }
@@ -112,10 +112,10 @@ extension Fixture {
     /// How a body is stored: JSON as JSON when the content type says JSON and it parses; text as
     /// text; anything else as base64. `byteExact` keeps every byte: text when it is UTF-8 (and does
     /// not start with a byte order mark, which a reader of text drops), else base64.
-    private static func bodyMembers(_ body: Data, contentType: String?, byteExact: Bool) -> [JSONValue.Member] {
-        if !byteExact, contentType.map(isJSON) ?? false, let value = try? JSONValue(parsing: body) {
+    private static func bodyMembers(_ body: Data, contentType: String?, byteExact: Bool) -> [OrderedJSON.Member] {
+        if !byteExact, contentType.map(isJSON) ?? false, let value = try? OrderedJSON(parsing: body) {
             // A string or `null` says it is JSON: either would read back as something else.
-            let explicit = value.string != nil || value == .null ? [JSONValue.Member(key: "bodyEncoding", value: .string("json"))] : []
+            let explicit = value.string != nil || value == .null ? [OrderedJSON.Member(key: "bodyEncoding", value: .string("json"))] : []
             return [.init(key: "body", value: value)] + explicit
         }
         if !body.starts(with: [0xEF, 0xBB, 0xBF]), let text = String(data: body, encoding: .utf8),
@@ -140,7 +140,7 @@ extension Fixture.FormatError {
     }
 }
 
-extension JSONValue {
+extension OrderedJSON {
     /// Compact text, for messages.
     var compactText: String { String(decoding: compactData, as: UTF8.self) }
 }

@@ -30,7 +30,7 @@ extension Fixture {
         json: String
     ) throws(FormatError) -> Fixture {
         do {
-            _ = try JSONValue(parsing: Data(json.utf8), maximumDepth: JSONValue.maximumFileDepth)
+            _ = try OrderedJSON(parsing: Data(json.utf8), maximumDepth: OrderedJSON.maximumFileDepth)
         } catch {
             throw FormatError(reason: "the stub's body for \(method) \(PrintableText.value(url, limit: 256)) is not JSON: \(error)")
         }

@@ -91,8 +91,8 @@ public struct Fixture: Sendable {
             /// The line of `document` this place is on; `nil` for a path the document lacks.
             func line(in document: Data) -> Int? {
                 switch self {
-                case .offset(let offset): JSONValue.line(atOffset: offset, in: document)
-                case .path(let path): JSONValue.offset(ofPath: path, in: document).map { JSONValue.line(atOffset: $0, in: document) }
+                case .offset(let offset): OrderedJSON.line(atOffset: offset, in: document)
+                case .path(let path): OrderedJSON.offset(ofPath: path, in: document).map { OrderedJSON.line(atOffset: $0, in: document) }
                 }
             }
         }
@@ -181,9 +181,9 @@ public struct Fixture: Sendable {
     /// - Parameter json: the file's bytes.
     /// - Throws: ``FormatError`` when the bytes are not a fixture.
     public init(json: Data) throws {
-        let value: JSONValue
+        let value: OrderedJSON
         do {
-            value = try JSONValue(parsing: json, maximumDepth: JSONValue.maximumFileDepth)
+            value = try OrderedJSON(parsing: json, maximumDepth: OrderedJSON.maximumFileDepth)
         } catch {
             throw FormatError(reason: "not JSON: \(error)", location: .offset(error.offset))
         }

@@ -12,7 +12,7 @@ import FoundationNetworking
 enum Cases {
     static func all() throws -> [Case] {
         let decoding: [Case] = decoding() + (try decoders()) + shapes()
-        let around: [Case] = (try negotiation()) + (try routing()) + replay() + serving()
+        let around: [Case] = (try negotiation()) + (try routing()) + (try endpoints()) + (try observing()) + replay() + serving()
         return decoding + around + (try checking()) + (try reporting()) + loading() + storing() + (try descriptions())
     }
 

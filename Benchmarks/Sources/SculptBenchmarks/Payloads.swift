@@ -52,6 +52,13 @@ enum Payloads {
     }()
     /// 100 GitHub issues, about 220 KB.
     static let issuesJSON = encode((1...100).map(issue))
+    /// The same issues, every tenth with a `number` that is a string: 10 elements a lossy array
+    /// leaves out.
+    static let issuesWithLossesJSON: Data = {
+        guard var issues = (try? JSONSerialization.jsonObject(with: issuesJSON)) as? [[String: Any]] else { return Data() }
+        for index in stride(from: 0, to: issues.count, by: 10) { issues[index]["number"] = "#\(index)" }
+        return (try? JSONSerialization.data(withJSONObject: issues)) ?? Data()
+    }()
     /// An array of at least 5 MB.
     static let largeArrayJSON: Data = {
         let item = { (id: Int) in

@@ -10,6 +10,8 @@ struct RouteTable {
         var method: String
         /// Segments, `nil` for a `{parameter}`.
         var segments: [Substring?]
+        /// The segments as written, parameters named: `{owner}`.
+        var written: [Substring] = []
     }
 
     let routes: [Route]
@@ -21,7 +23,8 @@ struct RouteTable {
         return RouteTable(routes: lines.compactMap { line in
             let parts = line.split(separator: " ", maxSplits: 1)
             guard parts.count == 2 else { return nil }
-            return Route(method: String(parts[0]), segments: parts[1].split(separator: "/").map { $0.hasPrefix("{") ? nil : $0 })
+            let written = parts[1].split(separator: "/")
+            return Route(method: String(parts[0]), segments: written.map { $0.hasPrefix("{") ? nil : $0 }, written: written)
         })
     }
 
@@ -33,12 +36,16 @@ struct RouteTable {
         })
     }
 
-    /// Sculpt's matcher: every route with its method, each `{parameter}` a `*`.
-    func sculpt() throws -> URLModelMatcher {
+    /// Sculpt's matcher: every route with its method, each `{parameter}` a `*`, or kept as a named
+    /// parameter whose value a match captures when `named` is set.
+    func sculpt(named: Bool = false) throws -> URLModelMatcher {
         var matcher = URLModelMatcher()
         for route in routes {
-            let pattern = "/" + route.segments.map { $0.map(String.init) ?? "*" }.joined(separator: "/")
-            try matcher.add(pattern, Int.self, method: HTTPRequest.Method(route.method))
+            // A segment with more than one parameter (`{base}...{head}`) is matched whole, by a `*`.
+            let segments = named
+                ? route.written.map { $0.hasPrefix("{") && $0.dropFirst().firstIndex(of: "{") == nil ? String($0) : $0.hasPrefix("{") ? "*" : String($0) }
+                : route.segments.map { $0.map(String.init) ?? "*" }
+            try matcher.add("/" + segments.joined(separator: "/"), Int.self, method: HTTPRequest.Method(route.method))
         }
         return matcher
     }

@@ -52,7 +52,7 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     ///   `Meta`. A bodiless response has no metadata: it is
     ///   ``SculptError/Reason/emptyBody(expected:)`` unless `Meta` is ``EmptyBodyRepresentable``.
     public func serialize(_ data: Data, for response: ResponseContext) throws(SculptError) -> Output {
-        try base.decoding.sharingScans { () throws(SculptError) in try steps(data, response) }
+        try base.running(response, data) { () throws(SculptError) in try steps(data, response) }
     }
 
     /// The steps of ``serialize(_:for:)``.
@@ -77,7 +77,7 @@ public struct EnvelopeResponseSerializer<Meta: Decodable & Sendable, Matcher: Mo
     ///   - type: the model the matcher must resolve.
     /// - Throws: ``SculptError``, as ``ModelResponseSerializer/serialize(_:for:as:)`` does.
     public func serialize<M: Decodable & Sendable>(_ data: Data, for response: ResponseContext, as type: M.Type) throws(SculptError) -> Envelope<Meta, M> {
-        try base.decoding.sharingScans { () throws(SculptError) in try steps(data, response, as: M.self) }
+        try base.running(response, data) { () throws(SculptError) in try steps(data, response, as: M.self) }
     }
 
     /// The outcome of serializing a response into the metadata and a model of type `M`, as a

@@ -36,6 +36,7 @@ public struct Lossy<Model: Decodable & Sendable>: Decodable, Sendable {
         } catch {
             value = nil
             failure = error
+            DecodingObservation.report(.valueDropped, at: decoder.codingPath, error: error)
         }
     }
 }

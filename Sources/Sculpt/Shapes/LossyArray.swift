@@ -46,6 +46,7 @@ public struct LossyArray<Element: Decodable & Sendable>: Decodable, Sendable {
             } catch {
                 values.append(nil)
                 log.record(index: index, tag: nil, error: error, element: element)
+                DecodingObservation.report(.elementSkipped(index: index, tag: nil), at: element.codingPath, error: error)
             }
         }
         self.values = values

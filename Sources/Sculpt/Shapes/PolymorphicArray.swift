@@ -76,7 +76,9 @@ public struct LossyPolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendabl
             do {
                 elements.append(try table.decode(element).value)
             } catch {
-                log.record(index: index, tag: try? table.tag(of: element), error: error, element: element)
+                let tag = try? table.tag(of: element)
+                log.record(index: index, tag: tag, error: error, element: element)
+                DecodingObservation.report(.elementSkipped(index: index, tag: tag), at: element.codingPath, error: error)
             }
         }
         self.elements = elements

@@ -64,19 +64,22 @@ struct TypeFieldTable {
         return (try? container.decode(Double.self, forKey: key)).flatMap(JSONNumber.canonicalText(of:))
     }
 
-    /// Decodes one element as the type its tag names.
+    /// Decodes one element as the type its tag names, or as the fallback (which a decoding
+    /// observer hears of).
     ///
     /// - Throws: `DecodingError.dataCorrupted` at the element's field for a missing or unknown tag
     ///   without a fallback, naming the registered values; the element type's own errors.
     func decode(_ element: any Decoder) throws -> (tag: String?, value: any Decodable & Sendable) {
         let tag = try self.tag(of: element)
-        guard let type = tag.flatMap({ types[$0] }) ?? fallback else {
+        if let type = tag.flatMap({ types[$0] }) { return (tag, try type.init(from: element)) }
+        guard let type = fallback else {
             let found = tag.map { "\"\($0)\"" } ?? "missing"
             let registered = types.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
             throw DecodingError.dataCorrupted(.init(
                 codingPath: element.codingPath + keys.map { AnyCodingKey($0) },
                 debugDescription: "Unknown discriminator \"\(field)\": found \(found); registered: \(registered)."))
         }
+        DecodingObservation.report(.unknownTag(field: field, found: tag.map { "\"\($0)\"" }, fallback: "\(type)"), at: element.codingPath)
         return (tag, try type.init(from: element))
     }
 }

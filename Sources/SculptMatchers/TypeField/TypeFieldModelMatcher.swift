@@ -148,7 +148,7 @@ public struct TypeFieldModelMatcher: ModelMatcher {
             found = String(value)
         case .found(.invalid(let error)):
             // No decode reads this value; a model that does not read the field still may.
-            if let fallback { return fallback }
+            if let fallback { return answered(fallback, found: "a value no decode reads") }
             if unknownValuesMatchNothing { return nil }
             throw SculptError(.invalidJSON(reason: error.reason, offset: error.offset), response: response, body: data)
         case .found(.null): found = "null"
@@ -157,9 +157,40 @@ public struct TypeFieldModelMatcher: ModelMatcher {
         case .missing, .notAnObject: found = nil
         case .empty: return nil
         }
-        if let fallback { return fallback }
+        if let fallback { return answered(fallback, found: found) }
         if unknownValuesMatchNothing { return nil }
         throw SculptError(.unknownDiscriminator(field: field, found: found, registered: registeredValues), response: response, body: data)
+    }
+
+    /// `fallback`, answered for a value that is `found` (`nil`: missing) and not registered: a
+    /// decoding observer hears of it.
+    private func answered(_ fallback: ModelType, found: String?) -> ModelType {
+        DecodingObservation.report(.unknownTag(field: field, found: found, fallback: fallback.description), at: [])
+        return fallback
+    }
+
+    /// The registered value the body's discriminator matches, and the type it gives:
+    /// `type: "question" -> Question`; `type: fallback -> UnknownEvent` for the fallback.
+    /// - Parameters:
+    ///   - response: the response the matcher resolved.
+    ///   - data: the body whose discriminator is read.
+    /// - Returns: the line, or `nil` when the matcher resolves nothing for the body (or throws).
+    public func matchedRoute(for response: ResponseContext, data: Data) -> String? {
+        guard let modelType = try? modelType(for: response, data: data) else { return nil }
+        guard let value = (try? scanner.scan(data)).flatMap(registeredValue(of:)) else { return "\(field): fallback -> \(modelType)" }
+        return "\(field): \"\(value)\" -> \(modelType)"
+    }
+
+    /// The registered value a scan found, as registered: a string as it is, a number by its
+    /// canonical text, a boolean as `true` or `false`.
+    private func registeredValue(of outcome: DiscriminatorScanner.Outcome) -> String? {
+        let value: String? = switch outcome {
+        case .found(.string(let value)): value
+        case .found(.number(let text)): JSONNumber.canonicalText(of: text)
+        case .found(.bool(let value)): String(value)
+        default: nil
+        }
+        return value.flatMap { types[$0] == nil ? nil : $0 }
     }
 
     /// The registered values, as `type: "question"`.

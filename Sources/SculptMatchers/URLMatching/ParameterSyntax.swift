@@ -25,7 +25,7 @@ enum ParameterSyntax {
         else {
             throw URLPattern.SyntaxError(
                 pattern: pattern,
-                reason: "segment '\(PrintableText.value(raw, limit: 64))' has braces that do not make it a parameter: a parameter is a whole segment, {name}; write %7B and %7D for literal braces")
+                reason: "segment '\(PrintableText.value(raw, limit: 64))' has braces that do not make it a parameter: a parameter is a whole segment, {name}; match a segment that holds more (v{n}, {base}...{head}) with one parameter and split its value, or write %7B and %7D for literal braces")
         }
         let inner = raw.dropFirst().dropLast()
         let parts = inner.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
@@ -33,7 +33,7 @@ enum ParameterSyntax {
         guard isName(name.utf8) else {
             throw URLPattern.SyntaxError(
                 pattern: pattern,
-                reason: "'\(PrintableText.value(name, limit: 64))' is not a parameter name: an ASCII letter or '_', then letters, digits or '_', at most \(maximumNameLength) bytes")
+                reason: "'\(PrintableText.value(name, limit: 64))' is not a parameter name: an ASCII letter or '_', then letters, digits, '_', '-' or '.', at most \(maximumNameLength) bytes")
         }
         let token: URLPattern.Token
         switch parts.count == 2 ? parts[1] : "*" {
@@ -56,10 +56,11 @@ enum ParameterSyntax {
         }
     }
 
-    /// Whether `bytes` are a parameter name: an ASCII letter or `_`, then letters, digits and `_`.
+    /// Whether `bytes` are a parameter name: an ASCII letter or `_`, then letters, digits, `_`, `-` and `.` (OpenAPI's `{enterprise-team}`).
     static func isName(_ bytes: some Collection<UInt8>) -> Bool {
         guard let first = bytes.first, bytes.count <= maximumNameLength, isLetter(first) else { return false }
-        return bytes.allSatisfy { isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        // '-' and '.' too, as OpenAPI documents write them (GitHub's `{enterprise-team}`).
+        return bytes.allSatisfy { isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

@@ -1,3 +1,4 @@
+import Foundation
 import SculptShared
 public import HTTPTypes
 public import Sculpt
@@ -39,20 +40,30 @@ extension URLModelMatcher {
 
         private let parts: Parts
 
+        /// The URL a lookup matched this route with, and how many of its path's segments are the
+        /// matcher's prefix: what ``parameters`` reads its values from, when asked.
+        private let match: (url: URL, prefixCount: Int)?
+
         /// The values the matched path gave the pattern's named parameters, by name: set on a
         /// route ``URLModelMatcher/route(for:method:status:)`` returns, empty in
         /// ``URLModelMatcher/routes``. A `{name:**}` parameter's value is the rest of the path's
-        /// segments joined with `/`; every value is percent-decoded.
-        public let parameters: [String: String]
+        /// segments joined with `/`; every value is percent-decoded. Read from the matched URL
+        /// when asked, so a lookup whose caller does not read them costs what one without names does.
+        public var parameters: [String: String] {
+            guard let match, pattern.namedCount > 0 else { return [:] }
+            return PathBytes.withSegments(of: match.url) { bytes, segments in
+                pattern.parameters(bytes, segments[Swift.min(match.prefixCount, segments.count)...])
+            }
+        }
 
         init(pattern: URLPattern, method: HTTPRequest.Method?, status: HTTPResponse.Status?, target: Target) {
             parts = Parts(pattern: pattern, method: method, status: status, target: target)
-            parameters = [:]
+            match = nil
         }
 
-        private init(parts: Parts, parameters: [String: String]) {
+        private init(parts: Parts, match: (url: URL, prefixCount: Int)) {
             self.parts = parts
-            self.parameters = parameters
+            self.match = match
         }
 
         /// Whether `other` is this route, registered once, whatever the values each captured.
@@ -60,9 +71,10 @@ extension URLModelMatcher {
             parts === other.parts
         }
 
-        /// This route, with the values a matched path gave its parameters.
-        func capturing(_ parameters: [String: String]) -> Route {
-            Route(parts: parts, parameters: parameters)
+        /// This route, as a lookup matched it with `url`, whose path's first `prefixCount`
+        /// segments are the matcher's prefix.
+        func matched(_ url: URL, prefixCount: Int) -> Route {
+            Route(parts: parts, match: (url, prefixCount))
         }
 
         /// The compiled path pattern (without the matcher's prefix).

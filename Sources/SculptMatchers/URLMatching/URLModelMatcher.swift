@@ -173,13 +173,9 @@ public struct URLModelMatcher: ModelMatcher {
     ///   - method: the request's method; `nil` matches routes registered without one.
     ///   - status: the response's status; `nil` matches routes registered without one.
     public func route(for url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> Route? {
-        PathBytes.withSegments(of: url) { bytes, segments in
-            guard let index = lookUp(bytes, segments, method: method, status: status, { $0 }) else { return nil }
-            let route = routes[index]
-            guard route.pattern.names.contains(where: { $0 != nil }) else { return route }
-            let path = segments[prefixBytes.count...].map { Array(bytes[$0]) }
-            return route.capturing(route.pattern.parameters(in: path))
-        }
+        guard let index = lookUp(url, method: method, status: status, { $0 }) else { return nil }
+        let route = routes[index]
+        return route.pattern.namedCount > 0 ? route.matched(url, prefixCount: prefixBytes.count) : route
     }
 
     /// The position in ``routes`` of the route ``route(for:method:status:)`` finds: what a mapping
@@ -209,7 +205,7 @@ public struct URLModelMatcher: ModelMatcher {
     /// The first route for a URL, in precedence order, that `accept` takes: the path split into
     /// byte ranges on the stack, the prefix compared segment by segment, the rest looked up in the
     /// trie.
-    private func lookUp<T>(_ url: URL, method: HTTPRequest.Method?, status: HTTPResponse.Status?, _ accept: (Int) throws -> T?) rethrows -> T? {
+    func lookUp<T>(_ url: URL, method: HTTPRequest.Method?, status: HTTPResponse.Status?, _ accept: (Int) throws -> T?) rethrows -> T? {
         try PathBytes.withSegments(of: url) { bytes, segments in
             try lookUp(bytes, segments, method: method, status: status, accept)
         }

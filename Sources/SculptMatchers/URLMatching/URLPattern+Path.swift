@@ -33,14 +33,16 @@ extension URLPattern {
     ///   segment inside it, or the pattern has a `*`, `#` or `**` without a name.
     public func path(with values: [String: String]) throws(ParameterError) -> String {
         func failure(_ reason: String) -> ParameterError { ParameterError(pattern: description, reason: reason) }
-        if let unknown = values.keys.filter({ !names.contains($0) }).min() {
+        if values.keys.contains(where: { !names.contains($0) }), let unknown = values.keys.filter({ !names.contains($0) }).min() {
             let known = parameterNames.isEmpty ? "it has no parameters" : "its parameters are \(parameterNames.joined(separator: ", "))"
             throw failure("no parameter is named '\(PrintableText.value(unknown, limit: 64))'; \(known)")
         }
         var path = ""
+        path.reserveCapacity(64)
         for (index, (token, name)) in zip(tokens, names).enumerated() {
             if case .literal(let text) = token {
-                path += "/" + PercentEncoding.encoded(text)
+                path.append("/")
+                path.append(PercentEncoding.encoded(text))
                 continue
             }
             guard let name else {
@@ -56,7 +58,8 @@ extension URLPattern {
                     guard !PathSegments.isDotSegment(segment.utf8) else {
                         throw failure("the value for {\(name):**} has a segment '\(segment)', which a server resolves away")
                     }
-                    path += "/" + PercentEncoding.encoded(segment)
+                    path.append("/")
+                    path.append(PercentEncoding.encoded(segment))
                 }
             case .digits where !value.utf8.isASCIIDigits:
                 throw failure("the value for {\(name):#} must be one or more ASCII digits")
@@ -65,23 +68,26 @@ extension URLPattern {
                 guard !PathSegments.isDotSegment(value.utf8) else {
                     throw failure("the value for {\(name)} is '\(value)', which a server resolves away")
                 }
-                path += "/" + PercentEncoding.encoded(value)
+                path.append("/")
+                path.append(PercentEncoding.encoded(value))
             }
         }
         return path.isEmpty ? "/" : path
     }
 
-    /// The values a path gives this pattern's named parameters, from its decoded segments (after
-    /// any prefix): a `**` parameter's value is the rest of the segments joined with `/`. The
-    /// pattern must match the segments.
-    func parameters(in segments: [[UInt8]]) -> [String: String] {
-        var values: [String: String] = [:]
-        for (index, (token, name)) in zip(tokens, names).enumerated() {
+    /// The values a path gives this pattern's named parameters, read from the bytes of its
+    /// decoded segments (after any prefix): a `**` parameter's value is the rest of the segments
+    /// joined with `/`. The pattern must match the segments.
+    func parameters(_ bytes: UnsafeBufferPointer<UInt8>, _ segments: Slice<UnsafeBufferPointer<Range<Int>>>) -> [String: String] {
+        var values = [String: String](minimumCapacity: namedCount)
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        for (offset, (token, name)) in zip(tokens, names).enumerated() {
             guard let name else { continue }
+            let index = segments.startIndex + offset
             if token == .remainder {
-                values[name] = segments.dropFirst(index).map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
-            } else if index < segments.count {
-                values[name] = String(decoding: segments[index], as: UTF8.self)
+                values[name] = segments[Swift.min(index, segments.endIndex)...].map(text).joined(separator: "/")
+            } else if index < segments.endIndex {
+                values[name] = text(segments[index])
             }
         }
         return values

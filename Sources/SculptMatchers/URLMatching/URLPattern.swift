@@ -13,7 +13,7 @@ import SculptShared
 /// - `**`: zero or more segments; only as the last token;
 /// - `{name}`, `{name:#}` and `{name:**}`: `*`, `#` and `**` with a name, for the value the segment
 ///   holds (``parameterNames``, ``path(with:)``); a name is an ASCII letter or `_`, then letters,
-///   digits and `_`, and a pattern names each parameter once;
+///   digits, `_`, `-` and `.`, and a pattern names each parameter once;
 /// - anything else is a literal, compared case-sensitively after decoding. `id#` and `a*b` are
 ///   literals; write `%2A` for a literal `*` segment, `%23` for a literal `#`, and `%7B` and `%7D`
 ///   for braces.
@@ -69,6 +69,9 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     /// or `**` written without a name.
     public let names: [String?]
 
+    /// How many tokens have a name: a match captures values only for a pattern with some.
+    let namedCount: Int
+
     /// Compiles a pattern.
     ///
     /// ```swift
@@ -102,6 +105,7 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
         }
         self.tokens = tokens
         self.names = names
+        self.namedCount = names.count { $0 != nil }
     }
 
     /// The token a raw segment writes, and its parameter's name.

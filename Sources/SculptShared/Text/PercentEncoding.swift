@@ -32,17 +32,34 @@ package enum PercentEncoding {
     /// ```swift
     /// PercentEncoding.encoded("a b/c+d")   // "a%20b%2Fc%2Bd"
     /// ```
-    package static func encoded(_ text: some StringProtocol) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                output.append(byte)
-            } else {
-                output += [UInt8(ascii: "%"), hexDigit(byte >> 4), hexDigit(byte & 0x0F)]
+    package static func encoded(_ text: String) -> String {
+        encoding(text.utf8) ?? text
+    }
+
+    /// The same, for a part of a string.
+    package static func encoded(_ text: Substring) -> String {
+        encoding(text.utf8) ?? String(text)
+    }
+
+    /// The bytes of `utf8`, encoded; `nil` when none needs encoding (the common case: the text
+    /// is kept as it is, with no copy).
+    private static func encoding(_ utf8: some Collection<UInt8>) -> String? {
+        guard utf8.contains(where: { !isUnreserved($0) }) else { return nil }
+        return String(unsafeUninitializedCapacity: utf8.count * 3) { output in
+            var count = 0
+            for byte in utf8 {
+                if isUnreserved(byte) {
+                    output[count] = byte
+                    count += 1
+                } else {
+                    output[count] = UInt8(ascii: "%")
+                    output[count + 1] = hexDigit(byte >> 4)
+                    output[count + 2] = hexDigit(byte & 0x0F)
+                    count += 3
+                }
             }
+            return count
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// `text` with encodings equal by RFC 3986 (section 6.2.2) made one: hex digits in capitals

@@ -56,7 +56,7 @@ public enum SecretScan {
         var findings: [Finding] = []
         // Sculpt's own reader: members in document order, repeats kept, any number read, and
         // a few bytes of memory per byte of text.
-        if let root = try? JSONValue(parsing: data) {
+        if let root = try? OrderedJSON(parsing: data) {
             var path = Path()
             walk(root, name: nil, path: &path, into: &findings, policy)
         }
@@ -113,7 +113,7 @@ public enum SecretScan {
         var text: String { parts.isEmpty ? "(top level)" : parts.joined() }
     }
 
-    private static func walk(_ value: JSONValue, name: Name?, path: inout Path, into findings: inout [Finding], _ policy: SecretPolicy) {
+    private static func walk(_ value: OrderedJSON, name: Name?, path: inout Path, into findings: inout [Finding], _ policy: SecretPolicy) {
         switch value {
         case .string(let text):
             add(self.findings(in: text, name: name, policy), at: path, to: &findings)

@@ -77,9 +77,9 @@ public struct HARArchive: Sendable {
     ///   - redaction: what to redact from each entry; the defaults by default.
     /// - Throws: ``Fixture/FormatError`` when the bytes are not a HAR archive.
     public init(json data: Data, source: String? = nil, redaction: Redaction = Redaction()) throws {
-        let root: JSONValue
+        let root: OrderedJSON
         do {
-            root = try JSONValue(parsing: data)
+            root = try OrderedJSON(parsing: data)
         } catch {
             throw Fixture.FormatError(reason: "not JSON: \(error)", location: .offset(error.offset))
         }
@@ -106,7 +106,7 @@ public struct HARArchive: Sendable {
         var reason: String
     }
 
-    private static func fixture(from entry: JSONValue, budget: inout DecompressionBudget) throws(EntryError) -> Fixture {
+    private static func fixture(from entry: OrderedJSON, budget: inout DecompressionBudget) throws(EntryError) -> Fixture {
         guard let request = entry["request"], let response = entry["response"] else { throw EntryError(reason: "no request or response") }
         guard let urlText = request["url"]?.string, let url = URL(string: urlText) else { throw EntryError(reason: "request.url is not a URL") }
         guard let method = request["method"]?.string.flatMap({ HTTPRequest.Method($0) }) else { throw EntryError(reason: "request.method is not a method") }
@@ -137,7 +137,7 @@ public struct HARArchive: Sendable {
 
     /// `[{"name": ..., "value": ...}]` as fields, in order; names HTTP does not allow (HTTP/2
     /// pseudo-headers) are left out.
-    private static func fields(_ value: JSONValue?) -> HTTPFields {
+    private static func fields(_ value: OrderedJSON?) -> HTTPFields {
         var fields = HTTPFields()
         for header in value?.array ?? [] {
             guard let name = header["name"]?.string.flatMap({ HTTPField.Name($0) }), let text = header["value"]?.string else { continue }
@@ -147,13 +147,13 @@ public struct HARArchive: Sendable {
     }
 
     /// The body in `content`: text, base64, or a Polly.JS list of hex chunks.
-    private static func body(of content: JSONValue?) throws(EntryError) -> Data {
+    private static func body(of content: OrderedJSON?) throws(EntryError) -> Data {
         guard let text = content?["text"]?.string else { return Data() }
         if content?["encoding"]?.string == "base64" {
             guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { throw EntryError(reason: "content.text is not valid base64") }
             return data
         }
-        if content?["_isBinary"] == .bool(true), let chunks = (try? JSONValue(parsing: Data(text.utf8)))?.array {
+        if content?["_isBinary"] == .bool(true), let chunks = (try? OrderedJSON(parsing: Data(text.utf8)))?.array {
             var data = Data()
             for chunk in chunks {
                 guard let hex = chunk.string, let bytes = Self.bytes(hex: hex) else { throw EntryError(reason: "content.text has a chunk that is not hex") }

@@ -54,7 +54,7 @@ struct AskedRequest {
         /// The body's bytes (empty when there were none).
         let data: Data
         /// The body as JSON, `nil` when it is not JSON.
-        private(set) lazy var json: JSONValue? = try? JSONValue(parsing: data)
+        private(set) lazy var json: OrderedJSON? = try? OrderedJSON(parsing: data)
 
         /// A body of `data`, not parsed yet.
         init(_ data: Data) {

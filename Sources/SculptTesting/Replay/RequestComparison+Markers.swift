@@ -139,20 +139,20 @@ extension RequestComparison {
         }
         // The recording first: it is usually the smaller, and when it is not JSON the request's
         // body is never parsed.
-        guard let recordedValue = try? JSONValue(parsing: recorded), let value = body.json else { return false }
+        guard let recordedValue = try? OrderedJSON(parsing: recorded), let value = body.json else { return false }
         return matches(value, recordedValue)
     }
 
-    /// `value` against `recorded` as ``JSONValue/isEquivalent(to:)`` compares them, except that a
+    /// `value` against `recorded` as ``OrderedJSON/isEquivalent(to:)`` compares them, except that a
     /// recorded marker string matches anything. Depth is bounded by the parser's limit.
-    private static func matches(_ value: JSONValue, _ recorded: JSONValue) -> Bool {
+    private static func matches(_ value: OrderedJSON, _ recorded: OrderedJSON) -> Bool {
         switch (value, recorded) {
         case (_, .string(Redaction.marker)):
             return true
         case (.array(let elements), .array(let recordedElements)):
             return elements.count == recordedElements.count && zip(elements, recordedElements).allSatisfy { matches($0, $1) }
         case (.object(let members), .object(let recordedMembers)):
-            return JSONValue.membersMatch(members, recordedMembers) { matches($0, $1) }
+            return OrderedJSON.membersMatch(members, recordedMembers) { matches($0, $1) }
         default:
             return value.isEquivalent(to: recorded)
         }

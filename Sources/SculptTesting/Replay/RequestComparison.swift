@@ -136,7 +136,7 @@ struct RequestComparison {
     /// or form parameters.
     private static func redactedNames(in body: Data) -> [String] {
         guard body.range(of: Data(Redaction.marker.utf8)) != nil else { return [] }
-        if let json = try? JSONValue(parsing: body) {
+        if let json = try? OrderedJSON(parsing: body) {
             var names: [String] = []
             var pending = [json]
             while let value = pending.popLast() {

@@ -2,7 +2,7 @@ import Foundation
 import SculptShared
 import Sculpt
 
-extension JSONValue {
+extension OrderedJSON {
     /// The deepest nesting `JSONDecoder` reads, and so the deepest body a fixture stores as JSON.
     static let maximumDepth = 512
 
@@ -15,8 +15,8 @@ extension JSONValue {
     /// `maximumDepth` levels.
     ///
     /// - Throws: `JSONSyntaxError`, saying what was expected and what is there, at a byte offset.
-    init(parsing data: Data, maximumDepth: Int = JSONValue.maximumDepth) throws(JSONSyntaxError) {
-        let result: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in
+    init(parsing data: Data, maximumDepth: Int = OrderedJSON.maximumDepth) throws(JSONSyntaxError) {
+        let result: Result<OrderedJSON, JSONSyntaxError> = data.withUnsafeBytes { raw in
             var parser = Parser(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
             return Result { () throws(JSONSyntaxError) in try parser.document() }
         }
@@ -24,7 +24,7 @@ extension JSONValue {
     }
 }
 
-extension JSONValue {
+extension OrderedJSON {
     /// The byte offset at which the value at `path` begins in `document`: a path of member names
     /// and indices as messages write it (`interactions[2].response.headers[0]`; the empty path is
     /// the whole document). Where the document lacks the path, or stops being JSON on the way, the
@@ -76,26 +76,26 @@ extension JSONValue {
     }
 }
 
-/// Builds a ``JSONValue`` from the tokens ``JSONLexer`` reads.
+/// Builds a ``OrderedJSON`` from the tokens ``JSONLexer`` reads.
 private struct Parser {
     var lexer: JSONLexer
     let maximumDepth: Int
     var depth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONValue.maximumFileDepth) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = OrderedJSON.maximumFileDepth) {
         lexer = JSONLexer(bytes)
         lexer.skipByteOrderMark()
         self.maximumDepth = maximumDepth
     }
 
-    mutating func document() throws(JSONSyntaxError) -> JSONValue {
+    mutating func document() throws(JSONSyntaxError) -> OrderedJSON {
         let value = try self.value()
         lexer.skipWhitespace()
         guard lexer.peek() == nil else { throw lexer.error("unexpected \(lexer.describeNext()) after the document") }
         return value
     }
 
-    private mutating func value() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func value() throws(JSONSyntaxError) -> OrderedJSON {
         lexer.skipWhitespace()
         guard let byte = lexer.peek() else { throw lexer.error(expected: "a value") }
         switch byte {
@@ -112,7 +112,7 @@ private struct Parser {
         }
     }
 
-    private mutating func literal(_ text: StaticString, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+    private mutating func literal(_ text: StaticString, _ value: OrderedJSON) throws(JSONSyntaxError) -> OrderedJSON {
         try lexer.literal(text)
         return value
     }
@@ -123,11 +123,11 @@ private struct Parser {
         depth += 1
     }
 
-    private mutating func object() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func object() throws(JSONSyntaxError) -> OrderedJSON {
         try enter()
         defer { depth -= 1 }
         lexer.index += 1
-        var members: [JSONValue.Member] = []
+        var members: [OrderedJSON.Member] = []
         lexer.skipWhitespace()
         if lexer.peek() == UInt8(ascii: "}") {
             lexer.index += 1
@@ -151,11 +151,11 @@ private struct Parser {
         }
     }
 
-    private mutating func array() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func array() throws(JSONSyntaxError) -> OrderedJSON {
         try enter()
         defer { depth -= 1 }
         lexer.index += 1
-        var elements: [JSONValue] = []
+        var elements: [OrderedJSON] = []
         lexer.skipWhitespace()
         if lexer.peek() == UInt8(ascii: "]") {
             lexer.index += 1
@@ -174,9 +174,9 @@ private struct Parser {
         }
     }
 
-    /// The offset of the value at `steps` from here (see ``JSONValue/offset(ofPath:in:)``), or of
+    /// The offset of the value at `steps` from here (see ``OrderedJSON/offset(ofPath:in:)``), or of
     /// the deepest value on the way that holds the path's next step when it does not.
-    mutating func offset(of steps: ArraySlice<JSONValue.PathStep>) -> Int {
+    mutating func offset(of steps: ArraySlice<OrderedJSON.PathStep>) -> Int {
         lexer.skipWhitespace()
         let start = lexer.index
         guard let step = steps.first else { return start }

@@ -4,23 +4,23 @@ import SculptShared
 /// A JSON value that keeps what `JSONSerialization` loses: the order of object members (and any
 /// repeated keys) and the literal text of numbers. Fixture bodies round-trip through it unchanged
 /// but for white space.
-enum JSONValue: Equatable, Sendable {
+enum OrderedJSON: Equatable, Sendable {
     case null
     case bool(Bool)
     /// A number as written, e.g. `-1.50e3`.
     case number(String)
     case string(String)
-    case array([JSONValue])
+    case array([OrderedJSON])
     case object([Member])
 
     /// One member of an object, in document order.
     struct Member: Equatable, Sendable {
         var key: String
-        var value: JSONValue
+        var value: OrderedJSON
     }
 
     /// The first member named `key`, as `JSONDecoder` resolves repeated keys.
-    subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> OrderedJSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
@@ -30,7 +30,7 @@ enum JSONValue: Equatable, Sendable {
         return nil
     }
 
-    var array: [JSONValue]? {
+    var array: [OrderedJSON]? {
         if case .array(let elements) = self { return elements }
         return nil
     }
@@ -43,7 +43,7 @@ enum JSONValue: Equatable, Sendable {
 
     /// Whether two values mean the same JSON: objects compared as sets of members (first
     /// occurrence of a repeated key), numbers by value.
-    func isEquivalent(to other: JSONValue) -> Bool {
+    func isEquivalent(to other: OrderedJSON) -> Bool {
         switch (self, other) {
         case (.number(let a), .number(let b)):
             return a == b || Self.numberValue(a).map { $0 == Self.numberValue(b) } ?? false
@@ -100,14 +100,14 @@ enum JSONValue: Equatable, Sendable {
 
     /// Whether two objects' members, by key (the first occurrence of a repeated one), have the
     /// same keys and values that `match`; linear in the members, however many there are.
-    static func membersMatch(_ a: [Member], _ b: [Member], _ match: (JSONValue, JSONValue) -> Bool) -> Bool {
+    static func membersMatch(_ a: [Member], _ b: [Member], _ match: (OrderedJSON, OrderedJSON) -> Bool) -> Bool {
         let left = firstByKey(a)
         let right = firstByKey(b)
         guard left.count == right.count else { return false }
         return left.allSatisfy { key, value in right[key].map { match(value, $0) } ?? false }
     }
 
-    private static func firstByKey(_ members: [Member]) -> [String: JSONValue] {
+    private static func firstByKey(_ members: [Member]) -> [String: OrderedJSON] {
         Dictionary(members.lazy.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import SculptShared
 
-extension JSONValue {
+extension OrderedJSON {
     /// The value as compact JSON: members in order, numbers as written.
     var compactData: Data {
         var text = ""

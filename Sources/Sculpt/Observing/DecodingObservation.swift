@@ -1,0 +1,78 @@
+import Foundation
+import SculptShared
+
+/// The decoding observer of the serialize call running on this thread, and the response it
+/// reports about: the lossy shapes and the type-field fallbacks tell it what they lose
+/// (``report(_:at:error:)``), and it builds a ``DecodingEvent`` for each.
+///
+/// A thread-local value, like `RootDecoding`'s: decoding is synchronous, and a `Decodable`
+/// type's initializer has no other channel back to the serializer that runs it. Outside an
+/// observed call, reporting reads one thread-local value and does nothing else; an observed call
+/// costs setting it.
+@usableFromInline
+package final class DecodingObservation {
+    /// The observer; `nil` for a call that observes nothing inside an observed one.
+    private let observer: (@Sendable (DecodingEvent) -> Void)?
+    private let response: ResponseContext
+    private let data: Data
+    private let matcher: any ModelMatcher
+    /// The route and URL as events show them, worked out for the first event.
+    private var shown: (route: String?, url: String)?
+    /// Whether the matcher is being asked for its route: what it reports then was reported already.
+    private var describing = false
+
+    private init(_ observer: (@Sendable (DecodingEvent) -> Void)?, _ response: ResponseContext, _ data: Data, _ matcher: any ModelMatcher) {
+        self.observer = observer
+        self.response = response
+        self.data = data
+        self.matcher = matcher
+    }
+
+    private static let current = ThreadLocal<DecodingObservation>()
+
+    /// Whether a call on this thread observes its decoding.
+    @usableFromInline
+    static var isObserving: Bool { current.value != nil }
+
+    /// Runs `body`, the serializing of `data` for `response`, with `observer` told of what its
+    /// decodes lose; `nil` keeps an observed call this one runs inside from hearing of them.
+    @usableFromInline
+    static func observing<T>(
+        _ observer: (@Sendable (DecodingEvent) -> Void)?, _ response: ResponseContext, _ data: Data, _ matcher: any ModelMatcher,
+        _ body: () throws(SculptError) -> T
+    ) throws(SculptError) -> T {
+        try current.withValue(DecodingObservation(observer, response, data, matcher), body)
+    }
+
+    /// Tells this thread's observer, if any, that a decode lost what `kind` says at `codingPath`,
+    /// because of `error`.
+    /// - Parameters:
+    ///   - kind: what was lost.
+    ///   - codingPath: where in the body.
+    ///   - error: why, for a skipped element or a dropped value.
+    package static func report(_ kind: DecodingEvent.Kind, at codingPath: @autoclosure () -> [any CodingKey], error: (any Error)? = nil) {
+        guard let observation = current.value, let observer = observation.observer, !observation.describing else { return }
+        let shown = observation.shownResponse()
+        let path = codingPath()
+        observer(DecodingEvent(
+            kind: kind,
+            codingPath: SculptError.codingPath(path),
+            reason: error.map { SculptError.describe($0, withholding: .decodingEvent) },
+            error: error,
+            route: shown.route,
+            method: observation.response.method.map { ClippedText.value($0.rawValue, limit: 64) },
+            status: observation.response.status.code,
+            url: shown.url))
+    }
+
+    /// The route and URL events show, worked out once per call.
+    private func shownResponse() -> (route: String?, url: String) {
+        if let shown { return shown }
+        describing = true
+        let route = matcher.matchedRoute(for: response, data: data).map { ClippedText.value($0, limit: 1024) }
+        describing = false
+        let shown = (route, response.url.map(ResponseContext.shown) ?? "(no URL)")
+        self.shown = shown
+        return shown
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptJSON
+import SculptMatchers
+import Testing
+
+private struct Push: Decodable, Sendable, Equatable { let type: String; let commits: Int }
+
+private enum Events: TypeFieldFamily {
+    static let types: [String: any (Decodable & Sendable).Type] = ["PushEvent": Push.self]
+}
+
+private enum EventsKeepingUnknown: TypeFieldFamily {
+    static let types = Events.types
+    static let fallback: (any (Decodable & Sendable).Type)? = JSONValue.self
+}
+
+private struct Question: Decodable, Sendable { let type: String; let title: String }
+
+/// The events an observer heard, in order.
+private final class Heard: Sendable {
+    private let events = Locked<[DecodingEvent]>([])
+    var all: [DecodingEvent] { events.withLock { $0 } }
+    func observer() -> @Sendable (DecodingEvent) -> Void { { event in self.events.withLock { $0.append(event) } } }
+}
+
+/// A serializer's decoding observer hears of every part of a response a decode loses without
+/// failing, with where it was, why, and which request and route it came from.
+@Suite("Decoding observers hear what lossy decodes leave out")
+struct DecodingObserverTests {
+    private static let users = #"[{"login":"a","id":1},{"login":"b","id":"two"},{"login":"c","id":3}]"#
+
+    private func serializer<Matcher: ModelMatcher>(_ matcher: Matcher, decoder: any ModelDecoder = SculptJSONDecoder(), _ heard: Heard) -> ModelResponseSerializer<Matcher> {
+        var serializer = ModelResponseSerializer(matcher: matcher, decoder: decoder)
+        serializer.decodingObserver = heard.observer()
+        return serializer
+    }
+
+    private func userRoutes() throws -> URLModelMatcher {
+        var routes = URLModelMatcher(pathPrefix: "/v3")
+        try routes.add("/orgs/{org}/members", LossyArray<User>.self, method: .get)
+        return routes
+    }
+
+    enum Decoder: String, CaseIterable, Sendable {
+        case sculptJSON, foundationJSON
+        var decoder: any ModelDecoder { self == .sculptJSON ? SculptJSONDecoder() : JSONDecoder() }
+    }
+
+    @Test("a skipped element is told with its index, path, reason, route, status and redacted URL", arguments: Decoder.allCases)
+    func skippedElement(decoder: Decoder) throws {
+        let heard = Heard()
+        let serializer = serializer(try userRoutes(), decoder: decoder.decoder, heard)
+        let context = response("https://api.example.com/v3/orgs/apple/members?access_token=s3cr3t-t0ken")
+        let users = try serializer.serialize(.json(Self.users), for: context, as: LossyArray<User>.self)
+        #expect(users.elements.map(\.login) == ["a", "c"])
+        let event = try #require(heard.all.only)
+        #expect(event.kind == .elementSkipped(index: 1, tag: nil))
+        #expect(event.codingPath == "[1]")
+        #expect(event.reason == "At [1].id: expected Int. (the value is not shown)")
+        #expect(event.error is DecodingError)
+        #expect(event.route == "GET /orgs/{org}/members -> LossyArray<User>")
+        #expect(event.method == "GET")
+        #expect(event.status == 200)
+        #expect(event.url == "https://api.example.com/v3/orgs/apple/members?access_token=REDACTED")
+        #expect(event.description == "GET https://api.example.com/v3/orgs/apple/members?access_token=REDACTED -> 200, route GET /orgs/{org}/members -> LossyArray<User>: skipped element [1]: At [1].id: expected Int. (the value is not shown)")
+    }
+
+    @Test("every entry point of the serializer and its envelope tells the observer")
+    func everyEntryPoint() throws {
+        let heard = Heard()
+        let serializer = serializer(try userRoutes(), heard)
+        let context = response("https://api.example.com/v3/orgs/apple/members")
+        _ = try serializer.serialize(.json(Self.users), for: context)
+        _ = try serializer.serialize(.json(Self.users), for: context, as: LossyArray<User>.self)
+        _ = try serializer.result(.json(Self.users), for: context, as: LossyArray<User>.self).get()
+        struct Meta: Decodable, Sendable {}
+        _ = try serializer.enveloped(in: Meta.self).serialize(.json(Self.users), for: context, as: LossyArray<User>.self)
+        #expect(heard.all.map(\.kind) == Array(repeating: .elementSkipped(index: 1, tag: nil), count: 4))
+    }
+
+    @Test("a Lossy model that does not decode is told as a dropped value at the top level")
+    func droppedValue() throws {
+        let heard = Heard()
+        let serializer = serializer(StaticModelMatcher(Lossy<User>.self), heard)
+        let status = try serializer.serialize(.json(#"{"login":"a"}"#), for: response(), as: Lossy<User>.self)
+        #expect(status.value == nil)
+        let event = try #require(heard.all.only)
+        #expect(event.kind == .valueDropped)
+        #expect(event.codingPath == "(top level)")
+        #expect(event.reason == #"At id: missing key "id"."#)
+        #expect(event.route == "Lossy<User>")
+    }
+
+    @Test("a polymorphic element skipped or answered by the fallback is told with its tag")
+    func polymorphic() throws {
+        let heard = Heard()
+        let body = #"[{"type":"PushEvent","commits":2},{"type":"PushEvent"},{"type":"PollEvent","question":"why?"}]"#
+        let lossy = try serializer(StaticModelMatcher(LossyPolymorphicArray<Events>.self), heard)
+            .serialize(.json(body), for: response(), as: LossyPolymorphicArray<Events>.self)
+        #expect(lossy.elements.count == 1)
+        #expect(heard.all.map(\.kind) == [.elementSkipped(index: 1, tag: "PushEvent"), .elementSkipped(index: 2, tag: "PollEvent")])
+        #expect(heard.all.map(\.codingPath) == ["[1]", "[2]"])
+
+        let kept = Heard()
+        let events = try serializer(StaticModelMatcher(LossyPolymorphicArray<EventsKeepingUnknown>.self), kept)
+            .serialize(.json(body), for: response(), as: LossyPolymorphicArray<EventsKeepingUnknown>.self)
+        #expect(events.elements.count == 2)
+        #expect(kept.all.count == 2)
+        #expect(kept.all.first?.kind == .elementSkipped(index: 1, tag: "PushEvent"))
+        let fallback = try #require(kept.all.last)
+        #expect(fallback.kind == .unknownTag(field: "type", found: #""PollEvent""#, fallback: "JSONValue"))
+        #expect(fallback.codingPath == "[2]")
+        #expect(fallback.reason == nil)
+        #expect("\(fallback)".hasSuffix(#": "type" is "PollEvent", not registered; decoded as JSONValue at [2]"#), "\(fallback)")
+    }
+
+    @Test("the fallback keeps an unknown element's JSON, to encode again as it came")
+    func fallbackKeepsJSON() throws {
+        let body = #"[{"type":"PollEvent","question":"why?","votes":[1,2.5,null,true],"by":{"login":"a"}}]"#
+        let events = try ModelResponseSerializer(matcher: StaticModelMatcher(PolymorphicArray<EventsKeepingUnknown>.self))
+            .serialize(.json(body), for: response(), as: PolymorphicArray<EventsKeepingUnknown>.self)
+        let unknown = try #require(events.elements.first as? JSONValue)
+        #expect(unknown["type"] == .string("PollEvent"))
+        #expect(unknown["votes"]?[1] == .double(2.5))
+        #expect(unknown.description == #"{"by":{"login":"a"},"question":"why?","type":"PollEvent","votes":[1,2.5,null,true]}"#)
+        let encoded = try JSONEncoder().encode(unknown)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: encoded) == unknown)
+        #expect(try SculptJSONDecoder().decode(JSONValue.self, from: encoded) == unknown)
+    }
+
+    @Test("a type-field matcher's fallback is told at the top level, and names the route that delegated to it")
+    func matcherFallback() throws {
+        var byType = TypeFieldModelMatcher(field: "type")
+        try byType.add("question", Question.self)
+        byType.fallback = ModelType(JSONValue.self)
+        var routes = URLModelMatcher()
+        try routes.add("/feed/*", matcher: byType)
+        let heard = Heard()
+        let serializer = serializer(routes, heard)
+        let question = try serializer.serialize(.json(#"{"type":"question","title":"t"}"#), for: response("https://x/feed/1"))
+        #expect(question is Question)
+        #expect(heard.all.isEmpty)
+
+        let unknown = try serializer.serialize(.json(#"{"type":"poll","title":"t"}"#), for: response("https://x/feed/2"))
+        #expect((unknown as? JSONValue)?["type"] == .string("poll"))
+        let event = try #require(heard.all.only)
+        #expect(event.kind == .unknownTag(field: "type", found: #""poll""#, fallback: "JSONValue"))
+        #expect(event.codingPath == "(top level)")
+        #expect(event.route == "/feed/* -> type: fallback -> JSONValue")
+
+        _ = try serializer.serialize(.json(#"{"title":"t"}"#), for: response("https://x/feed/3"))
+        #expect(heard.all.last?.kind == .unknownTag(field: "type", found: nil, fallback: "JSONValue"))
+        #expect(heard.all.last.map { "\($0.kind)" } == #"no "type"; decoded as JSONValue"#)
+    }
+
+    @Test("matchers describe the route that resolved a response", arguments: [
+        ("https://x/v3/users/octocat", "GET", "GET /users/{login} -> User"),
+        ("https://x/v3/feed/1", "GET", #"/feed/* -> kind: "3" -> Question"#),
+        ("https://x/v3/nothing", "GET", "User"),
+        ("https://x/nothing", "GET", "User"),
+    ])
+    func matchedRoutes(url: String, method: String, expected: String) throws {
+        var byKind = TypeFieldModelMatcher(field: "kind")
+        try byKind.add("3", Question.self)
+        var routes = URLModelMatcher(pathPrefix: "/v3")
+        try routes.add("/users/{login}", User.self, method: .get)
+        try routes.add("/feed/*", matcher: byKind)
+        let matcher = FirstMatchModelMatcher([routes, StaticModelMatcher(User.self)])
+        let context = response(url, method: HTTPRequest.Method(method))
+        #expect(matcher.matchedRoute(for: context, data: .json(#"{"kind":3.0}"#)) == expected)
+    }
+
+    @Test("a serializer without an observer, run inside an observed decode, keeps its events from that observer")
+    func nestedUnobserved() throws {
+        struct Outer: Decodable, Sendable {
+            let inner: LossyArray<User>
+            init(from decoder: any Swift.Decoder) throws {
+                let text = try decoder.singleValueContainer().decode(String.self)
+                inner = try ModelResponseSerializer(matcher: StaticModelMatcher(LossyArray<User>.self))
+                    .serialize(.json(text), for: response(), as: LossyArray<User>.self)
+            }
+        }
+        let heard = Heard()
+        let body = try String(decoding: JSONEncoder().encode(Self.users), as: UTF8.self)
+        let outer = try serializer(StaticModelMatcher(Outer.self), heard).serialize(.json(body), for: response(), as: Outer.self)
+        #expect(outer.inner.failures.count == 1)
+        #expect(heard.all.isEmpty)
+    }
+
+    @Test("events reach the observer before a decode that fails later throws")
+    func failingDecode() throws {
+        struct Page: Decodable, Sendable { let items: LossyArray<User>; let total: Int }
+        let heard = Heard()
+        let serializer = serializer(StaticModelMatcher(Page.self), heard)
+        #expect(throws: SculptError.self) {
+            try serializer.serialize(.json(#"{"items":\#(Self.users)}"#), for: response(), as: Page.self)
+        }
+        #expect(heard.all.map(\.codingPath) == ["items[1]"])
+    }
+
+    @Test("without an observer nothing is told, and the lossy shapes still keep their failures")
+    func noObserver() throws {
+        let users = try ModelResponseSerializer(matcher: try userRoutes())
+            .serialize(.json(Self.users), for: response("https://x/v3/orgs/a/members"), as: LossyArray<User>.self)
+        #expect(users.failures.map(\.index) == [1])
+    }
+
+    @Test("concurrent responses each tell their own URL")
+    func concurrentResponses() async throws {
+        let heard = Heard()
+        let serializer = serializer(try userRoutes(), heard)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for org in 0..<64 {
+                group.addTask {
+                    _ = try serializer.serialize(.json(Self.users), for: response("https://x/v3/orgs/\(org)/members"), as: LossyArray<User>.self)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(Set(heard.all.map(\.url)) == Set((0..<64).map { "https://x/v3/orgs/\($0)/members" }))
+    }
+
+    @Test("an event is one bounded line whatever the body and URL hold")
+    func boundedLine() throws {
+        let heard = Heard()
+        let tag = "Evil\n" + String(repeating: "x", count: 100_000)
+        let body = try String(decoding: JSONEncoder().encode([["type": tag]]), as: UTF8.self)
+        _ = try serializer(StaticModelMatcher(LossyPolymorphicArray<Events>.self), heard)
+            .serialize(.json(body), for: response("https://x/" + String(repeating: "p", count: 50_000)), as: LossyPolymorphicArray<Events>.self)
+        let line = try #require(heard.all.only).description
+        #expect(!line.contains("\n"))
+        #expect(line.utf8.count <= 4_096 + 64)
+    }
+}
+
+extension Array {
+    /// The one element of an array that has exactly one.
+    fileprivate var only: Element? { count == 1 ? first : nil }
+}
