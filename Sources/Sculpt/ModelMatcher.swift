@@ -37,7 +37,7 @@ public protocol ModelMatcher: Sendable {
     /// matcher's prefix, or which route won and why the route of the asked type lost.
     ///
     /// ```swift
-    /// matcher.diagnosis(for: context, resolved: ModelType([Issue].self), expected: Issue.self)
+    /// matcher.diagnosis(for: context, data: body, resolved: ModelType([Issue].self), expected: Issue.self)
     /// // ["The route that won: GET /repos/*/*/issues -> Array<Issue>.",
     /// //  "POST /repos/*/*/issues (201) -> Issue gives Issue; it does not apply: limited to status 201, the response's is 200."]
     /// ```
@@ -46,10 +46,11 @@ public protocol ModelMatcher: Sendable {
     /// is none.
     /// - Parameters:
     ///   - response: the response the matcher was asked about.
+    ///   - data: its body, for a matcher that reads it (or asks one that does).
     ///   - resolved: what it resolved the response to, or `nil`.
     ///   - expected: the type the caller asked for, if any.
     /// - Returns: sentences, one per line; empty when there is nothing to add to the error's reason.
-    func diagnosis(for response: ResponseContext, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String]
+    func diagnosis(for response: ResponseContext, data: Data, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String]
 
     /// The route or rule that resolves `response`, and the type it gives, as one line for a
     /// ``DecodingEvent``: say, `GET /repos/{owner}/{repo}/issues -> LossyArray<Issue>`, or
@@ -77,10 +78,11 @@ extension ModelMatcher {
     /// Nothing to add: a matcher that does not explain its answers leaves the reason to speak.
     /// - Parameters:
     ///   - response: the response the matcher was asked about.
+    ///   - data: its body.
     ///   - resolved: what it resolved the response to, or `nil`.
     ///   - expected: the type the caller asked for, if any.
     /// - Returns: no lines.
-    public func diagnosis(for response: ResponseContext, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String] { [] }
+    public func diagnosis(for response: ResponseContext, data: Data, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String] { [] }
 
     /// The type the matcher resolves, described: `User`, `Array<Issue> at items`.
     /// - Parameters:

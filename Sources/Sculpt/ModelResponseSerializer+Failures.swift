@@ -49,11 +49,20 @@ extension ModelResponseSerializer {
         Self.blank(data, or: Self.matcherFailure(error, response, data), naming: expected.map { String(describing: $0) }, response)
     }
 
+    /// A matcher's diagnosis as an error keeps it: at most 12 lines (the last saying how many
+    /// more there were), each one line of at most 1 KB with control, bidirectional and invisible
+    /// characters escaped, so that code logging `diagnosis` itself gets what the description shows.
+    static func bounded(_ lines: [String]) -> [String] {
+        let limit = SculptError.diagnosisLimit
+        let kept = lines.count > limit ? lines.prefix(limit - 1) + ["… and \(lines.count - limit + 1) more."] : lines[...]
+        return kept.map { PrintableText.value($0, limit: SculptError.listLimit) }
+    }
+
     /// Step 5's error when the matcher has no model type.
     @usableFromInline @inline(never)
     func noModelFailure(expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
         var failure = SculptError(.noModelMatched(candidates: matcher.nearestCandidates(for: response)), response: response, body: data)
-        failure.diagnosis = matcher.diagnosis(for: response, resolved: nil, expected: expected as? any (Decodable & Sendable).Type)
+        failure.diagnosis = Self.bounded(matcher.diagnosis(for: response, data: data, resolved: nil, expected: expected as? any (Decodable & Sendable).Type))
         return Self.blank(data, or: failure, naming: expected.map { String(describing: $0) }, response)
     }
 
@@ -65,7 +74,7 @@ extension ModelResponseSerializer {
         guard modelType.isErrorResponse else {
             let expected = expected ?? modelType.type
             var mismatch = SculptError(.typeMismatch(expected: expected, matched: modelType), response: response, body: data)
-            mismatch.diagnosis = matcher.diagnosis(for: response, resolved: modelType, expected: expected)
+            mismatch.diagnosis = Self.bounded(matcher.diagnosis(for: response, data: data, resolved: modelType, expected: expected))
             return Self.blank(data, or: mismatch, naming: String(describing: expected), response)
         }
         do throws(SculptError) {

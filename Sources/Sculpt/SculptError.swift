@@ -29,7 +29,7 @@ public struct SculptError: Error, CustomStringConvertible {
     /// What the matcher says about its answer, one sentence per line, when no model type matched
     /// or another type than the one asked for did: the description prints it after the reason.
     /// Empty for every other reason, and for a matcher that does not explain itself
-    /// (``ModelMatcher/diagnosis(for:resolved:expected:)``).
+    /// (``ModelMatcher/diagnosis(for:data:resolved:expected:)``).
     ///
     /// ```swift
     /// error.diagnosis  // ["The path /users/octocat does not start with the prefix /v3: no route was tried.", ...]

@@ -45,14 +45,24 @@ public struct FirstMatchModelMatcher: ModelMatcher {
         matchers.flatMap { $0.nearestCandidates(for: response) }
     }
 
-    /// What every matcher says, in order.
+    /// What each matcher asked says, in order: those that answered nothing, and the one that
+    /// resolved the response (the matchers after it were not asked, and say nothing).
     /// - Parameters:
     ///   - response: the response the matchers were asked about.
+    ///   - data: its body, which each matcher is asked about again to find the one that answered.
     ///   - resolved: what the first matcher to answer resolved it to, or `nil`.
     ///   - expected: the type the caller asked for, if any.
     /// - Returns: the matchers' lines, in order.
-    public func diagnosis(for response: ResponseContext, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String] {
-        matchers.flatMap { $0.diagnosis(for: response, resolved: resolved, expected: expected) }
+    public func diagnosis(for response: ResponseContext, data: Data, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String] {
+        DecodingObservation.rereading {
+            var lines: [String] = []
+            for matcher in matchers {
+                let answer = resolved == nil ? nil : (try? matcher.modelType(for: response, data: data)) ?? nil
+                lines += matcher.diagnosis(for: response, data: data, resolved: answer, expected: expected)
+                if answer != nil { break }
+            }
+            return lines
+        }
     }
 
     /// The line of the first matcher that resolves the response, as matching picks it.
@@ -63,7 +73,9 @@ public struct FirstMatchModelMatcher: ModelMatcher {
     public func matchedRoute(for response: ResponseContext, data: Data) -> String? {
         for matcher in matchers {
             do {
-                if try matcher.modelType(for: response, data: data) != nil { return matcher.matchedRoute(for: response, data: data) }
+                if try DecodingObservation.rereading({ try matcher.modelType(for: response, data: data) }) != nil {
+                    return matcher.matchedRoute(for: response, data: data)
+                }
             } catch {
                 return nil
             }

@@ -65,12 +65,20 @@ package final class DecodingObservation {
             url: shown.url))
     }
 
+    /// Runs `body`, which asks a matcher again what it was asked already (to explain or
+    /// describe its answer), with what the matcher reports then kept from this thread's observer:
+    /// it was reported the first time.
+    package static func rereading<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        guard let observation = current.value, !observation.describing else { return try body() }
+        observation.describing = true
+        defer { observation.describing = false }
+        return try body()
+    }
+
     /// The route and URL events show, worked out once per call.
     private func shownResponse() -> (route: String?, url: String) {
         if let shown { return shown }
-        describing = true
-        let route = matcher.matchedRoute(for: response, data: data).map { ClippedText.value($0, limit: 1024) }
-        describing = false
+        let route = Self.rereading { matcher.matchedRoute(for: response, data: data) }.map { ClippedText.value($0, limit: 1024) }
         let shown = (route, response.url.map(ResponseContext.shown) ?? "(no URL)")
         self.shown = shown
         return shown

@@ -1,6 +1,7 @@
 public import Foundation
 public import HTTPTypes
 import Sculpt
+import SculptShared
 
 /// A route written once: a pattern with named parameters, the method and status it is for, and
 /// the model type its responses decode to. It registers into a ``URLModelMatcher`` and makes the
@@ -96,13 +97,14 @@ public struct Endpoint<Model: Decodable & Sendable>: Sendable, CustomStringConve
     }
 
     /// E.g. `POST /repos/{owner}/{repo}/issues (201) -> Issue`; for a pattern that did not
-    /// compile, the reason.
+    /// compile, the reason. Escaped and cut at 2 KB, as a route's description is.
     public var description: String {
-        switch compiled {
+        let text = switch compiled {
         case .success(let pattern):
             "\(URLModelMatcher.Route.signature(method, pattern, status)) -> \(ModelType(Model.self, at: keyPath))"
         case .failure(let error):
             "\(error) -> \(Model.self)"
         }
+        return PrintableText.value(text, limit: 2_048)
     }
 }

@@ -44,7 +44,7 @@ public struct EndpointRequest<Model: Decodable & Sendable>: Sendable {
     /// - Returns: the request.
     /// - Throws: `URLError(.badURL)` when `baseURL` has no scheme or host.
     public func urlRequest(baseURL: URL) throws -> URLRequest {
-        guard baseURL.scheme != nil, baseURL.host != nil else {
+        guard baseURL.scheme != nil, let host = baseURL.host, !host.isEmpty else {
             throw URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: "the base URL has no scheme or host"])
         }
         // The base URL's text up to its query or fragment, which come after its path, and

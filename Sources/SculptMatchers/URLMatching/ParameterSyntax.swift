@@ -1,9 +1,9 @@
 import SculptShared
 
 /// How a pattern writes a named parameter: a whole segment `{name}`, `{name:#}`, `{name:*}` or
-/// `{name:**}`. Braces anywhere else, and a segment written as other routers write a parameter
-/// (`:name`), are refused with what to write instead, so that no such pattern is taken silently
-/// for a literal that matches nothing.
+/// `{name:**}`. Braces anywhere else, a segment written as other routers write a parameter
+/// (`:name`), and a `?` (a query, which no route matches) are refused with what to write instead,
+/// so that no such pattern is taken silently for a literal that matches nothing.
 enum ParameterSyntax {
     /// The longest parameter name: 64 bytes.
     static let maximumNameLength = 64
@@ -13,10 +13,18 @@ enum ParameterSyntax {
     ///   parameter, a name that is not an identifier, an unknown kind, or `:name`.
     static func parameter(_ raw: Substring, in pattern: String) throws(URLPattern.SyntaxError) -> (URLPattern.Token, String)? {
         let bytes = raw.utf8
-        if bytes.first == UInt8(ascii: ":"), isName(bytes.dropFirst()) {
-            let name = raw.dropFirst()
+        if let query = bytes.firstIndex(of: UInt8(ascii: "?")) {
             throw URLPattern.SyntaxError(
-                pattern: pattern, reason: "segment '\(raw)' is written as other routers write a parameter: write {\(name)}, or %3A\(name) for a literal")
+                pattern: pattern,
+                reason: "segment '\(PrintableText.value(raw, limit: 64))' has a '?', which starts a query: a pattern is a path, and routes never match a query; leave '\(PrintableText.value(raw[query...], limit: 64))' out, or write %3F for a literal '?'")
+        }
+        if bytes.first == UInt8(ascii: ":"), let first = bytes.dropFirst().first, isLetter(first) {
+            // `:name`, `:user-id`, `:id.json`: a parameter as Express and Rails write one.
+            let name = raw.dropFirst()
+            let hint = isName(name.utf8) ? "write {\(name)}" : "write a parameter as a whole segment, {name}"
+            throw URLPattern.SyntaxError(
+                pattern: pattern,
+                reason: "segment '\(PrintableText.value(raw, limit: 64))' is written as other routers write a parameter: \(hint), or %3A\(PrintableText.value(name, limit: 64)) for a literal")
         }
         let opens = bytes.contains(UInt8(ascii: "{"))
         guard opens || bytes.contains(UInt8(ascii: "}")) else { return nil }
@@ -63,7 +71,7 @@ enum ParameterSyntax {
         return bytes.allSatisfy { isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
     }
 
-    private static func isLetter(_ byte: UInt8) -> Bool {
+    static func isLetter(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "_")
     }
 }

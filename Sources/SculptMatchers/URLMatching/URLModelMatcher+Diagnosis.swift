@@ -9,11 +9,14 @@ extension URLModelMatcher {
     /// When no route matched:
     /// - with a prefix, whether the path starts with it; a path without it is matched as if it
     ///   had it, and the route that would then win is named;
-    /// - each route whose pattern matches but whose method or status does not apply, and why.
+    /// - each route whose pattern matches but whose method or status does not apply, and why;
+    /// - without one, the route that would win were the path's first segments (up to four) part
+    ///   of the prefix, and the prefix to give the matcher.
     ///
     /// When the caller asked for another type than the winner's: the route that won, and each
-    /// route (up to three) that gives the asked type, with why it lost (its method, its status,
-    /// a pattern before it, or a pattern that does not match the path).
+    /// route (up to three) that gives the asked type, with why it lost: of those whose pattern
+    /// matches the path, its method, its status or a pattern before it; when no such route
+    /// matches, that its pattern does not.
     ///
     /// ```swift
     /// // No model type matched GET /users/octocat.
@@ -22,15 +25,16 @@ extension URLModelMatcher {
     /// ```
     /// - Parameters:
     ///   - response: the response the matcher was asked about.
+    ///   - data: its body, which the matchers of routes that delegate are asked about again.
     ///   - resolved: what the matcher resolved it to, or `nil`.
     ///   - expected: the type the caller asked for, if any.
     /// - Returns: the sentences; empty when the response has no URL.
-    public func diagnosis(for response: ResponseContext, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String] {
+    public func diagnosis(for response: ResponseContext, data: Data, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String] {
         guard let url = response.url else { return [] }
         let explanation = explain(url, method: response.method, status: response.status)
         guard let resolved else { return unmatched(explanation, url: url) }
         guard let expected, resolved.type != expected else { return [] }
-        return mismatched(explanation, expected: expected)
+        return DecodingObservation.rereading { mismatched(explanation, expected: expected, response, data) }
     }
 
     /// Why no route matched `url`: the prefix, and the candidates that did not apply.
@@ -39,6 +43,7 @@ extension URLModelMatcher {
         case .missing(let prefix, let path):
             // The path as the matcher reads it, matched as if the prefix were there.
             let segments = PathBytes.withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
+            if let lines = prefixAfterBasePath(segments, path: path, explanation) { return lines }
             let shown = segments.map { String(decoding: $0, as: UTF8.self) }
             let winner = candidates(for: segments, shown: shown, method: explanation.method, status: explanation.status).first { $0.outcome == .wins }
             let prefixed = prefix + (path == "/" ? "" : path)
@@ -46,10 +51,49 @@ extension URLModelMatcher {
                 + (winner.map { ["Were it \(prefixed), \($0.route) would win."] } ?? [])
         case .stripped(let prefix):
             return ["The prefix \(prefix) was stripped; routes were matched against /\(explanation.segments.joined(separator: "/"))."]
-                + notApplying(explanation)
+                + notApplying(explanation, url: url)
         case .none:
-            return notApplying(explanation)
+            return notApplying(explanation, url: url)
         }
+    }
+
+    /// When the prefix comes after a few segments of the path (`/api/v3/users` for the prefix
+    /// `/v3`): the base path to give as the prefix, and the route that would then win.
+    private func prefixAfterBasePath(_ segments: [[UInt8]], path: String, _ explanation: Explanation) -> [String]? {
+        let count = prefixBytes.count
+        let start = stride(from: 1, through: Swift.min(Self.basePathLimit, segments.count - count), by: 1).first { start in
+            segments[start..<(start + count)].elementsEqual(prefixBytes)
+        }
+        guard let start else { return nil }
+        let text = { (part: ArraySlice<[UInt8]>) in part.map { "/" + String(decoding: $0, as: UTF8.self) }.joined() }
+        let rest = Array(segments.dropFirst(start + count))
+        let winner = candidates(for: rest, shown: rest.map { String(decoding: $0, as: UTF8.self) }, method: explanation.method, status: explanation.status)
+            .first { $0.outcome == .wins }
+        return ["The path \(path) does not start with the prefix \(text(segments[start..<(start + count)])), but has it after \(text(segments[..<start])).",
+                "A base path before every route belongs in the prefix: URLModelMatcher(pathPrefix: \"\(text(segments[..<(start + count)]))\")."]
+            + (winner.map { ["With it, \($0.route) would win."] } ?? [])
+    }
+
+    /// The most leading segments tried as a base path the prefix lacks.
+    private static let basePathLimit = 4
+
+    /// The candidates whose pattern matches but whose method or status does not apply; without
+    /// any, the route that would win were the path's first segments (up to four) part of the
+    /// prefix: a base path the matcher was not given.
+    private func notApplying(_ explanation: Explanation, url: URL) -> [String] {
+        let lines = notApplying(explanation)
+        guard lines.isEmpty else { return lines }
+        var segments = PathBytes.withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
+        segments.removeFirst(Swift.min(prefixBytes.count, segments.count))
+        for dropped in stride(from: 1, to: Swift.min(segments.count, Self.basePathLimit + 1), by: 1) {
+            let rest = Array(segments.dropFirst(dropped))
+            let shown = rest.map { String(decoding: $0, as: UTF8.self) }
+            guard let winner = candidates(for: rest, shown: shown, method: explanation.method, status: explanation.status).first(where: { $0.outcome == .wins }) else { continue }
+            let base = segments.prefix(dropped).map { "/" + String(decoding: $0, as: UTF8.self) }.joined()
+            return ["Without its first segments \(base), the path would match \(winner.route).",
+                    "A base path before every route belongs in the prefix: URLModelMatcher(pathPrefix: \"\(prefix.map { "/\($0)" }.joined())\(base)\")."]
+        }
+        return []
     }
 
     /// The candidates whose pattern matches but whose method or status does not apply.
@@ -60,20 +104,42 @@ extension URLModelMatcher {
         }
     }
 
-    /// The route that won, and why each route of the asked type lost.
-    private func mismatched(_ explanation: Explanation, expected: any (Decodable & Sendable).Type) -> [String] {
+    /// The route that won, and why each route of the asked type lost. A route that delegates and
+    /// whose matcher answered nothing for the body did not win: the next did.
+    private func mismatched(_ explanation: Explanation, expected: any (Decodable & Sendable).Type, _ response: ResponseContext, _ data: Data) -> [String] {
         let name = String(describing: expected)
         let giving = routes.filter { $0.modelType?.type == expected }
-        guard let winner = explanation.winner else {
+        var passed: [Route] = []
+        let winner = explanation.candidates.first { candidate in
+            switch (candidate.outcome, candidate.route.target) {
+            case (.doesNotApply, _): return false
+            case (_, .model): return true
+            case (_, .matcher(let matcher)):
+                if (try? matcher.modelType(for: response, data: data)) != nil { return true }
+                passed.append(candidate.route)
+                return false
+            }
+        }?.route
+        guard let winner else {
             return giving.isEmpty ? [] : ["No route of this matcher won; \(giving[0]) gives \(name)."]
         }
-        guard !giving.isEmpty else { return ["The route that won: \(winner).", "No route gives \(name)."] }
-        return ["The route that won: \(winner)."] + giving.prefix(3).map { route in
-            guard let candidate = explanation.candidates.first(where: { $0.route.isSame(as: route) }) else {
-                return "\(route) gives \(name); its pattern does not match \(explanation.path)."
-            }
+        let passing = passed.prefix(3).map { "\($0) applies, but its matcher answered nothing for this body." }
+        guard !giving.isEmpty else {
+            let delegating = routes.filter { if case .matcher = $0.target { true } else { false } }
+            let none = delegating.isEmpty ? "No route gives \(name)." : "No route gives \(name) but through a matcher: \(ClippedText.list(delegating.map(\.description), limit: 512))."
+            return passing + ["The route that won: \(winner).", none]
+        }
+        // The routes of the asked type whose pattern matches the path, when there are any: why
+        // those lost is the answer; the others are listed only when no such route exists.
+        let matching = giving.compactMap { route in explanation.candidates.first { $0.route.isSame(as: route) } }
+        guard !matching.isEmpty else {
+            return passing + ["The route that won: \(winner)."] + giving.prefix(3).map { "\($0) gives \(name); its pattern does not match \(explanation.path)." }
+        }
+        return passing + ["The route that won: \(winner)."] + matching.prefix(3).map { candidate in
+            let route = candidate.route
             return switch candidate.outcome {
-            case .wins: "\(route) gives \(name) and won."
+            case .wins where route.isSame(as: winner): "\(route) gives \(name) and won."
+            case .wins: "\(route) gives \(name); it is tried first, but its matcher answered nothing for this body."
             case .loses(let reason): "\(route) gives \(name); it loses: \(reason)."
             case .doesNotApply(let reason): "\(route) gives \(name); it does not apply: \(reason)."
             }

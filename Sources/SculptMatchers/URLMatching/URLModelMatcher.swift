@@ -79,7 +79,8 @@ public struct URLModelMatcher: ModelMatcher {
         }
     }
 
-    /// Registers a pattern, replacing an earlier registration of the same pattern, method and status.
+    /// Registers a pattern, replacing an earlier registration of the same pattern, method and
+    /// status; one that names a parameter otherwise than the route it would replace is refused.
     ///
     /// ```swift
     /// try matcher.add("/search/**", SearchResults.self, at: "items")
@@ -93,7 +94,8 @@ public struct URLModelMatcher: ModelMatcher {
     ///   - method: the request method the route is for; `nil` for any.
     ///   - status: the response status the route is for; `nil` for any.
     /// - Throws: ``URLPattern/SyntaxError`` for an invalid pattern (`**` before the end, a bad
-    ///   percent escape, more than ``URLPattern/maximumSegmentCount`` segments),
+    ///   percent escape, more than ``URLPattern/maximumSegmentCount`` segments, a parameter
+    ///   named otherwise than in a route it would replace),
     ///   `ModelKeyPath.SyntaxError` for an invalid key path. Never traps.
     public mutating func add<M: Decodable & Sendable>(
         _ pattern: String,
@@ -123,7 +125,8 @@ public struct URLModelMatcher: ModelMatcher {
     ///   - matcher: the matcher that decides the model type of responses on this route.
     ///   - method: the request method the route is for; `nil` for any.
     ///   - status: the response status the route is for; `nil` for any.
-    /// - Throws: ``URLPattern/SyntaxError`` for an invalid pattern.
+    /// - Throws: ``URLPattern/SyntaxError`` for an invalid pattern, or one named otherwise than
+    ///   the route it would replace.
     public mutating func add(
         _ pattern: String,
         matcher: some ModelMatcher,
@@ -151,6 +154,12 @@ public struct URLModelMatcher: ModelMatcher {
         let index = trie.insert(route.pattern, method: method, status: status?.code, route: routes.count)
         if index == routes.count {
             routes.append(route)
+        } else if zip(routes[index].pattern.names, pattern.names).contains(where: { old, new in old != nil && new != nil && old != new }) {
+            // The trie is as it was: the existing route's place was found, not changed. A name
+            // given where the route had none (`*` then `{login}`) only adds one.
+            throw URLPattern.SyntaxError(
+                pattern: pattern.description,
+                reason: "it matches the paths \(routes[index].pattern) matches, for the same method and status, with other parameter names: it would replace that route, and its values would come back under the other names; write the same names, or tell the two apart by method or status")
         } else {
             routes[index] = route
         }
@@ -227,7 +236,7 @@ public struct URLModelMatcher: ModelMatcher {
     /// routes that share a literal segment with the path at the same place (an unrelated path
     /// lists none), those whose patterns accept the longest start of it. The path is compared
     /// after the prefix, or whole when it lacks the prefix (what the prefix did is
-    /// ``diagnosis(for:resolved:expected:)``'s to say).
+    /// ``diagnosis(for:data:resolved:expected:)``'s to say).
     /// - Parameter response: the response no route matched.
     public func nearestCandidates(for response: ResponseContext) -> [String] {
         guard let url = response.url else { return [] }

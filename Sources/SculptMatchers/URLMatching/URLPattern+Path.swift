@@ -9,9 +9,10 @@ extension URLPattern {
         /// What is wrong.
         public var reason: String
 
-        /// E.g. `cannot build a path from /repos/{owner}/{repo}: no value for {repo}`.
+        /// E.g. `cannot build a path from "/repos/{owner}/{repo}": no value for {repo}`; bounded
+        /// and escaped as ``URLPattern/SyntaxError``'s description is.
         public var description: String {
-            "cannot build a path from \(pattern): \(reason)"
+            PrintableText.value("cannot build a path from \(URLPattern.shown(pattern)): \(reason)", limit: 2_048)
         }
     }
 

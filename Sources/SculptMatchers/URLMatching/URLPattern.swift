@@ -50,11 +50,18 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
         public var reason: String
 
         /// E.g. `invalid URL pattern "/a/**/b": '**' must be the last segment`. A pattern over
-        /// 80 characters is shown by its start and end, with its length in bytes.
+        /// 80 characters is shown by its start and end, with its length in bytes; control and
+        /// invisible characters are escaped, and the whole is at most 2 KB.
         public var description: String {
-            guard pattern.count > 80 else { return "invalid URL pattern \"\(pattern)\": \(reason)" }
-            return "invalid URL pattern \"\(pattern.prefix(56))…\(pattern.suffix(16))\" (\(pattern.utf8.count) bytes): \(reason)"
+            PrintableText.value("invalid URL pattern \(URLPattern.shown(pattern)): \(reason)", limit: 2_048)
         }
+    }
+
+    /// A pattern in a message: in quotes, by its start and end when it is over 80 characters,
+    /// with its length in bytes.
+    static func shown(_ pattern: String) -> String {
+        guard pattern.count > 80 else { return "\"\(pattern)\"" }
+        return "\"\(pattern.prefix(56))…\(pattern.suffix(16))\" (\(pattern.utf8.count) bytes)"
     }
 
     /// The most segments a pattern may have: 256. Real APIs stay far below it (GitHub's longest

@@ -80,14 +80,21 @@ struct EndpointTests {
     @Test("a missing or extra parameter is an error before any request")
     func parameters() {
         let missing = #expect(throws: URLPattern.ParameterError.self) { try GitHub.issue(["owner": "apple", "repo": "swift"]) }
-        #expect(missing?.description == "cannot build a path from /repos/{owner}/{repo}/issues/{number:#}: no value for {number}")
+        #expect(missing?.description == "cannot build a path from \"/repos/{owner}/{repo}/issues/{number:#}\": no value for {number}")
         let extra = #expect(throws: URLPattern.ParameterError.self) { try GitHub.labels(["owner": "a", "repo": "b", "page": 2]) }
-        #expect(extra?.description == "cannot build a path from /repos/{owner}/{repo}/labels: no parameter is named 'page'; its parameters are owner, repo")
+        #expect(extra?.description == "cannot build a path from \"/repos/{owner}/{repo}/labels\": no parameter is named 'page'; its parameters are owner, repo")
     }
 
-    @Test("a base URL without a scheme or host is refused")
-    func badBase() throws {
+    @Test("a base URL without a scheme or a host is refused", arguments: ["/relative/only", "http://", "https:///x", "file:///tmp"])
+    func badBase(_ base: String) throws {
         let request = try GitHub.labels(["owner": "a", "repo": "b"])
-        #expect(throws: URLError.self) { try request.urlRequest(baseURL: try #require(URL(string: "/relative/only"))) }
+        #expect(throws: URLError.self) { try request.urlRequest(baseURL: try #require(URL(string: base))) }
+    }
+
+    @Test("an endpoint's description is one bounded line, whatever its pattern holds")
+    func boundedDescription() {
+        let endpoint = Endpoint<Issue>("/" + String(repeating: "a", count: 1_000_000) + "/\u{1B}")
+        #expect(endpoint.description.utf8.count <= 2_100)
+        #expect(!endpoint.description.contains("\u{1B}"))
     }
 }

@@ -110,4 +110,101 @@ struct MatchDiagnosisTests {
         let error = try #require(throws: SculptError.self) { try serializer.serialize(Data("[]".utf8), for: response, as: Issue.self) }
         #expect(error.diagnosis.isEmpty)
     }
+
+    /// The error `matcher` gives for `body` at `url`, asked for `type`.
+    static func failure<Matcher: ModelMatcher, T: Decodable & Sendable>(
+        _ matcher: Matcher, _ url: String, method: HTTPRequest.Method = .get, body: String = #"{"n":1}"#, as type: T.Type
+    ) throws -> SculptError {
+        let response = ResponseContext(url: URL(string: url), method: method, status: .ok, headerFields: [.contentType: "application/json"])
+        return try #require(throws: SculptError.self) { try ModelResponseSerializer(matcher: matcher).serialize(Data(body.utf8), for: response, as: type) }
+    }
+
+    @Test("a base path the matcher was not given: the prefix to give, and the route it would then match")
+    func basePathWithoutPrefix() throws {
+        var matcher = URLModelMatcher()
+        try matcher.add("/users/{login}", User.self)
+        let error = try Self.failure(matcher, "https://ghe.example.com/api/v3/users/octocat", as: User.self)
+        #expect(error.diagnosis == [
+            "Without its first segments /api/v3, the path would match /users/{login} -> User.",
+            #"A base path before every route belongs in the prefix: URLModelMatcher(pathPrefix: "/api/v3")."#,
+        ])
+    }
+
+    @Test("a prefix that comes after a base path: the whole base path to give as the prefix")
+    func prefixAfterBasePath() throws {
+        var matcher = URLModelMatcher(pathPrefix: "/v3")
+        try matcher.add("/users/{login}", User.self)
+        let error = try Self.failure(matcher, "https://ghe.example.com/api/v3/users/octocat", as: User.self)
+        #expect(error.diagnosis == [
+            "The path /api/v3/users/octocat does not start with the prefix /v3, but has it after /api.",
+            #"A base path before every route belongs in the prefix: URLModelMatcher(pathPrefix: "/api/v3")."#,
+            "With it, /users/{login} -> User would win.",
+        ])
+    }
+
+    struct Post: Decodable, Sendable { let type: String }
+    struct Photo: Decodable, Sendable { let type: String }
+    struct Feed: Decodable, Sendable { let n: Int? }
+
+    @Test("a route whose matcher answers nothing for the body did not win: the next one did")
+    func delegateAnsweredNothing() throws {
+        var feed = TypeFieldModelMatcher(field: "type")
+        try feed.add("post", Post.self)
+        try feed.add("photo", Photo.self)
+        feed.unknownValuesMatchNothing = true
+        var matcher = URLModelMatcher()
+        try matcher.add("/feed/*", matcher: feed)
+        try matcher.add("/feed/**", Feed.self)
+        let video = try Self.failure(matcher, "https://h/feed/1", body: #"{"type":"video"}"#, as: Post.self)
+        #expect(video.diagnosis == [
+            "/feed/* -> TypeFieldModelMatcher applies, but its matcher answered nothing for this body.",
+            "The route that won: /feed/** -> Feed.",
+            "No route gives Post but through a matcher: /feed/* -> TypeFieldModelMatcher.",
+        ])
+        let photo = try Self.failure(matcher, "https://h/feed/1", body: #"{"type":"photo"}"#, as: Post.self)
+        #expect(photo.diagnosis == [
+            "The route that won: /feed/* -> TypeFieldModelMatcher.",
+            "No route gives Post but through a matcher: /feed/* -> TypeFieldModelMatcher.",
+        ])
+    }
+
+    @Test("of several matchers, only those asked explain themselves: the one that answered, and those before it")
+    func firstMatchExplainsThoseAsked() throws {
+        var users = URLModelMatcher()
+        try users.add("/users/{login}", User.self)
+        var issues = URLModelMatcher()
+        try issues.add("/users/{login}", Issue.self)
+        let error = try Self.failure(FirstMatchModelMatcher([users, issues]), "https://h/users/x", as: Issue.self)
+        #expect(error.diagnosis == ["The route that won: /users/{login} -> User.", "No route gives Issue."])
+    }
+
+    @Test("the routes of the asked type that match the path come first, whatever their order of registration")
+    func matchingRoutesFirst() throws {
+        var matcher = URLModelMatcher(pathPrefix: "/v3")
+        try matcher.add("/user", User.self)
+        try matcher.add("/orgs/{o}/owner", User.self)
+        try matcher.add("/repos/{o}/{r}/owner", User.self)
+        try matcher.add("/teams/{t}/lead", User.self)
+        try matcher.add("/users/{login}", User.self, method: .get)
+        try matcher.add("/users/me", Issue.self)
+        let error = try Self.failure(matcher, "https://h/v3/users/me", as: User.self)
+        #expect(error.diagnosis == [
+            "The route that won: /users/me -> Issue.",
+            "GET /users/{login} -> User gives User; it loses: at segment 2 ('me') literal 'me' comes before '*'.",
+        ])
+    }
+
+    @Test("a diagnosis is bounded and escaped as the error keeps it, however many routes do not apply")
+    func boundedDiagnosis() throws {
+        var matcher = URLModelMatcher()
+        for index in 0..<500 { try matcher.add("/a", User.self, method: HTTPRequest.Method("M\(index)")) }
+        let more = try Self.failure(matcher, "https://h/a", as: User.self)
+        #expect(more.diagnosis.count == 12)
+        #expect(more.diagnosis.last == "… and 489 more.")
+        var prefixed = URLModelMatcher(pathPrefix: "/v3")
+        try prefixed.add("/a", User.self)
+        let escaped = try Self.failure(prefixed, "https://h/%1B%5B31m%0A/" + String(repeating: "p", count: 100_000), as: User.self)
+        #expect(escaped.diagnosis.first?.hasPrefix(#"The path /\u{1B}[31m\n/ppp"#) == true, "\(escaped.diagnosis)")
+        #expect(escaped.diagnosis.allSatisfy { $0.utf8.count <= 1_100 })
+    }
 }

@@ -44,6 +44,12 @@ struct NamedParameterTests {
         ("/{id:int}", #"invalid URL pattern "/{id:int}": parameter 'id' has the kind 'int': write {id}, {id:#} for digits or {id:**} for the rest of the path"#),
         ("/{a}/{a}", #"invalid URL pattern "/{a}/{a}": the parameter 'a' is named twice; give each its own name"#),
         ("/{rest:**}/x", #"invalid URL pattern "/{rest:**}/x": '**' must be the last segment"#),
+        ("/users/:user-id", #"invalid URL pattern "/users/:user-id": segment ':user-id' is written as other routers write a parameter: write {user-id}, or %3Auser-id for a literal"#),
+        ("/users/:id.json", #"invalid URL pattern "/users/:id.json": segment ':id.json' is written as other routers write a parameter: write {id.json}, or %3Aid.json for a literal"#),
+        ("/users/:id+x", #"invalid URL pattern "/users/:id+x": segment ':id+x' is written as other routers write a parameter: write a parameter as a whole segment, {name}, or %3Aid+x for a literal"#),
+        ("/search?sort=asc", #"invalid URL pattern "/search?sort=asc": segment 'search?sort=asc' has a '?', which starts a query: a pattern is a path, and routes never match a query; leave '?sort=asc' out, or write %3F for a literal '?'"#),
+        ("/search?q={q}", #"invalid URL pattern "/search?q={q}": segment 'search?q={q}' has a '?', which starts a query: a pattern is a path, and routes never match a query; leave '?q={q}' out, or write %3F for a literal '?'"#),
+        ("/p/\u{1B}[31m/{", #"invalid URL pattern "/p/\u{1B}[31m/{": segment '{' has braces that do not make it a parameter: a parameter is a whole segment, {name}; match a segment that holds more (v{n}, {base}...{head}) with one parameter and split its value, or write %7B and %7D for literal braces"#),
     ])
     func refused(_ text: String, _ message: String) {
         let error = #expect(throws: URLPattern.SyntaxError.self) { try URLPattern(text) }
@@ -65,16 +71,16 @@ struct NamedParameterTests {
     }
 
     @Test("a value that cannot be built is refused, saying which and why", arguments: [
-        ("/repos/{owner}/{repo}", ["owner": "apple"], "cannot build a path from /repos/{owner}/{repo}: no value for {repo}"),
-        ("/repos/{owner}/{repo}", ["owner": "a", "repo": "b", "onwer": "c"], "cannot build a path from /repos/{owner}/{repo}: no parameter is named 'onwer'; its parameters are owner, repo"),
-        ("/repos", ["id": "1"], "cannot build a path from /repos: no parameter is named 'id'; it has no parameters"),
-        ("/issues/{number:#}", ["number": "4a"], "cannot build a path from /issues/{number:#}: the value for {number:#} must be one or more ASCII digits"),
-        ("/issues/{number:#}", ["number": "٣"], "cannot build a path from /issues/{number:#}: the value for {number:#} must be one or more ASCII digits"),
-        ("/users/{login}", ["login": ""], "cannot build a path from /users/{login}: the value for {login} is empty, which no segment is"),
-        ("/users/{login}", ["login": ".."], "cannot build a path from /users/{login}: the value for {login} is '..', which a server resolves away"),
-        ("/files/{path:**}", ["path": "a//b"], "cannot build a path from /files/{path:**}: the value for {path:**} has an empty segment"),
-        ("/files/{path:**}", ["path": "a/./b"], "cannot build a path from /files/{path:**}: the value for {path:**} has a segment '.', which a server resolves away"),
-        ("/users/*", [:], "cannot build a path from /users/*: segment 2 is '*' without a name: write {name} to build a path with it"),
+        ("/repos/{owner}/{repo}", ["owner": "apple"], "cannot build a path from \"/repos/{owner}/{repo}\": no value for {repo}"),
+        ("/repos/{owner}/{repo}", ["owner": "a", "repo": "b", "onwer": "c"], "cannot build a path from \"/repos/{owner}/{repo}\": no parameter is named 'onwer'; its parameters are owner, repo"),
+        ("/repos", ["id": "1"], "cannot build a path from \"/repos\": no parameter is named 'id'; it has no parameters"),
+        ("/issues/{number:#}", ["number": "4a"], "cannot build a path from \"/issues/{number:#}\": the value for {number:#} must be one or more ASCII digits"),
+        ("/issues/{number:#}", ["number": "٣"], "cannot build a path from \"/issues/{number:#}\": the value for {number:#} must be one or more ASCII digits"),
+        ("/users/{login}", ["login": ""], "cannot build a path from \"/users/{login}\": the value for {login} is empty, which no segment is"),
+        ("/users/{login}", ["login": ".."], "cannot build a path from \"/users/{login}\": the value for {login} is '..', which a server resolves away"),
+        ("/files/{path:**}", ["path": "a//b"], "cannot build a path from \"/files/{path:**}\": the value for {path:**} has an empty segment"),
+        ("/files/{path:**}", ["path": "a/./b"], "cannot build a path from \"/files/{path:**}\": the value for {path:**} has a segment '.', which a server resolves away"),
+        ("/users/*", [:], "cannot build a path from \"/users/*\": segment 2 is '*' without a name: write {name} to build a path with it"),
     ])
     func refusedValues(_ text: String, _ values: [String: String], _ message: String) throws {
         let pattern = try URLPattern(text)
@@ -134,5 +140,27 @@ struct NamedParameterTests {
         let url = try #require(URL(string: "https://example.com/api" + (path == "/" ? "" : path)), "\(path)")
         let route = try #require(matcher.route(for: url), "\(text) does not match \(url)")
         #expect(route.parameters == values, "\(text) \(path)")
+    }
+
+    @Test("names are identifiers as OpenAPI documents write them, with '-' and '.'")
+    func openAPINames() throws {
+        var matcher = URLModelMatcher()
+        try matcher.add("/enterprises/{enterprise}/teams/{enterprise-team}/{api.version}", User.self)
+        let url = try #require(URL(string: "https://h/enterprises/e/teams/t1/v2"))
+        let route = try #require(matcher.route(for: url))
+        #expect(route.parameters == ["enterprise": "e", "enterprise-team": "t1", "api.version": "v2"])
+    }
+
+    @Test("a route named otherwise than the one it would replace is refused, and the first keeps its names")
+    func renamedRouteRefused() throws {
+        var matcher = URLModelMatcher()
+        try matcher.add("/y/{a}", User.self)
+        let error = #expect(throws: URLPattern.SyntaxError.self) { try matcher.add("/y/{b}", Issue.self) }
+        #expect(error?.description == #"invalid URL pattern "/y/{b}": it matches the paths /y/{a} matches, for the same method and status, with other parameter names: it would replace that route, and its values would come back under the other names; write the same names, or tell the two apart by method or status"#)
+        try matcher.add("/y/{b}", Issue.self, method: .post)
+        let url = try #require(URL(string: "https://h/y/v"))
+        #expect(matcher.route(for: url)?.parameters == ["a": "v"])
+        #expect(matcher.route(for: url)?.modelType?.type == User.self)
+        #expect(matcher.route(for: url, method: .post)?.parameters == ["b": "v"])
     }
 }
