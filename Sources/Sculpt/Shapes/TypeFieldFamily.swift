@@ -50,6 +50,11 @@ struct TypeFieldTable {
     /// The element's discriminator value as text (a number's canonical text, see `JSONNumber`), or
     /// `nil` when it is missing or not a string, number or boolean.
     func tag(of element: any Decoder) throws -> String? {
+        try tagAndKind(of: element)?.text
+    }
+
+    /// The tag as ``tag(of:)`` reads it, and whether it is a JSON string.
+    private func tagAndKind(of element: any Decoder) throws -> (text: String, isString: Bool)? {
         var container = try element.container(keyedBy: AnyCodingKey.self)
         for key in keys.dropLast() {
             let key = AnyCodingKey(key)
@@ -58,7 +63,12 @@ struct TypeFieldTable {
         }
         let key = AnyCodingKey(keys.last ?? field)
         guard container.contains(key) else { return nil }
-        if let text = try? container.decode(String.self, forKey: key) { return text }
+        if let text = try? container.decode(String.self, forKey: key) { return (text, true) }
+        return try scalarTag(container, key).map { ($0, false) }
+    }
+
+    /// A boolean's or a number's tag text.
+    private func scalarTag(_ container: KeyedDecodingContainer<AnyCodingKey>, _ key: AnyCodingKey) throws -> String? {
         if let flag = try? container.decode(Bool.self, forKey: key) { return String(flag) }
         if let number = try? container.decode(Int.self, forKey: key) { return String(number) }
         return (try? container.decode(Double.self, forKey: key)).flatMap(JSONNumber.canonicalText(of:))
@@ -79,7 +89,7 @@ struct TypeFieldTable {
                 codingPath: element.codingPath + keys.map { AnyCodingKey($0) },
                 debugDescription: "Unknown discriminator \"\(field)\": found \(found); registered: \(registered)."))
         }
-        DecodingObservation.report(.unknownTag(field: field, found: tag.map { "\"\($0)\"" }, fallback: "\(type)"), at: element.codingPath)
+        DecodingObservation.report(.unknownTag(field: field, found: (try? tagAndKind(of: element))?.map { $0.isString ? "\"\($0.text)\"" : $0.text }, fallback: "\(type)"), at: element.codingPath)
         return (tag, try type.init(from: element))
     }
 }

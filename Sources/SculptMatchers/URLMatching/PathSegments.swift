@@ -4,6 +4,24 @@ import SculptShared
 /// Splits a raw (percent-encoded) URL path into its segments: on `/`, empty segments dropped, each
 /// segment then percent-decoded on its own, so an encoded slash (`%2F`) stays inside its segment.
 enum PathSegments {
+    /// A decoded segment as a message shows it: its text, with `/`, `?` and `#` written encoded
+    /// again, so that a `%2F` in a segment does not read as two segments, nor a decoded `%3F` as
+    /// the start of a query.
+    static func shown(_ segment: [UInt8]) -> String {
+        let reserved: Set<UInt8> = [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")]
+        guard segment.contains(where: reserved.contains) else { return String(decoding: segment, as: UTF8.self) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(segment.count + 8)
+        for byte in segment {
+            guard reserved.contains(byte) else {
+                bytes.append(byte)
+                continue
+            }
+            bytes += Array("%\(String(byte, radix: 16, uppercase: true))".utf8)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The decoded segments of `rawPath`. A segment whose escapes do not decode to UTF-8
     /// (`%zz`, `%E9`) is kept as written.
     static func split(_ rawPath: Substring) -> [Substring] {

@@ -44,7 +44,7 @@ extension URLModelMatcher {
             // The path as the matcher reads it, matched as if the prefix were there.
             let segments = PathBytes.withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
             if let lines = prefixAfterBasePath(segments, path: path, explanation) { return lines }
-            let shown = segments.map { String(decoding: $0, as: UTF8.self) }
+            let shown = segments.map { PathSegments.shown($0) }
             let winner = candidates(for: segments, shown: shown, method: explanation.method, status: explanation.status).first { $0.outcome == .wins }
             let prefixed = prefix + (path == "/" ? "" : path)
             return ["The path \(path) does not start with the prefix \(prefix): no route was tried."]
@@ -65,9 +65,9 @@ extension URLModelMatcher {
             segments[start..<(start + count)].elementsEqual(prefixBytes)
         }
         guard let start else { return nil }
-        let text = { (part: ArraySlice<[UInt8]>) in part.map { "/" + String(decoding: $0, as: UTF8.self) }.joined() }
+        let text = { (part: ArraySlice<[UInt8]>) in part.map { "/" + PathSegments.shown($0) }.joined() }
         let rest = Array(segments.dropFirst(start + count))
-        let winner = candidates(for: rest, shown: rest.map { String(decoding: $0, as: UTF8.self) }, method: explanation.method, status: explanation.status)
+        let winner = candidates(for: rest, shown: rest.map { PathSegments.shown($0) }, method: explanation.method, status: explanation.status)
             .first { $0.outcome == .wins }
         return ["The path \(path) does not start with the prefix \(text(segments[start..<(start + count)])), but has it after \(text(segments[..<start])).",
                 "A base path before every route belongs in the prefix: URLModelMatcher(pathPrefix: \"\(text(segments[..<(start + count)]))\")."]
@@ -87,9 +87,9 @@ extension URLModelMatcher {
         segments.removeFirst(Swift.min(prefixBytes.count, segments.count))
         for dropped in stride(from: 1, to: Swift.min(segments.count, Self.basePathLimit + 1), by: 1) {
             let rest = Array(segments.dropFirst(dropped))
-            let shown = rest.map { String(decoding: $0, as: UTF8.self) }
+            let shown = rest.map { PathSegments.shown($0) }
             guard let winner = candidates(for: rest, shown: shown, method: explanation.method, status: explanation.status).first(where: { $0.outcome == .wins }) else { continue }
-            let base = segments.prefix(dropped).map { "/" + String(decoding: $0, as: UTF8.self) }.joined()
+            let base = segments.prefix(dropped).map { "/" + PathSegments.shown($0) }.joined()
             return ["Without its first segments \(base), the path would match \(winner.route).",
                     "A base path before every route belongs in the prefix: URLModelMatcher(pathPrefix: \"\(prefix.map { "/\($0)" }.joined())\(base)\")."]
         }

@@ -207,4 +207,15 @@ struct MatchDiagnosisTests {
         #expect(escaped.diagnosis.first?.hasPrefix(#"The path /\u{1B}[31m\n/ppp"#) == true, "\(escaped.diagnosis)")
         #expect(escaped.diagnosis.allSatisfy { $0.utf8.count <= 1_100 })
     }
+
+    @Test("a decoded path shows an encoded slash or question mark as it was sent, not as a separator or a query")
+    func reservedCharactersStayEncoded() throws {
+        var matcher = URLModelMatcher(pathPrefix: "/v3")
+        try matcher.add("/users/{login}", User.self, method: .get)
+        let error = try Self.failure(matcher, "https://h/users/a%2Fb%3Faccess_token%3Dx", as: User.self)
+        #expect(error.diagnosis == [
+            "The path /users/a%2Fb%3Faccess_token=x does not start with the prefix /v3: no route was tried.",
+            "Were it /v3/users/a%2Fb%3Faccess_token=x, GET /users/{login} -> User would win.",
+        ])
+    }
 }

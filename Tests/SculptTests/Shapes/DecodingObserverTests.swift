@@ -116,6 +116,14 @@ struct DecodingObserverTests {
         #expect("\(fallback)".hasSuffix(#": "type" is "PollEvent", not registered; decoded as JSONValue at [2]"#), "\(fallback)")
     }
 
+    @Test("an unknown tag is shown as the body has it: a string in quotes, a number or boolean bare")
+    func tagAsWritten() throws {
+        let heard = Heard()
+        _ = try serializer(StaticModelMatcher(PolymorphicArray<EventsKeepingUnknown>.self), heard)
+            .serialize(.json(#"[{"type":"Poll"},{"type":3.50},{"type":true},{}]"#), for: response(), as: PolymorphicArray<EventsKeepingUnknown>.self)
+        #expect(heard.all.map(\.kind) == [#""Poll""#, "3.5", "true", nil].map { .unknownTag(field: "type", found: $0, fallback: "JSONValue") })
+    }
+
     @Test("the fallback keeps an unknown element's JSON, to encode again as it came")
     func fallbackKeepsJSON() throws {
         let body = #"[{"type":"PollEvent","question":"why?","votes":[1,2.5,null,true],"by":{"login":"a"}}]"#
