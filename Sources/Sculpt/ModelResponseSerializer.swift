@@ -116,11 +116,13 @@ public struct ModelResponseSerializer<Matcher: ModelMatcher>: ResponseSerializer
     /// }
     /// ```
     ///
-    /// Each ``DecodingEvent`` is delivered as the decision is made, on the thread that serializes,
-    /// before the serializer returns (or throws, when the decode fails later); only decodes this
-    /// serializer runs are observed. An observer costs a response nothing until it has something
-    /// to report; keep it quick, as the decode waits for it. A serializer without one, called while
-    /// another's decode runs, keeps its events from that observer.
+    /// A response's events are delivered when it serializes, in the order the decode made them,
+    /// on the thread that serializes, just before the serializer returns; a response that fails
+    /// throws its error and delivers none. Only decodes this serializer runs are observed (with
+    /// what a model's own `init(from:)` decodes inside them, of other data, counted as theirs);
+    /// what the observer decodes itself is not. An observer costs a response nothing until it has
+    /// something to report; keep it quick, as the call waits for it. A serializer without one,
+    /// called while another's decode runs, keeps its events from that observer.
     public var decodingObserver: (@Sendable (DecodingEvent) -> Void)?
 
     // Each setting above is stored as every response reads it, made ready when it is set.

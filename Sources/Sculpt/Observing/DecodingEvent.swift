@@ -14,10 +14,15 @@ import SculptShared
 /// ```
 ///
 /// An event holds text, not the response: its URL is redacted as ``ResponseContext``'s
-/// description redacts it, its ``reason`` never quotes a value from the body (only an unknown
-/// type tag is quoted, cut at 256 bytes), and its description is one line of at most 4 KB, so it
-/// can go to a production log. ``error`` is the error itself, for code that wants more (its
-/// description may quote the body).
+/// description redacts it; its ``reason`` quotes no value from the body (its coding path names
+/// keys, which for a `[String: T]` are the body's), only an unknown type tag is quoted, cut at
+/// 256 bytes; and each text, like the description, is one line (control and invisible characters
+/// escaped) of bounded size, so it can go to a production log. ``error`` is the error itself, for
+/// code that wants more (its description may quote the body).
+///
+/// The events of a response are delivered when the serializer succeeds, in the order the decode
+/// made them, just before it returns: a response that fails reports its error instead, and loses
+/// nothing quietly.
 public struct DecodingEvent: Sendable, CustomStringConvertible {
     /// What was lost.
     public enum Kind: Sendable, Equatable, CustomStringConvertible {
@@ -29,18 +34,32 @@ public struct DecodingEvent: Sendable, CustomStringConvertible {
         /// A type field's value was missing (`found` is `nil`) or not registered, and the
         /// `fallback` type was decoded in its place: a ``TypeFieldFamily``'s in a
         /// ``PolymorphicArray``, or a type-field matcher's for the whole body. `found` is the
-        /// value as the body has it, a string in quotes: `"Poll"`, `3`, `null`.
+        /// value as the body has it, a string in quotes: `"Poll"`, `3`, `true` (a family reads a
+        /// number by its value, `3.0` as `3`, and a `null` tag as a missing one); cut at 256 bytes.
         case unknownTag(field: String, found: String?, fallback: String)
 
-        /// E.g. `skipped element [3] (tag "Deleted")`, `"type" is "Poll", not registered; decoded as JSONValue`.
+        /// E.g. `skipped element [3] (tag "Deleted")`, `"type" is "Poll", not registered; decoded as
+        /// JSONValue`: one line, control and invisible characters escaped.
         public var description: String {
-            switch self {
+            let text = switch self {
             case .elementSkipped(let index, let tag):
-                "skipped element [\(index)]" + (tag.map { " (tag \"\(ClippedText.value($0, limit: ElementFailure.tagLimit))\")" } ?? "")
+                "skipped element [\(index)]" + (tag.map { " (tag \"\($0)\")" } ?? "")
             case .valueDropped:
                 "dropped a value that did not decode"
             case .unknownTag(let field, let found, let fallback):
-                "\(found.map { "\"\(field)\" is \(ClippedText.value($0, limit: ElementFailure.tagLimit)), not registered" } ?? "no \"\(field)\""); decoded as \(fallback)"
+                "\(found.map { "\"\(field)\" is \($0), not registered" } ?? "no \"\(field)\""); decoded as \(fallback)"
+            }
+            return PrintableText.value(text, limit: 1_024)
+        }
+
+        /// The kind with the text it quotes from the body (a tag, the value found) cut at
+        /// ``ElementFailure/tagLimit`` bytes, as an event keeps it.
+        var bounded: Kind {
+            switch self {
+            case .elementSkipped(let index, let tag): .elementSkipped(index: index, tag: tag.map { ClippedText.value($0, limit: ElementFailure.tagLimit) })
+            case .valueDropped: .valueDropped
+            case .unknownTag(let field, let found, let fallback):
+                .unknownTag(field: field, found: found.map { ClippedText.value($0, limit: ElementFailure.tagLimit) }, fallback: fallback)
             }
         }
     }

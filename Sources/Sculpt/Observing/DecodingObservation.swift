@@ -3,7 +3,10 @@ import SculptShared
 
 /// The decoding observer of the serialize call running on this thread, and the response it
 /// reports about: the lossy shapes and the type-field fallbacks tell it what they lose
-/// (``report(_:at:error:)``), and it builds a ``DecodingEvent`` for each.
+/// (``report(_:at:error:)``), and it builds a ``DecodingEvent`` for each. The events are handed to
+/// the observer when the call succeeds, in order, outside the call's scope: a response that fails
+/// loses nothing quietly (its error says what failed), and what the observer decodes itself is
+/// not observed.
 ///
 /// A thread-local value, like `RootDecoding`'s: decoding is synchronous, and a `Decodable`
 /// type's initializer has no other channel back to the serializer that runs it. Outside an
@@ -18,8 +21,10 @@ package final class DecodingObservation {
     private let matcher: any ModelMatcher
     /// The route and URL as events show them, worked out for the first event.
     private var shown: (route: String?, url: String)?
-    /// Whether the matcher is being asked for its route: what it reports then was reported already.
+    /// Whether the matcher is being asked again: what it reports then was reported already.
     private var describing = false
+    /// The events of the call so far, handed over when it succeeds.
+    private var events: [DecodingEvent] = []
 
     private init(_ observer: (@Sendable (DecodingEvent) -> Void)?, _ response: ResponseContext, _ data: Data, _ matcher: any ModelMatcher) {
         self.observer = observer
@@ -41,23 +46,32 @@ package final class DecodingObservation {
         _ observer: (@Sendable (DecodingEvent) -> Void)?, _ response: ResponseContext, _ data: Data, _ matcher: any ModelMatcher,
         _ body: () throws(SculptError) -> T
     ) throws(SculptError) -> T {
-        try current.withValue(DecodingObservation(observer, response, data, matcher), body)
+        let observation = DecodingObservation(observer, response, data, matcher)
+        let value = try current.withValue(observation, body)
+        if let observer, !observation.events.isEmpty {
+            // In a scope of its own, so that what the observer decodes is not observed.
+            current.withValue(DecodingObservation(nil, response, data, matcher)) {
+                for event in observation.events { observer(event) }
+            }
+        }
+        return value
     }
 
     /// Tells this thread's observer, if any, that a decode lost what `kind` says at `codingPath`,
-    /// because of `error`.
+    /// because of `error`: when the call succeeds.
     /// - Parameters:
     ///   - kind: what was lost.
     ///   - codingPath: where in the body.
     ///   - error: why, for a skipped element or a dropped value.
     package static func report(_ kind: DecodingEvent.Kind, at codingPath: @autoclosure () -> [any CodingKey], error: (any Error)? = nil) {
-        guard let observation = current.value, let observer = observation.observer, !observation.describing else { return }
+        guard let observation = current.value, observation.observer != nil, !observation.describing else { return }
         let shown = observation.shownResponse()
         let path = codingPath()
-        observer(DecodingEvent(
-            kind: kind,
-            codingPath: SculptError.codingPath(path),
-            reason: error.map { SculptError.describe($0, withholding: .decodingEvent) },
+        // One line each: a dictionary's keys on the path come from the body.
+        observation.events.append(DecodingEvent(
+            kind: kind.bounded,
+            codingPath: PrintableText.value(SculptError.codingPath(path), limit: SculptError.listLimit),
+            reason: error.map { PrintableText.value(SculptError.describe($0, withholding: .decodingEvent), limit: SculptError.listLimit) },
             error: error,
             route: shown.route,
             method: observation.response.method.map { ClippedText.value($0.rawValue, limit: 64) },

@@ -1,3 +1,4 @@
+public import Foundation
 import SculptShared
 
 /// Any JSON value, decoded as it is and encodable again: the fallback type that keeps an element
@@ -16,9 +17,12 @@ import SculptShared
 /// ```
 ///
 /// A type-field matcher's fallback keeps a whole body the same way
-/// (`matcher.fallback = ModelType(JSONValue.self)`). Numbers keep what an `Int` (a whole number
-/// in range) or a `Double` holds; object members are kept by name, in no order; keys are as the
-/// decoder gives them (after its key decoding strategy).
+/// (`matcher.fallback = ModelType(JSONValue.self)`). A whole number is kept exactly, in an `Int`
+/// or, past its range, a `Decimal` (38 digits: a 64-bit unsigned ID fits); a fraction keeps what
+/// a `Double` holds (`-0.0` reads as `0`). Object members are kept by name, in no order; keys are
+/// as the decoder gives them (after its key decoding strategy). A value the decoders build is at
+/// most as deep as they read (512 levels for JSON); one built in code much deeper than that is
+/// past what its encoding and description recurse through.
 public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
     /// `null`.
     case null
@@ -26,6 +30,8 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
     case bool(Bool)
     /// A whole number that fits an `Int`.
     case integer(Int)
+    /// A whole number past `Int`'s range, exactly (up to 38 digits).
+    case decimal(Decimal)
     /// Any other number.
     case double(Double)
     /// A string.
@@ -77,7 +83,11 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
         if let text = try? value.decode(String.self) { return .string(text) }
         if let flag = try? value.decode(Bool.self) { return .bool(flag) }
         if let number = try? value.decode(Int.self) { return .integer(number) }
+        // A whole number past Int's range is kept exactly; a fraction as a Double.
+        let exact = try? value.decode(Decimal.self)
+        if let exact, exact.exponent >= 0 { return .decimal(exact) }
         if let number = try? value.decode(Double.self) { return .double(number) }
+        if let exact { return .decimal(exact) }
         throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Expected a JSON value: null, a boolean, a number an Int or a Double holds, a string, an array or an object."))
     }
 
@@ -101,6 +111,9 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
         case .integer(let number):
             var value = encoder.singleValueContainer()
             try value.encode(number)
+        case .decimal(let number):
+            var value = encoder.singleValueContainer()
+            try value.encode(number)
         case .double(let number):
             var value = encoder.singleValueContainer()
             try value.encode(number)
@@ -122,6 +135,7 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
         case .null: text += "null"
         case .bool(let flag): text += flag ? "true" : "false"
         case .integer(let number): text += String(number)
+        case .decimal(let number): text += number.description
         case .double(let number): text += number.isFinite ? "\(number)" : "null"
         case .string(let string): JSONEscape.appendQuoted(string, to: &text)
         case .array(let elements):

@@ -67,6 +67,14 @@ struct TypeFieldTable {
         return try scalarTag(container, key).map { ($0, false) }
     }
 
+    /// A tag as an event shows it: a string quoted as JSON writes it, a number or boolean bare.
+    private static func shown(_ tag: (text: String, isString: Bool)) -> String {
+        guard tag.isString else { return tag.text }
+        var quoted = ""
+        JSONEscape.appendQuoted(tag.text, to: &quoted)
+        return quoted
+    }
+
     /// A boolean's or a number's tag text.
     private func scalarTag(_ container: KeyedDecodingContainer<AnyCodingKey>, _ key: AnyCodingKey) throws -> String? {
         if let flag = try? container.decode(Bool.self, forKey: key) { return String(flag) }
@@ -89,7 +97,8 @@ struct TypeFieldTable {
                 codingPath: element.codingPath + keys.map { AnyCodingKey($0) },
                 debugDescription: "Unknown discriminator \"\(field)\": found \(found); registered: \(registered)."))
         }
-        DecodingObservation.report(.unknownTag(field: field, found: (try? tagAndKind(of: element))?.map { $0.isString ? "\"\($0.text)\"" : $0.text }, fallback: "\(type)"), at: element.codingPath)
-        return (tag, try type.init(from: element))
+        let value = try type.init(from: element)
+        DecodingObservation.report(.unknownTag(field: field, found: (try? tagAndKind(of: element)).flatMap(Self.shown), fallback: "\(type)"), at: element.codingPath)
+        return (tag, value)
     }
 }

@@ -4,7 +4,7 @@ import SculptShared
 
 extension URLModelMatcher {
     /// Why no route matched the response, or why the route that matched gives another type than
-    /// the one asked for, in sentences for ``SculptError/diagnosis``.
+    /// the one asked for, in sentences for `SculptError.diagnosis`.
     ///
     /// When no route matched:
     /// - with a prefix, whether the path starts with it; a path without it is matched as if it

@@ -138,6 +138,22 @@ struct DecodingObserverTests {
         #expect(try SculptJSONDecoder().decode(JSONValue.self, from: encoded) == unknown)
     }
 
+    @Test("JSONValue keeps a whole number past Int's range exactly, with either decoder", arguments: [
+        ("18446744073709551616", "18446744073709551616"),
+        ("9223372036854775808", "9223372036854775808"),
+        ("123456789012345678901234567890", "123456789012345678901234567890"),
+        ("-9223372036854775809", "-9223372036854775809"),
+    ])
+    func wholeNumbers(_ text: String, _ expected: String) throws {
+        for decoder in Decoder.allCases {
+            let value = try ModelResponseSerializer(matcher: StaticModelMatcher(JSONValue.self), decoder: decoder.decoder)
+                .serialize(.json("[\(text)]"), for: response(), as: JSONValue.self)
+            #expect(value.description == "[\(expected)]")
+            let again = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+            #expect(again == value)
+        }
+    }
+
     @Test("a type-field matcher's fallback is told at the top level, and names the route that delegated to it")
     func matcherFallback() throws {
         var byType = TypeFieldModelMatcher(field: "type")
@@ -197,15 +213,81 @@ struct DecodingObserverTests {
         #expect(heard.all.isEmpty)
     }
 
-    @Test("events reach the observer before a decode that fails later throws")
-    func failingDecode() throws {
+    @Test("a response that fails delivers no events: its error says what failed", arguments: 0..<4)
+    func failingResponse(_ row: Int) throws {
         struct Page: Decodable, Sendable { let items: LossyArray<User>; let total: Int }
-        let heard = Heard()
-        let serializer = serializer(StaticModelMatcher(Page.self), heard)
-        #expect(throws: SculptError.self) {
-            try serializer.serialize(.json(#"{"items":\#(Self.users)}"#), for: response(), as: Page.self)
+        struct Strict: Decodable, Sendable { let type: String; let question: String }
+        enum FallbackFails: TypeFieldFamily {
+            static let types = Events.types
+            static let fallback: (any (Decodable & Sendable).Type)? = Strict.self
         }
-        #expect(heard.all.map(\.codingPath) == ["items[1]"])
+        var byType = TypeFieldModelMatcher(field: "type")
+        try byType.add("PushEvent", Push.self)
+        byType.fallback = ModelType(JSONValue.self)
+        let heard = Heard()
+        #expect(throws: SculptError.self) {
+            switch row {
+            case 0: _ = try serializer(StaticModelMatcher(Page.self), heard).serialize(.json(#"{"items":\#(Self.users)}"#), for: response(), as: Page.self)
+            case 1: _ = try serializer(StaticModelMatcher(PolymorphicArray<FallbackFails>.self), heard)
+                .serialize(.json(#"[{"type":"Poll"}]"#), for: response(), as: PolymorphicArray<FallbackFails>.self)
+            case 2: _ = try serializer(byType, heard).serialize(.json(#"{"type":"Poll"}"#), for: response(), as: Push.self)
+            default:
+                var errors = ModelResponseSerializer(matcher: StaticModelMatcher([Int].self), errorMatcher: StaticModelMatcher(LossyArray<Int>.self))
+                errors.decodingObserver = heard.observer()
+                _ = try errors.serialize(.json(#"[1,"x"]"#), for: response(status: .notFound), as: [Int].self)
+            }
+        }
+        #expect(heard.all.isEmpty)
+    }
+
+    @Test("a fallback that does not decode is told as the element skipped, not as decoded")
+    func fallbackThatFails() throws {
+        struct Strict: Decodable, Sendable { let type: String; let question: String }
+        enum FallbackFails: TypeFieldFamily {
+            static let types = Events.types
+            static let fallback: (any (Decodable & Sendable).Type)? = Strict.self
+        }
+        let heard = Heard()
+        _ = try serializer(StaticModelMatcher(LossyPolymorphicArray<FallbackFails>.self), heard)
+            .serialize(.json(#"[{"type":"Poll"}]"#), for: response(), as: LossyPolymorphicArray<FallbackFails>.self)
+        #expect(heard.all.map(\.kind) == [.elementSkipped(index: 0, tag: "Poll")])
+    }
+
+    @Test("what the observer decodes itself is not observed")
+    func observerDecodes() throws {
+        let heard = Heard()
+        var serializer = ModelResponseSerializer(matcher: try userRoutes())
+        let inner = heard.observer()
+        serializer.decodingObserver = { event in
+            inner(event)
+            _ = try? JSONDecoder().decode(LossyArray<Int>.self, from: Data(#"["not a number"]"#.utf8))
+        }
+        _ = try serializer.serialize(.json(Self.users), for: response("https://x/v3/orgs/a/members"), as: LossyArray<User>.self)
+        #expect(heard.all.count == 1)
+    }
+
+    @Test("keys from the body on a coding path are shown on one line, escaped")
+    func dictionaryKeys() throws {
+        let heard = Heard()
+        _ = try serializer(StaticModelMatcher(LossyArray<[String: Int]>.self), heard)
+            .serialize(.json(#"[{"k\nINFO fake line":"x"}]"#), for: response(), as: LossyArray<[String: Int]>.self)
+        let event = try #require(heard.all.only)
+        #expect(!(event.reason ?? "").contains("\n"))
+        #expect(!event.codingPath.contains("\n"))
+        #expect(!event.description.contains("\n"))
+    }
+
+    @Test("a tag is kept to 256 bytes and shown on one line")
+    func hostileTag() throws {
+        let heard = Heard()
+        let tag = "x\u{1B}[31m\n" + String(repeating: "y", count: 100_000)
+        let body = try String(decoding: JSONEncoder().encode([["type": tag]]), as: UTF8.self)
+        _ = try serializer(StaticModelMatcher(PolymorphicArray<EventsKeepingUnknown>.self), heard)
+            .serialize(.json(body), for: response(), as: PolymorphicArray<EventsKeepingUnknown>.self)
+        let kind = try #require(heard.all.only).kind
+        guard case .unknownTag(_, let found?, _) = kind else { Issue.record("\(kind)"); return }
+        #expect(found.utf8.count < 400)
+        #expect(!"\(kind)".contains("\n") && !"\(kind)".contains("\u{1B}"))
     }
 
     @Test("without an observer nothing is told, and the lossy shapes still keep their failures")
