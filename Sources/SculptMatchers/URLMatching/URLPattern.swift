@@ -181,8 +181,8 @@ extension Collection<UInt8> {
 }
 
 extension String {
-    /// `%`, `/` and braces percent-encoded, and a leading `:`, so a decoded literal is written back
-    /// into a pattern as the same literal. Works on UTF-8 bytes: a `/` followed by a combining mark
+    /// `%`, `/`, `?` and braces percent-encoded, and a leading `:`, so a decoded literal is written
+    /// back into a pattern as the same literal. Works on UTF-8 bytes: a `/` followed by a combining mark
     /// is one `Character`, not `"/"`.
     fileprivate var escapingForPattern: String {
         var bytes: [UInt8] = []
@@ -193,6 +193,7 @@ extension String {
             case UInt8(ascii: "/"): bytes += "%2F".utf8
             case UInt8(ascii: "{"): bytes += "%7B".utf8
             case UInt8(ascii: "}"): bytes += "%7D".utf8
+            case UInt8(ascii: "?"): bytes += "%3F".utf8
             case UInt8(ascii: ":") where offset == 0: bytes += "%3A".utf8
             default: bytes.append(byte)
             }

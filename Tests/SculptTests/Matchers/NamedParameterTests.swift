@@ -26,6 +26,7 @@ struct NamedParameterTests {
         ("repos/{owner}//{repo}/issues/{number:#}/", "/repos/{owner}/{repo}/issues/{number:#}"),
         ("/{a:*}/{rest:**}", "/{a}/{rest:**}"),
         ("/%7Bid%7D/%3Alogin", "/%7Bid%7D/%3Alogin"),
+        ("/a%3Fb", "/a%3Fb"),
     ])
     func normalForm(_ text: String, _ normal: String) throws {
         #expect(try URLPattern(text).description == normal)
