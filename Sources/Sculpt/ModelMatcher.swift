@@ -90,6 +90,6 @@ extension ModelMatcher {
     ///   - data: its body.
     /// - Returns: the type's description, or `nil` when the matcher resolves none or throws.
     public func matchedRoute(for response: ResponseContext, data: Data) -> String? {
-        (try? modelType(for: response, data: data))?.map(\.description)
+        (try? modelType(for: response, data: data))?.description
     }
 }

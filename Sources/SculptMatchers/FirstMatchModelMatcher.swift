@@ -57,7 +57,7 @@ public struct FirstMatchModelMatcher: ModelMatcher {
         DecodingObservation.rereading {
             var lines: [String] = []
             for matcher in matchers {
-                let answer = resolved == nil ? nil : (try? matcher.modelType(for: response, data: data)) ?? nil
+                let answer = resolved == nil ? nil : try? matcher.modelType(for: response, data: data)
                 lines += matcher.diagnosis(for: response, data: data, resolved: answer, expected: expected)
                 if answer != nil { break }
             }

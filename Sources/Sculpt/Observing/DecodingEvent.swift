@@ -3,7 +3,7 @@ import SculptShared
 /// A decision a serializer's decode made that lost part of a response without failing it: an
 /// element a lossy array left out, a ``Lossy`` model that came out `nil`, an unknown type tag
 /// answered by a fallback type. The serializer's ``ModelResponseSerializer/decodingObserver``
-/// receives one for each, as it is made.
+/// receives one for each, when the response has serialized.
 ///
 /// ```swift
 /// serializer.decodingObserver = { event in

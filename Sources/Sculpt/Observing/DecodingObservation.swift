@@ -21,8 +21,9 @@ package final class DecodingObservation {
     private let matcher: any ModelMatcher
     /// The route and URL as events show them, worked out for the first event.
     private var shown: (route: String?, url: String)?
-    /// Whether the matcher is being asked again: what it reports then was reported already.
-    private var describing = false
+    /// Whether the matcher is being asked again (``rereading(_:)``): what it reports then was
+    /// reported already.
+    private var isRereading = false
     /// The events of the call so far, handed over when it succeeds.
     private var events: [DecodingEvent] = []
 
@@ -64,7 +65,7 @@ package final class DecodingObservation {
     ///   - codingPath: where in the body.
     ///   - error: why, for a skipped element or a dropped value.
     package static func report(_ kind: DecodingEvent.Kind, at codingPath: @autoclosure () -> [any CodingKey], error: (any Error)? = nil) {
-        guard let observation = current.value, observation.observer != nil, !observation.describing else { return }
+        guard let observation = current.value, observation.observer != nil, !observation.isRereading else { return }
         let shown = observation.shownResponse()
         let path = codingPath()
         // One line each: a dictionary's keys on the path come from the body.
@@ -83,9 +84,9 @@ package final class DecodingObservation {
     /// describe its answer), with what the matcher reports then kept from this thread's observer:
     /// it was reported the first time.
     package static func rereading<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
-        guard let observation = current.value, !observation.describing else { return try body() }
-        observation.describing = true
-        defer { observation.describing = false }
+        guard let observation = current.value, !observation.isRereading else { return try body() }
+        observation.isRereading = true
+        defer { observation.isRereading = false }
         return try body()
     }
 

@@ -57,7 +57,7 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
     /// Decodes whatever value the decoder holds.
     /// - Parameter decoder: the decoder to read the value from.
     /// - Throws: `DecodingError.dataCorrupted` for a value that is none of JSON's (a number
-    ///   neither an `Int` nor a `Double` holds), or the decoder's own error.
+    ///   no `Int`, `Decimal` or `Double` holds), or the decoder's own error.
     public init(from decoder: any Decoder) throws {
         if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
             var members: [String: JSONValue] = [:]
@@ -88,7 +88,7 @@ public enum JSONValue: Codable, Sendable, Hashable, CustomStringConvertible {
         if let exact, exact.exponent >= 0 { return .decimal(exact) }
         if let number = try? value.decode(Double.self) { return .double(number) }
         if let exact { return .decimal(exact) }
-        throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Expected a JSON value: null, a boolean, a number an Int or a Double holds, a string, an array or an object."))
+        throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Expected a JSON value: null, a boolean, a number an Int, a Decimal or a Double holds, a string, an array or an object."))
     }
 
     /// Encodes the value as the decoder read it.

@@ -88,7 +88,8 @@ struct TypeFieldTable {
     /// - Throws: `DecodingError.dataCorrupted` at the element's field for a missing or unknown tag
     ///   without a fallback, naming the registered values; the element type's own errors.
     func decode(_ element: any Decoder) throws -> (tag: String?, value: any Decodable & Sendable) {
-        let tag = try self.tag(of: element)
+        let read = try tagAndKind(of: element)
+        let tag = read?.text
         if let type = tag.flatMap({ types[$0] }) { return (tag, try type.init(from: element)) }
         guard let type = fallback else {
             let found = tag.map { "\"\($0)\"" } ?? "missing"
@@ -98,7 +99,7 @@ struct TypeFieldTable {
                 debugDescription: "Unknown discriminator \"\(field)\": found \(found); registered: \(registered)."))
         }
         let value = try type.init(from: element)
-        DecodingObservation.report(.unknownTag(field: field, found: (try? tagAndKind(of: element)).flatMap(Self.shown), fallback: "\(type)"), at: element.codingPath)
+        DecodingObservation.report(.unknownTag(field: field, found: read.map(Self.shown), fallback: "\(type)"), at: element.codingPath)
         return (tag, value)
     }
 }

@@ -49,7 +49,7 @@ public struct EndpointRequest<Model: Decodable & Sendable>: Sendable {
         }
         // The base URL's text up to its query or fragment, which come after its path, and
         // without the path's trailing slashes; then the path and the query. Spliced as text: it
-        // is what parsing the base into URLComponents and back gives, at a third of the cost.
+        // is what parsing the base into URLComponents and back gives, without that second parse.
         let absolute = baseURL.absoluteString
         var base = absolute.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }.map { absolute[..<$0] } ?? absolute[...]
         while base.hasSuffix("/") { base.removeLast() }

@@ -4,6 +4,12 @@ import SculptShared
 /// A URL path's segments as byte ranges over its UTF-8, for matching without allocating: the ranges
 /// live on the stack, and only a path with a `%` is copied (to decode its segments).
 enum PathBytes {
+    /// The decoded segments of `url`'s path, each copied out: for the messages that explain a
+    /// match, where the segments outlive one lookup.
+    static func segments(of url: URL) -> [[UInt8]] {
+        withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
+    }
+
     /// Calls `body` with the bytes of the URL's path (each segment percent-decoded on its own; a
     /// segment whose escapes are not UTF-8 is kept as written) and the ranges of its non-empty
     /// segments, with `.` and `..` segments resolved.

@@ -8,17 +8,9 @@ enum PathSegments {
     /// again, so that a `%2F` in a segment does not read as two segments, nor a decoded `%3F` as
     /// the start of a query.
     static func shown(_ segment: [UInt8]) -> String {
-        let reserved: Set<UInt8> = [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")]
-        guard segment.contains(where: reserved.contains) else { return String(decoding: segment, as: UTF8.self) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(segment.count + 8)
-        for byte in segment {
-            guard reserved.contains(byte) else {
-                bytes.append(byte)
-                continue
-            }
-            bytes += Array("%\(String(byte, radix: 16, uppercase: true))".utf8)
-        }
+        let isReserved = { (byte: UInt8) in byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
+        guard segment.contains(where: isReserved) else { return String(decoding: segment, as: UTF8.self) }
+        let bytes = segment.flatMap { byte in isReserved(byte) ? Array("%\(String(byte, radix: 16, uppercase: true))".utf8) : [byte] }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -42,7 +42,7 @@ extension URLModelMatcher {
         switch explanation.prefix {
         case .missing(let prefix, let path):
             // The path as the matcher reads it, matched as if the prefix were there.
-            let segments = PathBytes.withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
+            let segments = PathBytes.segments(of: url)
             if let lines = prefixAfterBasePath(segments, path: path, explanation) { return lines }
             let shown = segments.map { PathSegments.shown($0) }
             let winner = candidates(for: segments, shown: shown, method: explanation.method, status: explanation.status).first { $0.outcome == .wins }
@@ -51,9 +51,9 @@ extension URLModelMatcher {
                 + (winner.map { ["Were it \(prefixed), \($0.route) would win."] } ?? [])
         case .stripped(let prefix):
             return ["The prefix \(prefix) was stripped; routes were matched against /\(explanation.segments.joined(separator: "/"))."]
-                + notApplying(explanation, url: url)
+                + notApplyingOrBasePath(explanation, url: url)
         case .none:
-            return notApplying(explanation, url: url)
+            return notApplyingOrBasePath(explanation, url: url)
         }
     }
 
@@ -80,10 +80,10 @@ extension URLModelMatcher {
     /// The candidates whose pattern matches but whose method or status does not apply; without
     /// any, the route that would win were the path's first segments (up to four) part of the
     /// prefix: a base path the matcher was not given.
-    private func notApplying(_ explanation: Explanation, url: URL) -> [String] {
+    private func notApplyingOrBasePath(_ explanation: Explanation, url: URL) -> [String] {
         let lines = notApplying(explanation)
         guard lines.isEmpty else { return lines }
-        var segments = PathBytes.withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
+        var segments = PathBytes.segments(of: url)
         segments.removeFirst(Swift.min(prefixBytes.count, segments.count))
         for dropped in stride(from: 1, to: Swift.min(segments.count, Self.basePathLimit + 1), by: 1) {
             let rest = Array(segments.dropFirst(dropped))
@@ -138,8 +138,7 @@ extension URLModelMatcher {
         return passing + ["The route that won: \(winner)."] + matching.prefix(3).map { candidate in
             let route = candidate.route
             return switch candidate.outcome {
-            case .wins where route.isSame(as: winner): "\(route) gives \(name) and won."
-            case .wins: "\(route) gives \(name); it is tried first, but its matcher answered nothing for this body."
+            case .wins: "\(route) gives \(name) and won."
             case .loses(let reason): "\(route) gives \(name); it loses: \(reason)."
             case .doesNotApply(let reason): "\(route) gives \(name); it does not apply: \(reason)."
             }

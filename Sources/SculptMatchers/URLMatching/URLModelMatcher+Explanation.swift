@@ -112,7 +112,7 @@ extension URLModelMatcher {
     ///   - status: the response's status, as `route(for:method:status:)` takes it.
     public func explain(_ url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> Explanation {
         // Matched as bytes, as the lookup matches them; shown as text.
-        let all = PathBytes.withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
+        let all = PathBytes.segments(of: url)
         let shown = all.map { PathSegments.shown($0) }
         let shownPath = "/" + shown.joined(separator: "/")
         var explanation = Explanation(method: method, status: status, path: shownPath, prefix: .none, segments: [], candidates: [])

@@ -241,7 +241,7 @@ public struct URLModelMatcher: ModelMatcher {
     public func nearestCandidates(for response: ResponseContext) -> [String] {
         guard let url = response.url else { return [] }
         // A path without the prefix is compared whole: its nearest routes show what it was meant for.
-        let all = PathBytes.withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
+        let all = PathBytes.segments(of: url)
         let segments = all.starts(with: prefixBytes) ? Array(all.dropFirst(prefix.count)) : all
         let related = routes.enumerated().filter { _, route in
             zip(route.pattern.tokens, segments).contains { token, segment in

@@ -34,7 +34,7 @@ extension URLPattern {
     ///   segment inside it, or the pattern has a `*`, `#` or `**` without a name.
     public func path(with values: [String: String]) throws(ParameterError) -> String {
         func failure(_ reason: String) -> ParameterError { ParameterError(pattern: description, reason: reason) }
-        if values.keys.contains(where: { !names.contains($0) }), let unknown = values.keys.filter({ !names.contains($0) }).min() {
+        if let unknown = values.keys.lazy.filter({ !names.contains($0) }).min() {
             let known = parameterNames.isEmpty ? "it has no parameters" : "its parameters are \(parameterNames.joined(separator: ", "))"
             throw failure("no parameter is named '\(PrintableText.value(unknown, limit: 64))'; \(known)")
         }
