@@ -93,7 +93,7 @@ let package = Package(
         // and the example depend on SculptTesting alone.
         .target(
             name: "SculptTestingTraits",
-            dependencies: ["SculptTesting"]
+            dependencies: ["SculptTesting", "SculptShared"]
         ),
         .target(
             name: "SculptStore",

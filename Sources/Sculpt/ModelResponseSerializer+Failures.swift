@@ -50,19 +50,20 @@ extension ModelResponseSerializer {
     }
 
     /// A matcher's diagnosis as an error keeps it: at most 12 lines (the last saying how many
-    /// more there were), each one line of at most 1 KB with control, bidirectional and invisible
-    /// characters escaped, so that code logging `diagnosis` itself gets what the description shows.
-    static func bounded(_ lines: [String]) -> [String] {
+    /// more there were), each through the gate (``ShownText``) with the URL's secret values
+    /// hidden, so that code logging `diagnosis` itself gets what the description shows.
+    static func bounded(_ lines: [String], _ response: ResponseContext) -> [String] {
         let limit = SculptError.diagnosisLimit
         let kept = lines.count > limit ? lines.prefix(limit - 1) + ["… and \(lines.count - limit + 1) more."] : lines[...]
-        return kept.map { PrintableText.value($0, limit: SculptError.listLimit) }
+        let secrets = response.url.map { SecretPolicy.default.secretValues(in: $0) } ?? []
+        return kept.map { ShownText.line($0, limit: SculptError.listLimit, hiding: secrets) }
     }
 
     /// Step 5's error when the matcher has no model type.
     @usableFromInline @inline(never)
     func noModelFailure(expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
         var failure = SculptError(.noModelMatched(candidates: matcher.nearestCandidates(for: response)), response: response, body: data)
-        failure.diagnosis = Self.bounded(matcher.diagnosis(for: response, data: data, resolved: nil, expected: expected as? any (Decodable & Sendable).Type))
+        failure.diagnosis = Self.bounded(matcher.diagnosis(for: response, data: data, resolved: nil, expected: expected as? any (Decodable & Sendable).Type), response)
         return Self.blank(data, or: failure, naming: expected.map { String(describing: $0) }, response)
     }
 
@@ -74,7 +75,7 @@ extension ModelResponseSerializer {
         guard modelType.isErrorResponse else {
             let expected = expected ?? modelType.type
             var mismatch = SculptError(.typeMismatch(expected: expected, matched: modelType), response: response, body: data)
-            mismatch.diagnosis = Self.bounded(matcher.diagnosis(for: response, data: data, resolved: modelType, expected: expected))
+            mismatch.diagnosis = Self.bounded(matcher.diagnosis(for: response, data: data, resolved: modelType, expected: expected), response)
             return Self.blank(data, or: mismatch, naming: String(describing: expected), response)
         }
         do throws(SculptError) {

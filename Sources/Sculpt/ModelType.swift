@@ -68,7 +68,7 @@ public struct ModelType: Sendable, Hashable, CustomStringConvertible {
     /// The type's name, plus ` at <keyPath>` when there is one: `Array<Issue> at data.items`.
     public var description: String {
         let name = String(describing: type)
-        return keyPath.map { "\(name) at \($0)" } ?? name
+        return ShownText.line(keyPath.map { "\(name) at \($0)" } ?? name, limit: 1_024)
     }
 
     /// Decodes the model from a body, following the key path: a body without one goes straight to

@@ -118,15 +118,15 @@ extension ResponseContext {
 }
 
 extension ResponseContext: CustomStringConvertible {
-    /// The method, URL and status on one line, e.g. `GET https://api.github.com/users/x -> 404 Not Found`.
-    /// The URL is shown in its absolute form with its user name, password and secret query and
-    /// fragment parameters as `REDACTED` (the rules SculptTesting's `Redaction` states), and cut after 1,024 bytes; the method and
+    /// The method, URL and status on one line, e.g. `GET https://api.github.com/users/x -> 404 Not Found`,
+    /// through the gate every text of Sculpt's passes: the URL in its absolute form, redacted
+    /// (the rules SculptTesting's `Redaction` states) and cut after 1,024 bytes; the method and
     /// reason phrase after 64. At most about 1.2 KB, whatever the context holds.
     public var description: String {
         let method = self.method.map { ClippedText.value($0.rawValue, limit: 64) } ?? "(method unknown)"
         let url = self.url.map(Self.shown) ?? "(no URL)"
         let reason = status.reasonPhrase.isEmpty ? "" : " \(ClippedText.value(status.reasonPhrase, limit: 64))"
-        return "\(method) \(url) -> \(status.code)\(reason)"
+        return ShownText.line("\(method) \(url) -> \(status.code)\(reason)", limit: Self.shownURLLimit + 256)
     }
 
     /// The longest URL a description shows, in bytes.

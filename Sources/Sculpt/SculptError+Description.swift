@@ -50,14 +50,13 @@ extension SculptError {
         // A body that reads as UTF-16 or UTF-32 by its first bytes but does not decode is not
         // read for secrets: its bytes are not shown.
         let excerpt = text == nil ? "Body (\(body.count) bytes): UTF-16 or UTF-32 that does not read, not shown."
-            : SecretPolicy.redacting(values: secrets, in: Self.bodyExcerpt(
-                of: readable, size: body.count, encoding: text?.transcodedFrom?.encoding, contentTypes, withholding: withheld))
+            : ShownText.line(Self.bodyExcerpt(of: readable, size: body.count, encoding: text?.transcodedFrom?.encoding, contentTypes, withholding: withheld),
+                limit: Self.bodyExcerptLimit * 7, hiding: secrets)
         let room = Self.descriptionLimit - excerpt.utf8.count - 1
-        // Each line's control, bidirectional and invisible characters escaped: the only line
-        // breaks are the report's own, and what a server sent cannot pose as another log line.
-        let lines = report(withholding: withheld).map { PrintableText.value($0, limit: Self.descriptionLimit) }
-        let report = SecretPolicy.redacting(values: secrets, in: lines.joined(separator: "\n"))
-        return ClippedText.value(report, limit: room) + "\n" + excerpt
+        // Each line through the gate: the only line breaks are the report's own, what a server
+        // sent cannot pose as another log line, and the body's and URL's secrets are nowhere.
+        let lines = report(withholding: withheld).map { ShownText.line($0, limit: Self.descriptionLimit, hiding: secrets) }
+        return ClippedText.value(lines.joined(separator: "\n"), limit: room) + "\n" + excerpt
     }
 
     /// Why the values a report would quote from the body are not shown.
@@ -70,6 +69,11 @@ extension SculptError {
         case binaryPropertyList
         /// The text is for a ``DecodingEvent``, which quotes nothing from the body.
         case decodingEvent
+
+        /// Whether nothing an error says is shown, wherever it stands.
+        var quotesNothing: Bool {
+            if case .decodingEvent = self { true } else { false }
+        }
 
         var reason: String {
             switch self {
@@ -126,10 +130,10 @@ extension SculptError {
         case .matcherFailed(let underlying):
             lines.append("The matcher could not read the body of \(request): \(withheld?.reason ?? Self.text(underlying, limit: Self.listLimit))")
         case .unknownDiscriminator(let field, let found, let registered):
-            lines.append("Unknown discriminator \"\(Self.value(field))\" in the body of \(request).")
-            let values = registered.isEmpty ? "none" : ClippedText.list(registered.lazy.map { "\"\($0)\"" }, limit: Self.listLimit)
+            lines.append("Unknown discriminator \(TagText.quoted(Self.value(field))) in the body of \(request).")
+            let values = registered.isEmpty ? "none" : ClippedText.list(registered.lazy.map(TagText.quoted), limit: Self.listLimit)
             let shown = found.map { value in withheld.map { "a value of \(ClippedText.count(value.utf8.count)) bytes \($0.reason)" } ?? Self.value(value) }
-            let absent = Self.startsAsObject(body) ? "no \"\(Self.value(field))\" member" : "a body that is not an object"
+            let absent = Self.startsAsObject(body) ? "no \(TagText.quoted(Self.value(field))) member" : "a body that is not an object"
             lines.append("Found \(shown ?? absent); registered: \(values).")
         case .invalidJSON(let reason, let offset):
             lines.append("The body of \(request) is not valid JSON at byte \(offset): \(Self.value(reason)).")
@@ -205,8 +209,9 @@ extension SculptError {
         }
         guard let error = error as? DecodingError else { return withheld?.reason ?? text(error, limit: listLimit) }
         // A failure at the top level is about the document (its syntax, size or depth); one at a
-        // value may quote the value.
-        let shown = { (context: DecodingError.Context) in withheld == nil || context.codingPath.isEmpty }
+        // value may quote the value. An event's never comes from the document (that fails the
+        // response), and may be a type's own, with any text: it is never shown.
+        let shown = { (context: DecodingError.Context) in withheld == nil || context.codingPath.isEmpty && !(withheld?.quotesNothing ?? false) }
         let details = { (context: DecodingError.Context) in shown(context) ? value(context.debugDescription, limit: listLimit) : withheld?.reason ?? "" }
         switch error {
         case .typeMismatch(let type, let context):

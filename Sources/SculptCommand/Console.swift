@@ -4,11 +4,11 @@ import Sculpt
 import SculptTesting
 
 /// Everything the command writes, a line at a time, unbuffered (a log read through a pipe, a
-/// test, `tee`, sees each line when it is written), and through one escaping: every control
-/// character written as an escape (`\u{1B}`, `\n`), so a file name or a value cannot move the
-/// cursor, retitle the terminal or forge a line; and every credential of a known shape shown as
-/// `check` shows one (`ghp_… (40 characters)`), whatever printed it: a log line, a format error
-/// quoting a malformed value, a refused argument.
+/// test, `tee`, sees each line when it is written), and through the gate every text of Sculpt's
+/// passes (``ShownText``): secrets redacted, every control character written as an escape
+/// (`\u{1B}`, `\n`), so a file name or a value cannot move the cursor, retitle the terminal or
+/// forge a line, whatever printed it: a log line, a format error quoting a malformed value, a
+/// refused argument.
 enum Console {
     /// Writes `line` to standard output.
     static func say(_ line: String) {
@@ -28,9 +28,9 @@ enum Console {
         }
     }
 
-    /// `line` as it is written: credentials masked, then every control character escaped.
+    /// `line` as it is written: through the gate, whole.
     static func printable(_ line: String) -> String {
-        PrintableText.value(SecretScan.masked(line), limit: .max)
+        ShownText.line(line, limit: .max)
     }
 }
 

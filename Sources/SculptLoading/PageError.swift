@@ -35,10 +35,8 @@ public struct PageError: Error, CustomStringConvertible {
     /// URL, a redirect's), at most 4,096 bytes.
     public var description: String {
         let url = self.url.map { ClippedText.value(SecretPolicy.default.redacting($0).absoluteString, limit: 1_024) } ?? "no URL"
-        let head = "Page \(page) of the load failed (\(url)): "
         let failing = (underlying as NSError).userInfo[NSURLErrorFailingURLErrorKey] as? URL
         let secrets = [self.url, failing].compactMap { $0 }.flatMap { SecretPolicy.default.secretValues(in: $0) }
-        let text = SecretPolicy.redacting(values: secrets, in: String(describing: underlying))
-        return head + ClippedText.value(text, limit: 4_096 - head.utf8.count)
+        return ShownText.line("Page \(page) of the load failed (\(url)): \(underlying)", limit: 4_096, hiding: secrets)
     }
 }

@@ -42,7 +42,7 @@ public struct FirstMatchModelMatcher: ModelMatcher {
     /// The candidates of every matcher, in order.
     /// - Parameter response: the response no matcher matched.
     public func nearestCandidates(for response: ResponseContext) -> [String] {
-        matchers.flatMap { $0.nearestCandidates(for: response) }
+        matchers.flatMap { $0.nearestCandidates(for: response) }.map { ShownText.line($0, limit: 2_048) }
     }
 
     /// What each matcher asked says, in order: those that answered nothing, and the one that
@@ -61,7 +61,8 @@ public struct FirstMatchModelMatcher: ModelMatcher {
                 lines += matcher.diagnosis(for: response, data: data, resolved: answer, expected: expected)
                 if answer != nil { break }
             }
-            return lines
+            let secrets = response.url.map { SecretPolicy.default.secretValues(in: $0) } ?? []
+            return lines.map { ShownText.line($0, limit: 1_024, hiding: secrets) }
         }
     }
 
@@ -74,7 +75,7 @@ public struct FirstMatchModelMatcher: ModelMatcher {
         for matcher in matchers {
             do {
                 if try DecodingObservation.rereading({ try matcher.modelType(for: response, data: data) }) != nil {
-                    return matcher.matchedRoute(for: response, data: data)
+                    return matcher.matchedRoute(for: response, data: data).map { ShownText.line($0, limit: 2_048) }
                 }
             } catch {
                 return nil

@@ -24,15 +24,25 @@ extension Fixture {
         guard let status = response["status"]?.int, (0...999).contains(status) else {
             throw FormatError(reason: "\(path)response.status must be a number from 0 to 999 (an HTTP status, or 0 for none)", at: "\(path)response.status")
         }
+        // Each body read as every reader reads it (``RecordedBody``): one stored compressed is
+        // the body a client sees.
+        let (requestBody, requestFields) = try Self.readable(
+            Self.body(of: request, at: "\(path)request"), Self.fields(request["headers"], at: "\(path)request.headers"), at: "\(path)request")
+        let (responseBody, responseFields) = try Self.readable(
+            Self.body(of: response, at: "\(path)response"), Self.fields(response["headers"], at: "\(path)response.headers"), at: "\(path)response")
         self.init(
-            request: .init(
-                method: method, url: url,
-                headerFields: try Self.fields(request["headers"], at: "\(path)request.headers"),
-                body: try Self.body(of: request, at: "\(path)request")),
-            response: .init(
-                status: .standard(status),
-                headerFields: try Self.fields(response["headers"], at: "\(path)response.headers"),
-                body: try Self.body(of: response, at: "\(path)response") ?? Data()))
+            request: .init(method: method, url: url, headerFields: requestFields, body: requestBody),
+            response: .init(status: .standard(status), headerFields: responseFields, body: responseBody ?? Data()))
+    }
+
+    /// A stored body and its fields as a client sees them (``RecordedBody``).
+    private static func readable(_ body: Data?, _ fields: HTTPFields, at path: String) throws(FormatError) -> (Data?, HTTPFields) {
+        guard let body else { return (nil, fields) }
+        do {
+            return try RecordedBody.decoded(body, fields: fields)
+        } catch {
+            throw FormatError(reason: "\(path).body is stored compressed (Content-Encoding \(Secrets.quoted(fields[.contentEncoding] ?? ""))) and does not decompress: \(error.reason)", at: "\(path).body")
+        }
     }
 
     /// The fixture as a JSON object, bodies stored as ``encoded(byteExact:)`` describes.

@@ -5,7 +5,7 @@ extension Fixture: CustomStringConvertible {
     /// from: `GET /users/octocat -> 200 (get-user.json)`. What a parameterized test shows for a
     /// fixture argument.
     public var description: String {
-        let source = self.source.map { " (\(PrintableText.value($0, limit: 256)))" } ?? ""
-        return SecretPolicy.redactingCredentialShapes(in: "\(FixtureReplay.MissError.line(request, .default)) -> \(response.status.code)\(source)")
+        let source = self.source.map { " (\(ClippedText.value($0, limit: 256)))" } ?? ""
+        return ShownText.line("\(FixtureReplay.MissError.line(request, .default)) -> \(response.status.code)\(source)", limit: 1_536)
     }
 }

@@ -60,7 +60,8 @@ extension Fixture {
     public struct MappingError: Error, CustomStringConvertible {
         /// The fixture that was serialized.
         public var fixture: Fixture
-        /// What the matcher resolved the response to, in words.
+        /// What the matcher resolved the response to, in words, through the gate every text of
+        /// Sculpt's passes.
         public var decision: String
         /// The serializer's error, usually a `SculptError`.
         public var error: any Error
@@ -69,11 +70,12 @@ extension Fixture {
         /// 4,096 bytes, the URL shown as `ResponseContext` shows it (secrets redacted), long
         /// parts cut with their size stated. The properties keep everything whole.
         public var description: String {
-            let source = fixture.source.map { "Fixture \(PrintableText.value($0, limit: 256)): " } ?? "Fixture: "
-            let head = "\(source)\(fixture.context.description)\nMatcher decision: \(PrintableText.value(decision, limit: 512))\n"
-            // A SculptError's description escapes what it quotes itself, and keeps its own lines.
+            let source = fixture.source.map { "Fixture \(ClippedText.value($0, limit: 256)): " } ?? "Fixture: "
+            let head = ShownText.line("\(source)\(fixture.context.description)", limit: 1_536) + "\n"
+                + ShownText.line("Matcher decision: \(ClippedText.value(decision, limit: 512))", limit: 600) + "\n"
+            // A SculptError's description passed the gate line by line, and keeps its own lines.
             let room = Self.descriptionLimit - head.utf8.count
-            let failure = error is SculptError ? ClippedText.value("\(error)", limit: room) : PrintableText.value("\(error)", limit: room)
+            let failure = error is SculptError ? ClippedText.value("\(error)", limit: room) : ShownText.line("\(error)", limit: room)
             return head + failure
         }
 
@@ -81,11 +83,14 @@ extension Fixture {
         static let descriptionLimit = 4_096
     }
 
+    /// What the matcher resolved the fixture to, in words, through the gate: what a matcher
+    /// throws may quote anything.
     private static func decision(of matcher: some ModelMatcher, for fixture: Fixture) -> String {
         do {
             return try matcher.modelType(for: fixture.context, data: fixture.data).map { "\($0)" } ?? "no model type"
         } catch {
-            return "the matcher threw: \(error)"
+            let secrets = SecretPolicy.default.secretValues(in: fixture.data, contentTypes: fixture.response.headerFields[values: .contentType], scanning: 4 << 20).values
+            return ShownText.line("the matcher threw: \(error)", limit: 1_024, hiding: secrets + SecretPolicy.default.secretValues(in: fixture.request.url))
         }
     }
 }

@@ -100,9 +100,8 @@ public struct Fixture: Sendable {
         /// E.g. `fixture user.json:7: response.status must be a number`; at most 4,096 bytes, a long
         /// file name or reason cut with its size stated (``reason`` keeps it whole).
         public var description: String {
-            let name = PrintableText.value(file?.lastPathComponent ?? "(data)", limit: 256)
-            let head = "fixture \(name)\(line.map { ":\($0)" } ?? ""): "
-            return head + PrintableText.value(reason, limit: 4_096 - head.utf8.count)
+            let name = ClippedText.value(file?.lastPathComponent ?? "(data)", limit: 256)
+            return ShownText.line("fixture \(name)\(line.map { ":\($0)" } ?? ""): \(reason)", limit: 4_096)
         }
 
         /// `parse` applied to the contents of `file`, with the file, and the line when the place

@@ -24,9 +24,9 @@ import SculptShared
 /// and recorded 204, 205 and 304 responses carry no body, and a recorded 1xx or status 0, which
 /// cannot be a final answer, is served as `502` with `X-Sculpt-Replay: unreplayable`. A recorded
 /// status from 600 to 999 (LinkedIn's `999`) is sent as recorded: HTTP/1.1 carries any three
-/// digits, and a client that refuses one should be tested against it. A recorded
-/// `Content-Encoding` is dropped unless the recorded body really is gzip: fixtures hold the body
-/// a client sees. Keep-alive and pipelined requests are answered in order. What a client may send
+/// digits, and a client that refuses one should be tested against it. A body stored compressed
+/// (`Content-Encoding: gzip`) is sent as a client sees it, decompressed, as a replay's session
+/// answers it too. Keep-alive and pipelined requests are answered in order. What a client may send
 /// is bounded by ``Limits``: an oversized head is answered `414` or `431`, an oversized body
 /// `413`, a stalled one `408`, and the connection closed; other clients are served meanwhile,
 /// each connection on its own thread.

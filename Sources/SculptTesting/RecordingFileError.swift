@@ -19,6 +19,6 @@ public struct RecordingFileError: Error, Sendable, CustomStringConvertible {
 
     /// `Fixtures/github: no such file or folder`.
     public var description: String {
-        "\(PrintableText.value(path, limit: 1_024)): \(PrintableText.value(reason, limit: 4_096))"
+        ShownText.line("\(ClippedText.value(path, limit: 1_024)): \(reason)", limit: 5_120)
     }
 }

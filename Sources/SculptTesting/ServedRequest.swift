@@ -28,7 +28,8 @@ public struct ServedRequest: Sendable, Equatable, CustomStringConvertible {
 
     /// The request's method.
     public var method: HTTPRequest.Method
-    /// The request's path and query, secrets redacted (``Redaction``'s rules).
+    /// The request's path and query, through the gate every text of Sculpt's passes (secrets
+    /// redacted by ``Redaction``'s rules, escaped, at most 1 KB).
     public var target: String
     /// The status the client was sent.
     public var status: Int
@@ -48,7 +49,7 @@ public struct ServedRequest: Sendable, Equatable, CustomStringConvertible {
     /// A log entry with `target` redacted by `policy` (a recording's own rules).
     init(method: HTTPRequest.Method, target: String, status: Int, outcome: Outcome, policy: SecretPolicy) {
         self.method = method
-        self.target = policy.redacting(urlText: target)
+        self.target = ShownText.line(policy.redacting(urlText: target), limit: 1_024, policy: policy)
         self.status = status
         self.outcome = outcome
     }
@@ -58,12 +59,12 @@ public struct ServedRequest: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let what: String
         switch outcome {
-        case .matched(let source): what = "matched" + (source.map { " \(PrintableText.value($0, limit: 256))" } ?? "")
+        case .matched(let source): what = "matched" + (source.map { " \(ClippedText.value($0, limit: 256))" } ?? "")
         case .missed: what = "missed"
         case .unreplayable: what = "unreplayable"
         case .recorded: what = "recorded"
-        case .failed(let reason): what = "failed: \(PrintableText.value(reason, limit: 512))"
+        case .failed(let reason): what = "failed: \(ClippedText.value(reason, limit: 512))"
         }
-        return "\(method.rawValue) \(PrintableText.value(target, limit: 1_024)) -> \(status), \(what)"
+        return ShownText.line("\(ClippedText.value(method.rawValue, limit: 64)) \(ClippedText.value(target, limit: 1_024)) -> \(status), \(what)", limit: 2_048)
     }
 }

@@ -1,6 +1,7 @@
 public import Foundation
 public import Testing
 public import SculptTesting
+import SculptShared
 
 /// A Swift Testing trait that gives each test its own replay of a cassette: the test's requests
 /// are answered from the cassette (or recorded into it, by the `RecordMode`), and
@@ -22,7 +23,8 @@ public import SculptTesting
 ///
 /// On a suite, or on a parameterized test, every test and case gets its own replay of the whole
 /// cassette, and an interaction that none of them used fails the suite or the test: tests that
-/// make different requests can share one cassette.
+/// make different requests can share one cassette. The Recorded tests guide (RecordedTests.md)
+/// says what a recording run keeps when a test throws or cases make the same request.
 public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// The cassette's name, a path relative to ``folder`` (`.json` added unless it ends in it).
     public var name: String
@@ -92,7 +94,8 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             guard CassetteLedger.current[key] == nil else { return try await function() }
             let ledger = CassetteLedger(scope: test.id)
             let thrown = await Self.error { try await CassetteLedger.$current.withValue(CassetteLedger.current.merging([key: ledger]) { $1 }) { try await function() } }
-            report(ledger.unused())
+            // A test that threw left unused what it did not reach: its failure is the news.
+            if thrown == nil, !ledger.someCaseThrew { report(ledger.unused()) }
             if let thrown { throw thrown }
             return
         }
@@ -109,14 +112,30 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         // real traffic, and an unused interaction is worth knowing beside a failure.
         let thrown = await Self.error { try await CassetteRecording.$current.withValue(recording) { try await function() } }
         recording.session.finishTasksAndInvalidate()
-        try recording.save()
+        let ledger = CassetteLedger.current[key]
+        do {
+            // A test that threw keeps the recorded answers to the requests it did not reach.
+            let conflicting = try ledger?.save(recording, keepingUnreplaced: thrown != nil)
+                ?? recording.save(keepingUnreplaced: thrown != nil, answeredBy: []).conflicting
+            if !conflicting.isEmpty {
+                let requests = ClippedText.list(conflicting.lazy.map { "\($0.request.method.rawValue) \($0.request.url.path(percentEncoded: true))" }, limit: 1_024)
+                Issue.record(Comment(rawValue: ShownText.line(
+                    "cassette \(name): cases of one test recorded \(requests) with other responses than the case before them; a replay answers every case with the first: give the requests something that tells them apart (a query, a header the replay matches) or each case a cassette of its own",
+                    limit: 4_096)), sourceLocation: sourceLocation)
+            }
+        } catch {
+            // The test's own failure is the one to report; the save's is told beside it.
+            guard let thrown else { throw error }
+            Issue.record(Comment(rawValue: ShownText.line("cassette \(name) was not saved: \(error)", limit: 4_096)), sourceLocation: sourceLocation)
+            throw thrown
+        }
         if recording.playback != .live {
-            if let ledger = CassetteLedger.current[key] {
-                ledger.add(recording)
-            } else {
+            if let ledger {
+                ledger.add(recording, threw: thrown != nil)
+            } else if thrown == nil {
                 // A scope given a test case directly, with no scope around it.
                 let ledger = CassetteLedger(scope: test.id)
-                ledger.add(recording)
+                ledger.add(recording, threw: false)
                 report(ledger.unused())
             }
         }
@@ -126,7 +145,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// Records an issue for unused interactions, where the trait was written, unless told not to.
     private func report(_ unused: FixtureReplay.UnusedInteractionsError?) {
         guard verifiesAllUsed, let unused else { return }
-        Issue.record("cassette \(name): \(unused)", sourceLocation: sourceLocation)
+        Issue.record(Comment(rawValue: ShownText.line("cassette \(name): \(unused)", limit: 8_192)), sourceLocation: sourceLocation)
     }
 
     /// `name` as a `swift test --filter` pattern that matches it alone: regular expression
@@ -157,8 +176,9 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
 
         /// What is wrong and what to write.
         public var description: String {
-            "the cassette name \"\(name.debugDescription.dropFirst().dropLast().prefix(256))\" names no file in the cassette folder: "
-                + "write a relative path whose segments are not empty and do not start with a dot, such as \"github/issues\""
+            ShownText.line(
+                "the cassette name \"\(ClippedText.value(name, limit: 256))\" names no file in the cassette folder: "
+                    + "write a relative path whose segments are not empty and do not start with a dot, such as \"github/issues\"", limit: 1_024)
         }
     }
 }

@@ -29,7 +29,7 @@ enum GettingStartedGuide {
         let serializer: ModelResponseSerializer<URLModelMatcher>
 
         init(baseURL: URL, session: URLSession = .shared) throws {
-            var routes = URLModelMatcher(pathPrefix: baseURL.path)   // "" for https://api.github.com
+            var routes = URLModelMatcher(pathPrefix: baseURL.path(percentEncoded: true))   // "" for https://api.github.com
             try routes.add(GitHub.user)
             try routes.add(GitHub.issues)
             try routes.add(GitHub.issue)

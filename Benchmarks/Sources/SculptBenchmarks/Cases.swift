@@ -13,7 +13,7 @@ enum Cases {
     static func all() throws -> [Case] {
         let decoding: [Case] = decoding() + (try decoders()) + shapes()
         let around: [Case] = (try negotiation()) + (try routing()) + (try endpoints()) + (try observing()) + replay() + serving()
-        return decoding + around + (try checking()) + (try reporting()) + loading() + storing() + (try descriptions())
+        return decoding + around + (try checking()) + (try reporting()) + loading() + storing() + (try descriptions()) + (try diagnosing())
     }
 
     /// Serializers against `JSONDecoder` decoding the same type from the same bytes.

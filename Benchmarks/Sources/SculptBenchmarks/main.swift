@@ -7,6 +7,10 @@ if arguments.count == 4, arguments[1] == "--memory-child", let mode = Memory.Mod
     try Memory.child(mode, payload: URL(filePath: arguments[3]))
     exit(0)
 }
+if arguments.count == 4, arguments[1] == "--events-child" {
+    try EventMemory.child(observed: arguments[2] == "observed", payload: URL(filePath: arguments[3]))
+    exit(0)
+}
 if arguments.count == 5, arguments[1] == "--shape-child", let index = Int(arguments[2]), let side = Shape.Side(rawValue: arguments[3]) {
     try Shape.child(shape: index, side, payload: URL(filePath: arguments[4]))
     exit(0)
@@ -41,7 +45,7 @@ func pad(_ text: String, _ width: Int) -> String {
 @MainActor func report(_ result: Measurement) {
     let verdict = result.meetsTarget.map { $0 ? "ok" : "MISSED" } ?? ""
     let target = result.target.map { String(format: "<= %.2f", $0) } ?? ""
-    let unit = result.name.hasPrefix("peak memory") ? " KB" : " ns"
+    let unit = result.name.hasPrefix("peak memory per event") ? " B" : result.name.hasPrefix("peak memory") ? " KB" : " ns"
     say(pad(result.name, 46) + pad(String(format: "%.0f", result.sculptNanoseconds) + unit, -14) + pad(String(format: "%.0f", result.baselineNanoseconds) + unit, -14)
         + "  " + pad(result.baseline, 24) + pad(String(format: "%.3f", result.ratio), -7) + "  " + pad(target, 8) + " " + verdict)
     results.append(result)
@@ -52,6 +56,9 @@ for item in try Cases.all() where filter.map({ item.name.localizedCaseInsensitiv
 }
 if filter.map({ "peak memory".localizedCaseInsensitiveContains($0) }) ?? true {
     for measurement in try Memory.measure() { report(measurement) }
+}
+if filter.map({ "peak memory per event".localizedCaseInsensitiveContains($0) }) ?? true {
+    for measurement in try EventMemory.measure() { report(measurement) }
 }
 if filter.map({ "peak memory, shape:".localizedCaseInsensitiveContains($0) || "shape:".localizedCaseInsensitiveContains($0) }) ?? true {
     for measurement in try Shape.measureMemory() { report(measurement) }

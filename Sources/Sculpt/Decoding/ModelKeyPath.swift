@@ -41,7 +41,7 @@ public struct ModelKeyPath: Sendable, Hashable, CustomStringConvertible {
 
         /// E.g. `invalid key path "data..items" at offset 5: empty key`.
         public var description: String {
-            "invalid key path \"\(keyPath)\" at offset \(offset): \(reason)"
+            ShownText.line("invalid key path \"\(keyPath)\" at offset \(offset): \(reason)", limit: 2_048)
         }
     }
 

@@ -13,12 +13,11 @@ import SculptShared
 /// // skipped element [3]: At [3].number: expected Int. (the value is not shown)
 /// ```
 ///
-/// An event holds text, not the response: its URL is redacted as ``ResponseContext``'s
-/// description redacts it; its ``reason`` quotes no value from the body (its coding path names
-/// keys, which for a `[String: T]` are the body's), only an unknown type tag is quoted, cut at
-/// 256 bytes; and each text, like the description, is one line (control and invisible characters
-/// escaped) of bounded size, so it can go to a production log. ``error`` is the error itself, for
-/// code that wants more (its description may quote the body).
+/// An event holds text, not the response: its ``reason`` quotes no value from the body, only an
+/// unknown type tag is quoted, and each text passes the gate every text of Sculpt's passes
+/// (secrets redacted, one line, bounded), so it can go to a production log. ``error`` is the
+/// error itself, for code that wants more (its description may quote the body). Docs/TypeFields.md
+/// says what each text holds and what events cost.
 ///
 /// The events of a response are delivered when the serializer succeeds, in the order the decode
 /// made them, just before it returns: a response that fails reports its error instead, and loses
@@ -34,22 +33,23 @@ public struct DecodingEvent: Sendable, CustomStringConvertible {
         /// A type field's value was missing (`found` is `nil`) or not registered, and the
         /// `fallback` type was decoded in its place: a ``TypeFieldFamily``'s in a
         /// ``PolymorphicArray``, or a type-field matcher's for the whole body. `found` is the
-        /// value as the body has it, a string in quotes: `"Poll"`, `3`, `true` (a family reads a
-        /// number by its value, `3.0` as `3`, and a `null` tag as a missing one); cut at 256 bytes.
+        /// value as JSON writes it (`"Poll"`, `3`, `true`), or what stands there (`null`, `an
+        /// object`, `an array`); cut at 256 bytes.
         case unknownTag(field: String, found: String?, fallback: String)
 
         /// E.g. `skipped element [3] (tag "Deleted")`, `"type" is "Poll", not registered; decoded as
-        /// JSONValue`: one line, control and invisible characters escaped.
+        /// JSONValue`: one line, through the gate every text of Sculpt's passes (secrets redacted,
+        /// control and invisible characters escaped).
         public var description: String {
             let text = switch self {
             case .elementSkipped(let index, let tag):
-                "skipped element [\(index)]" + (tag.map { " (tag \"\($0)\")" } ?? "")
+                "skipped element [\(index)]" + (tag.map { " (tag \(TagText.quoted($0)))" } ?? "")
             case .valueDropped:
                 "dropped a value that did not decode"
             case .unknownTag(let field, let found, let fallback):
-                "\(found.map { "\"\(field)\" is \($0), not registered" } ?? "no \"\(field)\""); decoded as \(fallback)"
+                "\(TagText.sentence(field: field, found: found)); decoded as \(fallback)"
             }
-            return PrintableText.value(text, limit: 1_024)
+            return ShownText.line(text, limit: 1_024)
         }
 
         /// The kind with the text it quotes from the body (a tag, the value found) cut at
@@ -113,6 +113,6 @@ public struct DecodingEvent: Sendable, CustomStringConvertible {
         let place = reason == nil ? " at \(codingPath)" : ""
         let reason = self.reason.map { ": \($0)" } ?? ""
         // One line whatever the parts hold, so that what a server sent cannot pose as another log line.
-        return PrintableText.value("\(method ?? "(method unknown)") \(url) -> \(status)\(route): \(kind)\(place)\(reason)", limit: 4_096)
+        return ShownText.line("\(method ?? "(method unknown)") \(url) -> \(status)\(route): \(kind)\(place)\(reason)", limit: 4_096)
     }
 }

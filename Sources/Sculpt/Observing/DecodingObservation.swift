@@ -2,11 +2,14 @@ import Foundation
 import SculptShared
 
 /// The decoding observer of the serialize call running on this thread, and the response it
-/// reports about: the lossy shapes and the type-field fallbacks tell it what they lose
-/// (``report(_:at:error:)``), and it builds a ``DecodingEvent`` for each. The events are handed to
-/// the observer when the call succeeds, in order, outside the call's scope: a response that fails
-/// loses nothing quietly (its error says what failed), and what the observer decodes itself is
-/// not observed.
+/// reports about: the lossy shapes and the type-field fallbacks tell it what they lose, and it
+/// builds a ``DecodingEvent`` for each when the call succeeds, in order, outside the call's scope:
+/// a response that fails loses nothing quietly (its error says what failed), and what the
+/// observer decodes itself is not observed.
+///
+/// Until then a loss is kept small (``Loss``, under 100 bytes): a skipped element shares its
+/// reason and tag with its array's failure log and its path with the array, and an event's text is
+/// written only when it is delivered, one event at a time.
 ///
 /// A thread-local value, like `RootDecoding`'s: decoding is synchronous, and a `Decodable`
 /// type's initializer has no other channel back to the serializer that runs it. Outside an
@@ -14,18 +17,55 @@ import SculptShared
 /// costs setting it.
 @usableFromInline
 package final class DecodingObservation {
+    /// What a decode lost, as it is kept until the call succeeds.
+    enum Loss {
+        /// A lossy array left out the element at `index`; `fallback` when a family's fallback type
+        /// was tried for its unknown tag and did not decode.
+        case skipped(index: Int, tag: String?, reason: ElementFailure.Reason, fallback: UnknownTag?)
+        /// A ``Lossy`` model did not decode.
+        case dropped(error: any Error)
+        /// A tag was missing or unknown and a fallback type decoded in its place.
+        case unknownTag(UnknownTag)
+    }
+
+    /// A missing or unknown tag and the fallback type it was given: shared by the losses of every
+    /// element with the same tag.
+    package final class UnknownTag {
+        let field: String
+        /// The tag as the body has it (``TagText``); `nil` when it is missing.
+        let found: String?
+        let fallback: String
+
+        init(field: String, found: String?, fallback: String) {
+            self.field = field
+            self.found = found
+            self.fallback = fallback
+        }
+    }
+
+    /// A loss and where: for a skipped element, the path of its array (its index is added when the
+    /// event is written).
+    private struct Pending {
+        let path: String
+        let loss: Loss
+    }
+
     /// The observer; `nil` for a call that observes nothing inside an observed one.
     private let observer: (@Sendable (DecodingEvent) -> Void)?
     private let response: ResponseContext
     private let data: Data
     private let matcher: any ModelMatcher
-    /// The route and URL as events show them, worked out for the first event.
-    private var shown: (route: String?, url: String)?
     /// Whether the matcher is being asked again (``rereading(_:)``): what it reports then was
     /// reported already.
     private var isRereading = false
-    /// The events of the call so far, handed over when it succeeds.
-    private var events: [DecodingEvent] = []
+    /// The losses of the call so far, delivered as events when it succeeds.
+    private var pending: [Pending] = []
+    /// Unknown tags already kept, by field, tag and fallback, so that a million elements with the
+    /// same tag keep one; at most ``sharedTagLimit``.
+    private var unknownTags: [String: UnknownTag] = [:]
+
+    /// The most distinct unknown tags kept for sharing.
+    private static let sharedTagLimit = 1_000
 
     private init(_ observer: (@Sendable (DecodingEvent) -> Void)?, _ response: ResponseContext, _ data: Data, _ matcher: any ModelMatcher) {
         self.observer = observer
@@ -40,6 +80,12 @@ package final class DecodingObservation {
     @usableFromInline
     static var isObserving: Bool { current.value != nil }
 
+    /// This thread's observation, when it reports to an observer and is not rereading.
+    private static var reporting: DecodingObservation? {
+        guard let observation = current.value, observation.observer != nil, !observation.isRereading else { return nil }
+        return observation
+    }
+
     /// Runs `body`, the serializing of `data` for `response`, with `observer` told of what its
     /// decodes lose; `nil` keeps an observed call this one runs inside from hearing of them.
     @usableFromInline
@@ -49,35 +95,80 @@ package final class DecodingObservation {
     ) throws(SculptError) -> T {
         let observation = DecodingObservation(observer, response, data, matcher)
         let value = try current.withValue(observation, body)
-        if let observer, !observation.events.isEmpty {
+        if let observer, !observation.pending.isEmpty {
             // In a scope of its own, so that what the observer decodes is not observed.
             current.withValue(DecodingObservation(nil, response, data, matcher)) {
-                for event in observation.events { observer(event) }
+                observation.deliver(to: observer)
             }
         }
         return value
     }
 
-    /// Tells this thread's observer, if any, that a decode lost what `kind` says at `codingPath`,
-    /// because of `error`: when the call succeeds.
+    /// Tells this thread's observer, if any, that a lossy array left out the element at `index`:
+    /// when the call succeeds.
     /// - Parameters:
-    ///   - kind: what was lost.
-    ///   - codingPath: where in the body.
-    ///   - error: why, for a skipped element or a dropped value.
-    package static func report(_ kind: DecodingEvent.Kind, at codingPath: @autoclosure () -> [any CodingKey], error: (any Error)? = nil) {
-        guard let observation = current.value, observation.observer != nil, !observation.isRereading else { return }
-        let shown = observation.shownResponse()
-        let path = codingPath()
-        // One line each: a dictionary's keys on the path come from the body.
-        observation.events.append(DecodingEvent(
-            kind: kind.bounded,
-            codingPath: PrintableText.value(SculptError.codingPath(path), limit: SculptError.listLimit),
-            reason: error.map { PrintableText.value(SculptError.describe($0, withholding: .decodingEvent), limit: SculptError.listLimit) },
-            error: error,
-            route: shown.route,
-            method: observation.response.method.map { ClippedText.value($0.rawValue, limit: 64) },
-            status: observation.response.status.code,
-            url: shown.url))
+    ///   - index: the element's position.
+    ///   - tag: its type tag, for a polymorphic array.
+    ///   - reason: why, as the array's failure log keeps it.
+    ///   - fallback: the unknown tag whose fallback type failed, if that is why.
+    ///   - arrayPath: the array's path as text, worked out at its first loss and kept for the others.
+    ///   - codingPath: the array's coding path.
+    static func skipped(
+        index: Int, tag: String?, reason: ElementFailure.Reason, fallback: UnknownTag? = nil, arrayPath: inout String?,
+        codingPath: @autoclosure () -> [any CodingKey]
+    ) {
+        guard let observation = reporting else { return }
+        let path = arrayPath ?? {
+            let path = codingPath()
+            let text = path.isEmpty ? "" : SculptError.codingPath(path)
+            arrayPath = text
+            return text
+        }()
+        observation.pending.append(Pending(path: path, loss: .skipped(index: index, tag: tag, reason: reason, fallback: fallback)))
+    }
+
+    /// Tells this thread's observer, if any, that a ``Lossy`` model at `codingPath` is `nil`
+    /// because of `error`: when the call succeeds.
+    static func dropped(at codingPath: @autoclosure () -> [any CodingKey], error: any Error) {
+        guard let observation = reporting else { return }
+        observation.pending.append(Pending(path: SculptError.codingPath(codingPath()), loss: .dropped(error: error)))
+    }
+
+    /// Tells this thread's observer, if any, that the tag `tag` names was missing or not
+    /// registered, and its fallback was decoded in its place at `codingPath`: when the call
+    /// succeeds.
+    package static func unknownTag(_ tag: UnknownTag, at codingPath: @autoclosure () -> [any CodingKey]) {
+        guard let observation = reporting else { return }
+        observation.pending.append(Pending(path: SculptError.codingPath(codingPath()), loss: .unknownTag(tag)))
+    }
+
+    /// The unknown tag for `field`, `found` (as ``TagText`` writes it; `nil`: missing) and
+    /// `fallback`, shared with the earlier losses that had it; `nil` when no call on this thread
+    /// reports to an observer.
+    package static func sharedUnknownTag(field: String, found: String?, fallback: String) -> UnknownTag? {
+        reporting?.unknownTag(field: field, found: found.map { ClippedText.value($0, limit: ElementFailure.tagLimit) }, fallback: fallback)
+    }
+
+    private func unknownTag(field: String, found: String?, fallback: String) -> UnknownTag {
+        let key = "\(field)\u{0}\(found ?? "\u{0}")\u{0}\(fallback)"
+        if let kept = unknownTags[key] { return kept }
+        let tag = UnknownTag(field: field, found: found, fallback: fallback)
+        if unknownTags.count < Self.sharedTagLimit { unknownTags[key] = tag }
+        return tag
+    }
+
+    /// How many losses this thread's observation holds, to ``discard(from:)`` those a decode then
+    /// throws away; `nil` when nothing reports.
+    static func mark() -> Int? {
+        reporting?.pending.count
+    }
+
+    /// Forgets the losses reported since `mark`: they were inside a value that did not decode (an
+    /// element a lossy array then skipped, a ``Lossy`` left `nil`), so they are not in the result;
+    /// the loss of that value says what happened.
+    static func discard(from mark: Int?) {
+        guard let mark, let observation = reporting, mark < observation.pending.count else { return }
+        observation.pending.removeSubrange(mark...)
     }
 
     /// Runs `body`, which asks a matcher again what it was asked already (to explain or
@@ -90,12 +181,39 @@ package final class DecodingObservation {
         return try body()
     }
 
-    /// The route and URL events show, worked out once per call.
-    private func shownResponse() -> (route: String?, url: String) {
-        if let shown { return shown }
-        let route = Self.rereading { matcher.matchedRoute(for: response, data: data) }.map { ClippedText.value($0, limit: 1024) }
-        let shown = (route, response.url.map(ResponseContext.shown) ?? "(no URL)")
-        self.shown = shown
-        return shown
+    /// Writes each loss as an event and hands it to `observer`, one at a time, in order.
+    private func deliver(to observer: @Sendable (DecodingEvent) -> Void) {
+        let route = Self.rereading { matcher.matchedRoute(for: response, data: data) }.map { ShownText.line($0, limit: 1_024) }
+        let url = response.url.map { ShownText.line(ResponseContext.shown($0), limit: ResponseContext.shownURLLimit + 64) } ?? "(no URL)"
+        let method = response.method.map { ShownText.line($0.rawValue, limit: 64) }
+        let status = response.status.code
+        for item in pending {
+            let kind: DecodingEvent.Kind
+            let path: String
+            var error: (any Error)?
+            var reason: String?
+            switch item.loss {
+            case .skipped(let index, let tag, let failure, let fallback):
+                kind = .elementSkipped(index: index, tag: tag)
+                path = "\(item.path)[\(index)]"
+                let thrown = failure.error(at: index)
+                error = thrown
+                let why = SculptError.describe(thrown, withholding: .decodingEvent)
+                reason = fallback.map { "\(TagText.sentence(field: $0.field, found: $0.found)); its fallback \($0.fallback) did not decode: \(why)" } ?? why
+            case .dropped(let thrown):
+                kind = .valueDropped
+                path = item.path
+                error = thrown
+                reason = SculptError.describe(thrown, withholding: .decodingEvent)
+            case .unknownTag(let tag):
+                kind = .unknownTag(field: tag.field, found: tag.found, fallback: tag.fallback)
+                path = item.path
+            }
+            observer(DecodingEvent(
+                kind: kind.bounded, codingPath: ShownText.line(path, limit: SculptError.listLimit),
+                reason: reason.map { ShownText.line($0, limit: SculptError.listLimit) }, error: error,
+                route: route, method: method, status: status, url: url))
+        }
+        pending = []
     }
 }

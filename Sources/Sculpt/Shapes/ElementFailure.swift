@@ -49,7 +49,7 @@ public struct ElementFailure: Sendable, CustomStringConvertible {
 
     /// E.g. `element [3]: At [3].id: expected Int. ...`.
     public var description: String {
-        let tag = self.tag.map { " (tag \"\($0)\")" } ?? ""
-        return "element [\(index)]\(tag): \(SculptError.describe(error))"
+        let tag = self.tag.map { " (tag \(TagText.quoted($0)))" } ?? ""
+        return ShownText.line("element [\(index)]\(tag): \(SculptError.describe(error))", limit: 2_048)
     }
 }

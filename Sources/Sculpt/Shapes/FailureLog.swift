@@ -12,8 +12,10 @@ struct FailureLog {
     private var reasons: Set<ElementFailure.Reason> = []
     private var tags: Set<String> = []
 
-    /// Records that the element decoded by `element`, at `index`, failed with `error`.
-    mutating func record(index: Int, tag: String?, error: any Error, element: any Decoder) {
+    /// Records that the element decoded by `element`, at `index`, failed with `error`; returns the
+    /// failure as kept (its reason and tag shared with the failures before it that had them).
+    @discardableResult
+    mutating func record(index: Int, tag: String?, error: any Error, element: any Decoder) -> ElementFailure {
         var reason = ElementFailure.Reason(error, index: index, elementDepth: element.codingPath.count)
         if let kept = reasons.firstIndex(of: reason) {
             reason = reasons[kept]
@@ -23,7 +25,9 @@ struct FailureLog {
             reason = .notKept
         }
         let tag = tag.map { shared($0) }
-        failures.append(ElementFailure(index: index, tag: tag, reason: reason))
+        let failure = ElementFailure(index: index, tag: tag, reason: reason)
+        failures.append(failure)
+        return failure
     }
 
     /// `tag` as the copy already kept, so repeated tags share their storage.

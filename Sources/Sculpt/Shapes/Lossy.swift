@@ -30,13 +30,16 @@ public struct Lossy<Model: Decodable & Sendable>: Decodable, Sendable {
     /// Decodes the model, keeping the error instead of throwing it.
     /// - Parameter decoder: the decoder to read the model from.
     public init(from decoder: any Decoder) {
+        let mark = DecodingObservation.mark()
         do {
             value = try Model(from: decoder)
             failure = nil
         } catch {
             value = nil
             failure = error
-            DecodingObservation.report(.valueDropped, at: decoder.codingPath, error: error)
+            // What the model's own decode reported is not in the result: its drop says it all.
+            DecodingObservation.discard(from: mark)
+            DecodingObservation.dropped(at: decoder.codingPath, error: error)
         }
     }
 }

@@ -37,16 +37,20 @@ public struct LossyArray<Element: Decodable & Sendable>: Decodable, Sendable {
         var container = try decoder.unkeyedContainer()
         var values: [Element?] = []
         var log = FailureLog()
+        var path: String?
         values.reserveCapacity(container.count ?? 0)
         while !container.isAtEnd {
             let index = container.currentIndex
             let element = try container.superDecoder()
+            let mark = DecodingObservation.mark()
             do {
                 values.append(try Element(from: element))
             } catch {
                 values.append(nil)
-                log.record(index: index, tag: nil, error: error, element: element)
-                DecodingObservation.report(.elementSkipped(index: index, tag: nil), at: element.codingPath, error: error)
+                let failure = log.record(index: index, tag: nil, error: error, element: element)
+                // What the element's own decode reported is not in the result: its skip says it all.
+                DecodingObservation.discard(from: mark)
+                DecodingObservation.skipped(index: index, tag: nil, reason: failure.reason, arrayPath: &path, codingPath: decoder.codingPath)
             }
         }
         self.values = values

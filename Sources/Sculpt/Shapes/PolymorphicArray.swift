@@ -30,8 +30,9 @@ public struct PolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendable {
         var container = try decoder.unkeyedContainer()
         var elements: [any Decodable & Sendable] = []
         elements.reserveCapacity(container.count ?? 0)
+        var fallback: DecodingObservation.UnknownTag?
         while !container.isAtEnd {
-            elements.append(try table.decode(try container.superDecoder()).value)
+            elements.append(try table.decode(try container.superDecoder(), fallingBack: &fallback).value)
         }
         self.elements = elements
     }
@@ -70,15 +71,21 @@ public struct LossyPolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendabl
         var container = try decoder.unkeyedContainer()
         var elements: [any Decodable & Sendable] = []
         var log = FailureLog()
+        var path: String?
         while !container.isAtEnd {
             let index = container.currentIndex
             let element = try container.superDecoder()
+            let mark = DecodingObservation.mark()
+            var fallback: DecodingObservation.UnknownTag?
             do {
-                elements.append(try table.decode(element).value)
+                elements.append(try table.decode(element, fallingBack: &fallback).value)
             } catch {
-                let tag = try? table.tag(of: element)
-                log.record(index: index, tag: tag, error: error, element: element)
-                DecodingObservation.report(.elementSkipped(index: index, tag: tag), at: element.codingPath, error: error)
+                let failure = log.record(index: index, tag: try? table.tag(of: element), error: error, element: element)
+                // What the element's own decode reported is not in the result: its skip says it all,
+                // with the unknown tag whose fallback failed.
+                DecodingObservation.discard(from: mark)
+                DecodingObservation.skipped(
+                    index: index, tag: failure.tag, reason: failure.reason, fallback: fallback, arrayPath: &path, codingPath: decoder.codingPath)
             }
         }
         self.elements = elements

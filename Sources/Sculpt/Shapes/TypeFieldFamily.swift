@@ -39,44 +39,66 @@ struct TypeFieldTable {
     let keys: [String]
     let types: [String: any (Decodable & Sendable).Type]
     let fallback: (any (Decodable & Sendable).Type)?
+    /// The fallback's name, as events give it.
+    private let fallbackName: String
 
     init<Family: TypeFieldFamily>(_ family: Family.Type) {
         field = Family.field
         keys = ModelKeyPath.fieldKeys(Family.field)
         types = Family.types
         fallback = Family.fallback
+        fallbackName = Family.fallback.map { "\($0)" } ?? ""
+    }
+
+    /// What stands at an element's tag field.
+    private enum Read {
+        case missing
+        /// A string, number or boolean: its text (a number's canonical text, see `JSONNumber`).
+        case scalar(text: String, isString: Bool)
+        /// `null`, an object or an array, as ``TagText`` names it.
+        case other(String)
+
+        /// The tag's text, for a scalar.
+        var text: String? {
+            if case .scalar(let text, _) = self { text } else { nil }
+        }
+
+        /// The tag as every message writes it (``TagText``); `nil` when it is missing.
+        var shown: String? {
+            switch self {
+            case .missing: nil
+            case .scalar(let text, let isString): isString ? TagText.quoted(text) : text
+            case .other(let what): what
+            }
+        }
     }
 
     /// The element's discriminator value as text (a number's canonical text, see `JSONNumber`), or
     /// `nil` when it is missing or not a string, number or boolean.
     func tag(of element: any Decoder) throws -> String? {
-        try tagAndKind(of: element)?.text
+        try read(element).text
     }
 
-    /// The tag as ``tag(of:)`` reads it, and whether it is a JSON string.
-    private func tagAndKind(of element: any Decoder) throws -> (text: String, isString: Bool)? {
+    /// What the element holds at the tag field.
+    private func read(_ element: any Decoder) throws -> Read {
         var container = try element.container(keyedBy: AnyCodingKey.self)
         for key in keys.dropLast() {
             let key = AnyCodingKey(key)
-            guard container.contains(key), !(try container.decodeNil(forKey: key)) else { return nil }
+            guard container.contains(key), !(try container.decodeNil(forKey: key)) else { return .missing }
             container = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
         }
         let key = AnyCodingKey(keys.last ?? field)
-        guard container.contains(key) else { return nil }
-        if let text = try? container.decode(String.self, forKey: key) { return (text, true) }
-        return try scalarTag(container, key).map { ($0, false) }
-    }
-
-    /// A tag as an event shows it: a string quoted as JSON writes it, a number or boolean bare.
-    private static func shown(_ tag: (text: String, isString: Bool)) -> String {
-        guard tag.isString else { return tag.text }
-        var quoted = ""
-        JSONEscape.appendQuoted(tag.text, to: &quoted)
-        return quoted
+        guard container.contains(key) else { return .missing }
+        if (try? container.decodeNil(forKey: key)) == true { return .other(TagText.null) }
+        if let text = try? container.decode(String.self, forKey: key) { return .scalar(text: text, isString: true) }
+        if let text = scalarTag(container, key) { return .scalar(text: text, isString: false) }
+        if (try? container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)) != nil { return .other(TagText.object) }
+        if (try? container.nestedUnkeyedContainer(forKey: key)) != nil { return .other(TagText.array) }
+        return .missing
     }
 
     /// A boolean's or a number's tag text.
-    private func scalarTag(_ container: KeyedDecodingContainer<AnyCodingKey>, _ key: AnyCodingKey) throws -> String? {
+    private func scalarTag(_ container: KeyedDecodingContainer<AnyCodingKey>, _ key: AnyCodingKey) -> String? {
         if let flag = try? container.decode(Bool.self, forKey: key) { return String(flag) }
         if let number = try? container.decode(Int.self, forKey: key) { return String(number) }
         return (try? container.decode(Double.self, forKey: key)).flatMap(JSONNumber.canonicalText(of:))
@@ -85,21 +107,25 @@ struct TypeFieldTable {
     /// Decodes one element as the type its tag names, or as the fallback (which a decoding
     /// observer hears of).
     ///
+    /// - Parameters:
+    ///   - element: the element's decoder.
+    ///   - unknown: set to the unknown tag when the fallback is decoded for it and an observer
+    ///     listens, so that a fallback that fails can be told as such.
     /// - Throws: `DecodingError.dataCorrupted` at the element's field for a missing or unknown tag
     ///   without a fallback, naming the registered values; the element type's own errors.
-    func decode(_ element: any Decoder) throws -> (tag: String?, value: any Decodable & Sendable) {
-        let read = try tagAndKind(of: element)
-        let tag = read?.text
+    func decode(_ element: any Decoder, fallingBack unknown: inout DecodingObservation.UnknownTag?) throws -> (tag: String?, value: any Decodable & Sendable) {
+        let read = try read(element)
+        let tag = read.text
         if let type = tag.flatMap({ types[$0] }) { return (tag, try type.init(from: element)) }
         guard let type = fallback else {
-            let found = tag.map { "\"\($0)\"" } ?? "missing"
-            let registered = types.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            let registered = types.keys.sorted().map(TagText.quoted).joined(separator: ", ")
             throw DecodingError.dataCorrupted(.init(
                 codingPath: element.codingPath + keys.map { AnyCodingKey($0) },
-                debugDescription: "Unknown discriminator \"\(field)\": found \(found); registered: \(registered)."))
+                debugDescription: "Unknown discriminator \(TagText.quoted(field)): found \(read.shown ?? "missing"); registered: \(registered)."))
         }
+        unknown = DecodingObservation.sharedUnknownTag(field: field, found: read.shown, fallback: fallbackName)
         let value = try type.init(from: element)
-        DecodingObservation.report(.unknownTag(field: field, found: read.map(Self.shown), fallback: "\(type)"), at: element.codingPath)
+        if let unknown { DecodingObservation.unknownTag(unknown, at: element.codingPath) }
         return (tag, value)
     }
 }

@@ -105,6 +105,6 @@ public struct Endpoint<Model: Decodable & Sendable>: Sendable, CustomStringConve
         case .failure(let error):
             "\(error) -> \(Model.self)"
         }
-        return PrintableText.value(text, limit: 2_048)
+        return ShownText.line(text, limit: 2_048)
     }
 }

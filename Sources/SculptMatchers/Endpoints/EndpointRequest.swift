@@ -61,9 +61,17 @@ public struct EndpointRequest<Model: Decodable & Sendable>: Sendable {
         var request = URLRequest(url: url)
         // A new request's method is GET; setting it costs a normalizing compare.
         if method != .get { request.httpMethod = method.rawValue }
+        // Repeated fields reach Foundation joined with `, `, but `Cookie`'s with `; ` (RFC 6265's
+        // cookie string), as every request Sculpt hands to Foundation joins them.
+        var cookie: String?
         for field in headerFields {
+            guard field.name != .cookie else {
+                cookie = cookie.map { "\($0); \(field.value)" } ?? field.value
+                continue
+            }
             request.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
+        if let cookie { request.setValue(cookie, forHTTPHeaderField: HTTPField.Name.cookie.rawName) }
         request.httpBody = body
         return request
     }

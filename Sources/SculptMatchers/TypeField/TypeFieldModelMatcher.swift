@@ -139,10 +139,12 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     private func modelType(for outcome: DiscriminatorScanner.Outcome, _ response: ResponseContext, _ data: Data) throws -> ModelType? {
         let found: String?
         switch outcome {
-        case .found(.string(let value)): found = "\"\(value)\""
+        case .found(.string(let value)): found = TagText.quoted(value)
         case .found(.number(let text)):
-            if let modelType = JSONNumber.canonicalText(of: text).flatMap({ types[$0] }) { return modelType }
-            found = text
+            let canonical = JSONNumber.canonicalText(of: text)
+            if let modelType = canonical.flatMap({ types[$0] }) { return modelType }
+            // By its value, as a family reads it: `3.0` is `3`.
+            found = canonical ?? text
         case .found(.bool(let value)):
             if let modelType = types[String(value)] { return modelType }
             found = String(value)
@@ -151,9 +153,9 @@ public struct TypeFieldModelMatcher: ModelMatcher {
             if let fallback { return answered(fallback, found: "a value no decode reads") }
             if unknownValuesMatchNothing { return nil }
             throw SculptError(.invalidJSON(reason: error.reason, offset: error.offset), response: response, body: data)
-        case .found(.null): found = "null"
-        case .found(.object): found = "an object"
-        case .found(.array): found = "an array"
+        case .found(.null): found = TagText.null
+        case .found(.object): found = TagText.object
+        case .found(.array): found = TagText.array
         case .missing, .notAnObject: found = nil
         case .empty: return nil
         }
@@ -165,7 +167,9 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     /// `fallback`, answered for a value that is `found` (`nil`: missing) and not registered: a
     /// decoding observer hears of it.
     private func answered(_ fallback: ModelType, found: String?) -> ModelType {
-        DecodingObservation.report(.unknownTag(field: field, found: found, fallback: fallback.description), at: [])
+        if let tag = DecodingObservation.sharedUnknownTag(field: field, found: found, fallback: fallback.description) {
+            DecodingObservation.unknownTag(tag, at: [])
+        }
         return fallback
     }
 
@@ -177,8 +181,8 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     /// - Returns: the line, or `nil` when the matcher resolves nothing for the body (or throws).
     public func matchedRoute(for response: ResponseContext, data: Data) -> String? {
         guard let modelType = try? modelType(for: response, data: data) else { return nil }
-        guard let value = (try? scanner.scan(data)).flatMap(registeredValue(of:)) else { return "\(field): fallback -> \(modelType)" }
-        return "\(field): \"\(value)\" -> \(modelType)"
+        guard let value = (try? scanner.scan(data)).flatMap(registeredValue(of:)) else { return ShownText.line("\(field): fallback -> \(modelType)", limit: 1_024) }
+        return ShownText.line("\(field): \(TagText.quoted(value)) -> \(modelType)", limit: 1_024)
     }
 
     /// The registered value a scan found, as registered: a string as it is, a number by its
@@ -196,6 +200,6 @@ public struct TypeFieldModelMatcher: ModelMatcher {
     /// The registered values, as `type: "question"`.
     /// - Parameter response: the response no value matched.
     public func nearestCandidates(for response: ResponseContext) -> [String] {
-        registeredValues.map { "\(field): \"\($0)\"" }
+        registeredValues.map { ShownText.line("\(field): \(TagText.quoted($0))", limit: 1_024) }
     }
 }

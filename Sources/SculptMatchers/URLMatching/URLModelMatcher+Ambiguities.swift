@@ -22,7 +22,7 @@ extension URLModelMatcher {
 
         /// E.g. `/users/# wins over /users/* for /users/1: at segment 2 ('1') '#' comes before '*'`.
         public var description: String {
-            PrintableText.value("\(winner.signature) wins over \(loser.signature) for \(example): \(reason)", limit: 2_048)
+            ShownText.line("\(winner.signature) wins over \(loser.signature) for \(example): \(reason)", limit: 2_048)
         }
     }
 

@@ -32,9 +32,15 @@ extension URLModelMatcher {
     public func diagnosis(for response: ResponseContext, data: Data, resolved: ModelType?, expected: (any (Decodable & Sendable).Type)?) -> [String] {
         guard let url = response.url else { return [] }
         let explanation = explain(url, method: response.method, status: response.status)
-        guard let resolved else { return unmatched(explanation, url: url) }
-        guard let expected, resolved.type != expected else { return [] }
-        return DecodingObservation.rereading { mismatched(explanation, expected: expected, response, data) }
+        let lines: [String]
+        if let resolved {
+            guard let expected, resolved.type != expected else { return [] }
+            lines = DecodingObservation.rereading { mismatched(explanation, expected: expected, response, data) }
+        } else {
+            lines = unmatched(explanation, url: url)
+        }
+        let secrets = SecretPolicy.default.secretValues(in: url)
+        return lines.map { ShownText.line($0, limit: 1_024, hiding: secrets) }
     }
 
     /// Why no route matched `url`: the prefix, and the candidates that did not apply.
@@ -91,7 +97,7 @@ extension URLModelMatcher {
             guard let winner = candidates(for: rest, shown: shown, method: explanation.method, status: explanation.status).first(where: { $0.outcome == .wins }) else { continue }
             let base = segments.prefix(dropped).map { "/" + PathSegments.shown($0) }.joined()
             return ["Without its first segments \(base), the path would match \(winner.route).",
-                    "A base path before every route belongs in the prefix: URLModelMatcher(pathPrefix: \"\(prefix.map { "/\($0)" }.joined())\(base)\")."]
+                    "A base path before every route belongs in the prefix: URLModelMatcher(pathPrefix: \"\(prefix.isEmpty ? "" : shownPrefix)\(base)\")."]
         }
         return []
     }
@@ -126,16 +132,22 @@ extension URLModelMatcher {
         let passing = passed.prefix(3).map { "\($0) applies, but its matcher answered nothing for this body." }
         guard !giving.isEmpty else {
             let delegating = routes.filter { if case .matcher = $0.target { true } else { false } }
-            let none = delegating.isEmpty ? "No route gives \(name)." : "No route gives \(name) but through a matcher: \(ClippedText.list(delegating.map(\.description), limit: 512))."
+            let none = delegating.isEmpty ? "No route gives \(name)." : "No route gives \(name) but through a matcher: \(ClippedText.list(delegating.lazy.map(\.description), limit: 512))."
             return passing + ["The route that won: \(winner).", none]
         }
         // The routes of the asked type whose pattern matches the path, when there are any: why
         // those lost is the answer; the others are listed only when no such route exists.
-        let matching = giving.compactMap { route in explanation.candidates.first { $0.route.isSame(as: route) } }
+        // Looked up by registration, not searched: time in proportion to the routes, however many
+        // of them match the path.
+        var candidates: [ObjectIdentifier: Explanation.Candidate] = [:]
+        for candidate in explanation.candidates where candidates[candidate.route.registration] == nil {
+            candidates[candidate.route.registration] = candidate
+        }
+        let matching = giving.lazy.compactMap { candidates[$0.registration] }.prefix(3)
         guard !matching.isEmpty else {
             return passing + ["The route that won: \(winner)."] + giving.prefix(3).map { "\($0) gives \(name); its pattern does not match \(explanation.path)." }
         }
-        return passing + ["The route that won: \(winner)."] + matching.prefix(3).map { candidate in
+        return passing + ["The route that won: \(winner)."] + matching.map { candidate in
             let route = candidate.route
             return switch candidate.outcome {
             case .wins: "\(route) gives \(name) and won."

@@ -46,11 +46,12 @@ extension URLModelMatcher {
 
             /// E.g. `GET /users/*/repos -> Array<Repository>: wins`.
             public var description: String {
-                switch outcome {
+                let text = switch outcome {
                 case .wins: "\(route): wins"
                 case .loses(let reason): "\(route): loses: \(reason)"
                 case .doesNotApply(let reason): "\(route): does not apply: \(reason)"
                 }
+                return ShownText.line(text, limit: 4_096)
             }
         }
 
@@ -58,12 +59,13 @@ extension URLModelMatcher {
         public var method: HTTPRequest.Method?
         /// The status asked about, if any.
         public var status: HTTPResponse.Status?
-        /// The URL's path as matched: segments percent-decoded, `.` and `..` resolved.
+        /// The URL's path as matched and shown as sent: `.` and `..` resolved, each segment with
+        /// `%`, `/`, `?` and `#` percent-encoded, so that it decodes to the segments matched.
         public var path: String
         /// What became of the prefix.
         public var prefix: PrefixStep
-        /// The segments the routes were matched against, after the prefix; empty when the
-        /// prefix was missing.
+        /// The segments the routes were matched against, after the prefix, written as ``path``
+        /// writes them; empty when the prefix was missing.
         public var segments: [String]
         /// Every route whose pattern matches ``segments``, in precedence order, with its outcome.
         public var candidates: [Candidate]
@@ -81,7 +83,7 @@ extension URLModelMatcher {
             case .stripped(let prefix): lines.append("prefix \(prefix): stripped")
             case .missing(let expected, let path): lines.append("prefix \(expected): not found at the start of \(path); no route is tried")
             }
-            guard prefix.isFound else { return lines.map { PrintableText.value($0, limit: 1_024) }.joined(separator: "\n") }
+            guard prefix.isFound else { return ShownText.lines(lines, lineLimit: 1_024, limit: .max) }
             lines.append("matched against: /" + segments.joined(separator: "/"))
             if candidates.isEmpty {
                 lines.append("no route's pattern matches")
@@ -90,8 +92,8 @@ extension URLModelMatcher {
                 lines += candidates.enumerated().map { "  \($0.offset + 1). \($0.element)" }
                 if winner == nil { lines.append("no candidate applies") }
             }
-            // Each line escaped and cut: a path or a pattern may hold anything.
-            return lines.map { PrintableText.value($0, limit: 1_024) }.joined(separator: "\n")
+            // Each line through the gate: a path or a pattern may hold anything.
+            return ShownText.lines(lines, lineLimit: 1_024, limit: .max)
         }
     }
 
@@ -116,7 +118,7 @@ extension URLModelMatcher {
         let shown = all.map { PathSegments.shown($0) }
         let shownPath = "/" + shown.joined(separator: "/")
         var explanation = Explanation(method: method, status: status, path: shownPath, prefix: .none, segments: [], candidates: [])
-        let prefixText = "/" + prefix.joined(separator: "/")
+        let prefixText = shownPrefix
         if !prefix.isEmpty {
             guard all.starts(with: prefixBytes) else {
                 explanation.prefix = .missing(expected: prefixText, path: shownPath)
@@ -175,6 +177,14 @@ extension URLModelMatcher {
         let token = { (pattern: URLPattern) in index < pattern.tokens.count ? pattern.tokens[index] : nil }
         let place = index < segments.count ? "at segment \(index + 1) ('\(segments[index])')" : "after the last segment"
         return "\(place) \(RoutePrecedence.name(token(winner.pattern))) comes before \(RoutePrecedence.name(token(loser.pattern)))"
+    }
+}
+
+extension URLModelMatcher {
+    /// The prefix as a message shows it, as sent (``PathSegments/shown(_:)``): `/v3`, `/team%2Fx/api`;
+    /// `/` for none.
+    var shownPrefix: String {
+        prefixBytes.isEmpty ? "/" : prefixBytes.map { "/" + PathSegments.shown($0) }.joined()
     }
 }
 

@@ -1,5 +1,6 @@
 public import Foundation
 public import Sculpt
+import SculptShared
 
 extension URLModelMatcher {
     /// The route that resolves the response, as ``Route``'s description writes it:
@@ -17,7 +18,7 @@ extension URLModelMatcher {
             guard case .matcher(let matcher) = route.target else { return route.description }
             // A delegate that answers nil (or throws) passes the response on, as it does when matching.
             guard let resolved = try? matcher.modelType(for: response, data: data) else { return nil }
-            return "\(route.signature) -> \(matcher.matchedRoute(for: response, data: data) ?? resolved.description)"
+            return ShownText.line("\(route.signature) -> \(matcher.matchedRoute(for: response, data: data) ?? resolved.description)", limit: 2_048)
         }
     }
 }

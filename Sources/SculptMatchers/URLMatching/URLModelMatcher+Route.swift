@@ -66,9 +66,10 @@ extension URLModelMatcher {
             self.match = match
         }
 
-        /// Whether `other` is this route, registered once, whatever the values each captured.
-        func isSame(as other: Route) -> Bool {
-            parts === other.parts
+        /// The route as registered, whatever the values a lookup captured: equal for two copies of
+        /// one registration.
+        var registration: ObjectIdentifier {
+            ObjectIdentifier(parts)
         }
 
         /// This route, as a lookup matched it with `url`, whose path's first `prefixCount`
@@ -98,7 +99,7 @@ extension URLModelMatcher {
             case .model(let modelType): "\(signature) -> \(modelType)"
             case .matcher(let matcher): "\(signature) -> \(type(of: matcher))"
             }
-            return PrintableText.value(text, limit: 2_048)
+            return ShownText.line(text, limit: 2_048)
         }
 
         /// The route without its target: `POST /repos/*/*/issues (201)`.

@@ -161,7 +161,8 @@ public struct URLModelMatcher: ModelMatcher {
                 pattern: pattern.description,
                 reason: "it matches the paths \(routes[index].pattern) matches, for the same method and status, with other parameter names: it would replace that route, and its values would come back under the other names; write the same names, or tell the two apart by method or status")
         } else {
-            routes[index] = route
+            // A name the route had and this registration leaves out (`{login}` then `*`) is kept.
+            routes[index] = Route(pattern: pattern.naming(like: routes[index].pattern), method: method, status: status, target: target)
         }
     }
 
@@ -187,10 +188,20 @@ public struct URLModelMatcher: ModelMatcher {
         return route.pattern.namedCount > 0 ? route.matched(url, prefixCount: prefixBytes.count) : route
     }
 
-    /// The position in ``routes`` of the route ``route(for:method:status:)`` finds: what a mapping
-    /// report counts a route as covered by.
-    package func routeIndex(for url: URL, method: HTTPRequest.Method?, status: HTTPResponse.Status?) -> Int? {
-        lookUp(url, method: method, status: status) { $0 }
+    /// The position in ``routes`` of the route that takes the response as matching does: a route
+    /// that delegates takes it only when its matcher answers (or throws), else the next route by
+    /// precedence is asked. What a mapping report counts a route as covered by.
+    package func routeIndex(for response: ResponseContext, data: Data) -> Int? {
+        guard let url = response.url else { return nil }
+        return lookUp(url, method: response.method, status: response.status) { index in
+            guard case .matcher(let matcher) = routes[index].target else { return index }
+            do {
+                return try DecodingObservation.rereading { try matcher.modelType(for: response, data: data) } == nil ? nil : index
+            } catch {
+                // The response fails there: the route was reached.
+                return index
+            }
+        }
     }
 
     /// The model type for the response's URL, method and status; `nil` without a URL or a route.
@@ -252,6 +263,6 @@ public struct URLModelMatcher: ModelMatcher {
         let ranked = related.map { index, route in
             (accepted: route.pattern.acceptedPrefixLength(of: segments), extra: abs(route.pattern.tokens.count - segments.count), index: index, route: route)
         }
-        return ranked.sorted { ($0.accepted, -$0.extra, -$0.index) > ($1.accepted, -$1.extra, -$1.index) }.prefix(3).map(\.route.signature)
+        return ranked.sorted { ($0.accepted, -$0.extra, -$0.index) > ($1.accepted, -$1.extra, -$1.index) }.prefix(3).map { ShownText.line($0.route.signature, limit: 2_048) }
     }
 }

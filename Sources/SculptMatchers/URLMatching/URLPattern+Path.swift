@@ -12,7 +12,7 @@ extension URLPattern {
         /// E.g. `cannot build a path from "/repos/{owner}/{repo}": no value for {repo}`; bounded
         /// and escaped as ``URLPattern/SyntaxError``'s description is.
         public var description: String {
-            PrintableText.value("cannot build a path from \(URLPattern.shown(pattern)): \(reason)", limit: 2_048)
+            ShownText.line("cannot build a path from \(URLPattern.shown(pattern)): \(reason)", limit: 2_048)
         }
     }
 

@@ -53,7 +53,7 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
         /// 80 characters is shown by its start and end, with its length in bytes; control and
         /// invisible characters are escaped, and the whole is at most 2 KB.
         public var description: String {
-            PrintableText.value("invalid URL pattern \(URLPattern.shown(pattern)): \(reason)", limit: 2_048)
+            ShownText.line("invalid URL pattern \(URLPattern.shown(pattern)): \(reason)", limit: 2_048)
         }
     }
 
@@ -74,10 +74,10 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// The name of each token's parameter, one per token: `nil` for a literal and for a `*`, `#`
     /// or `**` written without a name.
-    public let names: [String?]
+    public private(set) var names: [String?]
 
     /// How many tokens have a name: a match captures values only for a pattern with some.
-    let namedCount: Int
+    private(set) var namedCount: Int
 
     /// Compiles a pattern.
     ///
@@ -113,6 +113,16 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
         self.tokens = tokens
         self.names = names
         self.namedCount = names.count { $0 != nil }
+    }
+
+    /// This pattern with the names `other` gives where this one gives none: a route registered
+    /// again without names (`/users/*` after `/users/{login}`) keeps the names it had.
+    func naming(like other: URLPattern) -> URLPattern {
+        guard other.namedCount > 0, other.tokens == tokens else { return self }
+        var pattern = self
+        pattern.names = zip(names, other.names).map { $0 ?? $1 }
+        pattern.namedCount = pattern.names.count { $0 != nil }
+        return pattern
     }
 
     /// The token a raw segment writes, and its parameter's name.

@@ -46,10 +46,61 @@ extension SecretPolicy {
     /// SecretPolicy.default.redacting(body: body, contentTypes: fields[values: .contentType])
     /// ```
     package func redacting(body: Data, contentTypes: [String]) -> Data {
+        redacting(body: body, contentTypes: contentTypes, depth: 0)
+    }
+
+    /// ``redacting(body:contentTypes:)`` inside `depth` multipart bodies: four deep at most, a
+    /// part nested deeper being redacted as text.
+    private func redacting(body: Data, contentTypes: [String], depth: Int) -> Data {
+        if depth < 4, let boundary = MultipartBody.boundary(in: contentTypes), let redacted = redacting(multipart: body, boundary: boundary, depth: depth) {
+            return redactsURLs ? Self.redactingCredentialShapes(in: redacted) : redacted
+        }
         let kind = Self.kind(of: body, contentTypes: contentTypes)
         let named = redacting(body: body, as: kind)
         // A credential of a known shape under a name no rule marks (`"note": "ghp_…"`) is one too.
         return kind == .opaque || !redactsURLs ? named : Self.redactingCredentialShapes(in: named)
+    }
+
+    /// A `multipart/*` body with the content of each part a secret name names replaced by
+    /// ``Secrets/marker`` (a login form's `password` field), and every other part redacted as a
+    /// body of its own content type (`text/plain` when it states none); `nil` when it has no part.
+    private func redacting(multipart body: Data, boundary: String, depth: Int) -> Data? {
+        let bytes = Array(body)
+        guard let multipart = MultipartBody(bytes, boundary: boundary) else { return nil }
+        var output = Data()
+        output.reserveCapacity(bytes.count)
+        var position = 0
+        for part in multipart.parts {
+            output.append(contentsOf: bytes[position..<part.content.lowerBound])
+            let content = Data(bytes[part.content])
+            if let name = part.name, !content.isEmpty, formPolicy.isSecret(parameter: name, besideOAuth: false) {
+                output.append(contentsOf: Secrets.marker.utf8)
+            } else {
+                output.append(redacting(body: content, contentTypes: [part.contentType ?? "text/plain"], depth: depth + 1))
+            }
+            position = part.content.upperBound
+        }
+        output.append(contentsOf: bytes[position...])
+        return output
+    }
+
+    /// The values a `multipart/*` body's parts hold under secret names, and the secret values
+    /// each other part holds as a body of its own content type.
+    package func secretValues(inMultipart body: Data, boundary: String, scanning limit: Int) -> [String] {
+        let bytes = Array(body.prefix(limit))
+        // A part's own secret values are read as its content type says, but not as multipart again.
+        guard let multipart = MultipartBody(bytes, boundary: boundary) else { return [] }
+        var values: [String] = []
+        for part in multipart.parts {
+            let content = Data(bytes[part.content])
+            if let name = part.name, content.count >= Self.shortestSecretValue, formPolicy.isSecret(parameter: name, besideOAuth: false) {
+                values.append(String(decoding: content, as: UTF8.self))
+            } else {
+                let types = [part.contentType ?? "text/plain"].filter { MultipartBody.boundary(in: [$0]) == nil }
+                values += secretValues(in: content, contentTypes: types.isEmpty ? ["text/plain"] : types, scanning: limit).values
+            }
+        }
+        return values
     }
 
     /// `body` with the values of its secret names replaced, read as `kind`.
@@ -112,7 +163,7 @@ extension SecretPolicy {
 
     /// `text` with the user name and password of each URL written in it (after `://`, before an
     /// `@` in the authority) replaced by ``Secrets/marker``.
-    private func redactingUserInfo(in text: String) -> String {
+    func redactingUserInfo(in text: String) -> String {
         guard redactsURLs, text.contains("://") else { return text }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []

@@ -44,13 +44,6 @@ extension SecretPolicy {
     /// ```swift
     /// SecretPolicy.redactingCredentialShapes(in: Data(#"{"note":"ghp_…"}"#.utf8))   // {"note":"REDACTED"}
     /// ```
-    package static func redactingCredentialShapes(in text: String) -> String {
-        let bytes = Array(text.utf8)
-        guard !CredentialShape.find(in: bytes, insideWords: true).isEmpty else { return text }
-        return String(decoding: redactingCredentialShapes(in: Data(bytes)), as: UTF8.self)
-    }
-
-    /// `body` with every credential of a known shape replaced by ``Secrets/marker``.
     package static func redactingCredentialShapes(in body: Data) -> Data {
         let bytes = Array(body)
         let found = CredentialShape.find(in: bytes, insideWords: true)

@@ -34,6 +34,9 @@ extension SecretPolicy {
             }
             values.append(text)
         }
+        if let boundary = MultipartBody.boundary(in: contentTypes) {
+            for value in secretValues(inMultipart: body, boundary: boundary, scanning: limit) { add(value.utf8) }
+        }
         let kind = Self.descriptionKind(of: scanned, contentTypes: contentTypes)
         if kind != .opaque {
             // A credential of a known shape is secret under any name, or none.
@@ -59,7 +62,7 @@ extension SecretPolicy {
             }
         }
         switch kind {
-        case .opaque: return ([], isWhole)
+        case .opaque: return (values, isWhole)
         case .json: break
         case .xml:
             let bytes = Array(scanned)

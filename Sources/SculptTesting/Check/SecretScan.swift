@@ -145,8 +145,8 @@ public enum SecretScan {
             for member in members {
                 let key = member.key
                 lazy var memberName = Name(.member, key, policy)
-                // A member's name is shown in reports: a credential there is shown by its shape.
-                path.push(member: shapes(in: Array(key.utf8), path: "").isEmpty ? PrintableText.value(key, limit: 128) : "(a name that looks like a credential)")
+                // A member's name is shown in reports: through the gate.
+                path.push(member: ShownText.line(key, limit: 128))
                 defer { path.pop() }
                 if key == base64Member, let text = member.value.string, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) {
                     // Found in the decoded body; the line is the encoded body's.
@@ -176,9 +176,9 @@ public enum SecretScan {
     /// `Gzip.maximumSize`), with why a compressed one could not be read whole (what was read of
     /// it is checked still).
     private static func decodedBody(_ bytes: Data) -> (text: String, failure: String?) {
-        guard Gzip.isCompressed(bytes) else { return (String(decoding: bytes, as: UTF8.self), nil) }
+        // As every reader of recordings reads a stored body (``RecordedBody``): decompressed, in UTF-8.
         do {
-            return (String(decoding: try Gzip.decompress(bytes), as: UTF8.self), nil)
+            return (String(decoding: try RecordedBody.text(ofStored: bytes), as: UTF8.self), nil)
         } catch {
             return (String(decoding: error.partial, as: UTF8.self), error.description)
         }
@@ -239,6 +239,8 @@ public enum SecretScan {
             let partName = String(part[..<equals])
             named.append((Name(.parameter, partName.removingPercentEncoding ?? partName, policy), part[part.utf8.index(after: equals)...]))
         }
+        // A multipart body's parts (a form posted as `multipart/form-data`), each under its name.
+        for part in multipartParts(of: text) { named.append((Name(.parameter, part.name, policy), part.content)) }
         // The whole text too: a pair in it does not hide a key elsewhere in it.
         named.append((name, Substring(text)))
         let outerIsSecret = name?.suggestsSecret ?? false
@@ -262,6 +264,18 @@ public enum SecretScan {
             }
         }
         return findings
+    }
+
+    /// The named parts of `text` when it is a multipart body: its first line is `--` and a
+    /// boundary, as every multipart body starts.
+    private static func multipartParts(of text: String) -> [(name: String, content: Substring)] {
+        guard text.hasPrefix("--"), let lineEnd = text.utf8.firstIndex(of: UInt8(ascii: "\n")) else { return [] }
+        let boundary = text[text.utf8.index(text.startIndex, offsetBy: 2)..<lineEnd].trimmingCharacters(in: ["\r"])
+        let bytes = Array(text.utf8)
+        guard let body = MultipartBody(bytes, boundary: boundary) else { return [] }
+        return body.parts.compactMap { part in
+            part.name.map { ($0, Substring(String(decoding: bytes[part.content], as: UTF8.self))) }
+        }
     }
 
     /// The password of the first URL in `text` that has one (`https://user:password@host/`).
@@ -402,31 +416,5 @@ public enum SecretScan {
     /// The first `prefixLength` characters, an ellipsis, and the length: never the whole value.
     private static func shown(_ value: String, prefixLength: Int) -> String {
         "\(value.prefix(min(prefixLength, value.count / 4)))… (\(value.count) characters)"
-    }
-
-    /// `line` with every credential of a known shape in it (and a URL's password) shown as a
-    /// report shows it: what a command prints never holds one whole.
-    package static func masked(_ line: String) -> String {
-        let bytes = Array(line.utf8)
-        var found = CredentialShape.find(in: bytes, insideWords: true).compactMap { found -> (Range<Int>, String)? in
-            let text = String(decoding: bytes[found.range], as: UTF8.self)
-            let prefix = found.prefixLength > 0 ? found.prefixLength : 4
-            return (found.range, shown(text, prefixLength: min(found.range.count, prefix)))
-        }
-        if let password = urlPassword(in: line), !holdsMarker(password) {
-            let start = line.utf8.distance(from: line.utf8.startIndex, to: password.startIndex)
-            let range = start..<(start + password.utf8.count)
-            if !found.contains(where: { $0.0.overlaps(range) }) { found.append((range, shown(String(password), prefixLength: 0))) }
-        }
-        guard !found.isEmpty else { return line }
-        var output: [UInt8] = []
-        var rest = 0
-        for (range, shown) in found.sorted(by: { $0.0.lowerBound < $1.0.lowerBound }) where range.lowerBound >= rest {
-            output += bytes[rest..<range.lowerBound]
-            output += shown.utf8
-            rest = range.upperBound
-        }
-        output += bytes[rest...]
-        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -69,8 +69,8 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
             case .onlyInOld: "only in the old recording"
             case .onlyInNew: "only in the new recording"
             }
-            // Paths and member names are the recordings' text: a credential's shape is not shown.
-            return SecretPolicy.redactingCredentialShapes(in: "\(interaction): \(what)\(isBreaking ? " [breaking]" : "")")
+            // Paths and member names are the recordings' text: through the gate.
+            return ShownText.line("\(interaction): \(what)\(isBreaking ? " [breaking]" : "")", limit: 4_096)
         }
 
         private static func shown(_ member: String) -> String {
@@ -189,7 +189,7 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
     public var description: String {
         guard !changes.isEmpty else { return "no changes" }
         let breaking = changes.filter(\.isBreaking).count
-        return ClippedText.lines(changes.lazy.map(\.description), limit: 64 << 10, last: "\(changes.count) change\(changes.count == 1 ? "" : "s"), \(breaking) breaking")
+        return ShownText.lines(changes.lazy.map(\.description), lineLimit: 4_096, limit: 64 << 10, last: "\(changes.count) change\(changes.count == 1 ? "" : "s"), \(breaking) breaking")
     }
 
     /// Everything recorded for one method and path.
@@ -211,16 +211,18 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
                 let key = fixture.request.method.rawValue + " " + path
                 if recordings[key] == nil {
                     order.append(key)
-                    lines[key] = "\(PrintableText.value(fixture.request.method.rawValue, limit: 64)) \(PrintableText.value(RequestComparison.shownPath(of: fixture.request.url), limit: 1_024))"
+                    lines[key] = ShownText.line("\(ClippedText.value(fixture.request.method.rawValue, limit: 64)) \(RequestComparison.shownPath(of: fixture.request.url))", limit: 1_100)
                 }
                 var recording = recordings[key] ?? Recording()
                 recordings[key] = nil
                 recording.statuses.insert(fixture.response.status.code)
-                if let type = fixture.response.headerFields[.contentType] {
+                // The body as every reader of recordings reads it: decompressed, in UTF-8.
+                let (body, fields) = RecordedBody.decodedIfPossible(fixture.response.body, fields: fixture.response.headerFields)
+                if let type = fields[.contentType] {
                     let media = type.split(separator: ";", maxSplits: 1).first.map { ASCII.lowercased(String($0)).trimmingCharacters(in: .whitespaces) } ?? ""
                     recording.contentTypes.insert(media)
                 }
-                recording.shape.add(fixture.response.body)
+                recording.shape.add(RecordedBody.utf8(body, fields: fields))
                 recordings[key] = recording
             }
         }

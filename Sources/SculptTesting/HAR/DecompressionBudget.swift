@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import SculptShared
 
 /// How many decompressed bytes one HAR import may hold: 64 MB for one body and 256 MB for the
@@ -13,24 +14,25 @@ struct DecompressionBudget {
     /// The bytes of decompressed bodies kept so far.
     private(set) var spent = 0
 
-    /// The decompressed bytes of `data`, charged to the budget.
+    /// A stored body and its fields as ``RecordedBody`` reads them, what it decompressed charged
+    /// to the budget.
     ///
     /// - Throws: ``Gzip/Failure`` for a damaged stream, or one that expands past the body limit or
     ///   past what is left of the archive's, its reason naming the limit.
-    mutating func decompress(_ data: Data) throws(Gzip.Failure) -> Data {
+    mutating func decoded(_ data: Data, fields: HTTPFields) throws(Gzip.Failure) -> (body: Data, fields: HTTPFields) {
         let left = Self.archiveLimit - spent
         let limit = min(Self.bodyLimit, left)
-        let body: Data
+        let decoded: (body: Data, fields: HTTPFields)
         do {
-            body = try Gzip.decompress(data, limit: limit)
+            decoded = try RecordedBody.decoded(data, fields: fields, limit: limit)
         } catch where error.isOverLimit {
             throw Gzip.Failure(reason: limit == Self.bodyLimit
                 ? "the body expands past \(Self.megabytes(Self.bodyLimit)), the limit for one body"
                 : "the archive's gzip bodies expand past \(Self.megabytes(Self.archiveLimit)) in all, the limit for one archive (\(left) bytes were left for this body)",
                 isOverLimit: true)
         }
-        spent += body.count
-        return body
+        if decoded.body != data { spent += decoded.body.count }
+        return decoded
     }
 
     private static func megabytes(_ bytes: Int) -> String { "\(bytes >> 20) MB" }

@@ -32,7 +32,8 @@ public struct HARArchive: Sendable {
     public struct Skipped: Sendable, CustomStringConvertible {
         /// The entry's position in `log.entries`.
         public var index: Int
-        /// The entry's request URL, when it had one.
+        /// The entry's request URL, when it had one, through the gate every text of Sculpt's
+        /// passes (secrets redacted, escaped, at most 1 KB).
         public var url: String?
         /// Why it was skipped.
         public var reason: String
@@ -41,9 +42,8 @@ public struct HARArchive: Sendable {
         /// most 4,096 bytes, whatever the archive holds.
         public var description: String {
             // The URL as written may not parse: its secrets are found in its text.
-            let shown = url.map { " (\(PrintableText.value(SecretPolicy.default.redacting(urlText: String($0.utf8.prefix(64 << 10)) ?? ""), limit: 1_024)))" }
-            let head = "entry \(index)\(shown ?? ""): "
-            return head + PrintableText.value(reason, limit: 4_096 - head.utf8.count)
+            let shown = url.map { " (\(ClippedText.value(SecretPolicy.default.redacting(urlText: String($0.utf8.prefix(64 << 10)) ?? ""), limit: 1_024)))" }
+            return ShownText.line("entry \(index)\(shown ?? ""): \(reason)", limit: 4_096)
         }
     }
 
@@ -95,7 +95,7 @@ public struct HARArchive: Sendable {
                 fixture.source = "\(source ?? "HAR") entry \(index)"
                 fixtures.append(fixture)
             } catch {
-                let url = entry["request"]?["url"]?.string.map { redaction.redacting(urlText: $0) }
+                let url = entry["request"]?["url"]?.string.map { ShownText.line(redaction.redacting(urlText: $0), limit: 1_024, policy: redaction.policy) }
                 skipped.append(Skipped(index: index, url: url, reason: error.reason))
             }
         }
@@ -117,13 +117,12 @@ public struct HARArchive: Sendable {
 
         var responseFields = fields(response["headers"])
         var body = try self.body(of: response["content"])
-        if Gzip.isCompressed(body), ["gzip", "x-gzip"].contains(responseFields[.contentEncoding].map(ASCII.lowercased)) {
-            do {
-                body = try budget.decompress(body)
-            } catch {
-                throw EntryError(reason: "\(error)")
-            }
+        do {
+            (body, responseFields) = try budget.decoded(body, fields: responseFields)
+        } catch {
+            throw EntryError(reason: "\(error)")
         }
+        // A HAR's content is the body as the browser decoded it, whatever coding the wire had.
         responseFields[.contentEncoding] = nil
         responseFields[.contentLength] = nil
         if responseFields[.location] == nil, let redirect = response["redirectURL"]?.string, !redirect.isEmpty {

@@ -137,18 +137,67 @@ public final class CassetteRecording: Sendable {
     /// - Throws: the file system's error.
     @discardableResult
     public func save() throws -> Bool {
+        try save(keepingUnreplaced: false, answeredBy: []).wrote
+    }
+
+    /// What ``save(keepingUnreplaced:answeredBy:)`` did.
+    package struct Saving {
+        /// Whether the file was written.
+        package var wrote = false
+        /// The recorded interactions it wrote.
+        package var written: [Fixture] = []
+        /// The recorded interactions it left out because `answeredBy` answers their requests,
+        /// with other responses than theirs.
+        package var conflicting: [Fixture] = []
+    }
+
+    /// Saves as ``save()`` does, with two choices for a test run (see the `.cassette` trait):
+    /// - `keepingUnreplaced`, for a run that stopped early (a test that threw): the interactions
+    ///   the file held that this run's recordings do not replace (match, as the replay matches
+    ///   requests) are kept after them, whatever the mode, so a request the run did not reach keeps
+    ///   its recorded answer.
+    /// - `answeredBy`: what the other cases of one test recorded. A recorded interaction one of
+    ///   them answers (the same request, made by every case) is not written again: on replay
+    ///   every case gets the first, so a second copy would never be used. One with another
+    ///   response than the first is a conflict, reported.
+    package func save(keepingUnreplaced: Bool, answeredBy others: [Fixture]) throws -> Saving {
         try saved.withLock { saved in
             let recorded = recordedInteractions
-            guard recorded.count > saved.count else { return false }
-            let unsaved = recorded[saved.count...]
+            guard recorded.count > saved.count else { return Saving() }
+            var outcome = Saving(wrote: true)
+            let answering = others.isEmpty ? nil : FixtureReplay(others, options: singleUse)
+            for fixture in recorded[saved.count...] {
+                guard let twin = try? answering?.response(for: fixture.request) else {
+                    outcome.written.append(fixture)
+                    continue
+                }
+                if twin.response.status != fixture.response.status || twin.response.body != fixture.response.body { outcome.conflicting.append(fixture) }
+            }
             try CassetteFiles.shared.write(file) { writtenInThisProcess in
                 let base = writtenInThisProcess ?? (mode == .newEpisodes ? existing : [])
-                saved.positions.formUnion(base.count..<(base.count + unsaved.count))
-                return Cassette(base + unsaved)
+                saved.positions.formUnion(base.count..<(base.count + outcome.written.count))
+                // What the file held before this process wrote it, and no recording of the run replaces.
+                let kept = keepingUnreplaced && writtenInThisProcess == nil && mode != .newEpisodes ? unreplaced(by: recorded) : []
+                return Cassette(base + outcome.written + kept)
             }
             saved.count = recorded.count
-            return true
+            return outcome
         }
+    }
+
+    /// The replay's options with each interaction answering once.
+    private var singleUse: FixtureReplay.Options {
+        var options = replay.options
+        options.repeatsLastResponse = false
+        return options
+    }
+
+    /// The interactions the cassette file holds that none of `recorded` replaces: each recorded
+    /// interaction replaces the first one left whose request it matches.
+    private func unreplaced(by recorded: [Fixture]) -> [Fixture] {
+        guard let held = try? Cassette(contentsOf: file).interactions, !held.isEmpty else { return [] }
+        let replacements = FixtureReplay(recorded, options: singleUse)
+        return held.filter { (try? replacements.response(for: $0.request)) == nil }
     }
 
     /// Where in the file the interactions this recording saved are: they were used (they are
@@ -190,14 +239,13 @@ public final class CassetteRecording: Sendable {
         /// `--filter` and the test's name when it is known.
         public var recordCommand: String {
             // Quoted for a POSIX shell: a `'` in a test's name closes the quote, is escaped, and reopens it.
-            let filter = test.map { " --filter '\(PrintableText.value($0, limit: 256).replacingOccurrences(of: "'", with: #"'\''"#))'" } ?? ""
+            let filter = test.map { " --filter '\(ShownText.line($0, limit: 256).replacingOccurrences(of: "'", with: #"'\''"#))'" } ?? ""
             return "\(RecordMode.environmentVariable)=once swift test\(filter)"
         }
 
         /// Which file, and how to record it.
         public var description: String {
-            "no cassette at \(PrintableText.value(file.path, limit: 1_024)) and the record mode is replay-only; "
-                + "record it with \(recordCommand)"
+            ShownText.line("no cassette at \(ClippedText.value(file.path, limit: 1_024)) and the record mode is replay-only; record it with \(recordCommand)", limit: 2_048)
         }
     }
 }

@@ -54,7 +54,7 @@ public enum PlaybackMode: String, Sendable, CaseIterable, CustomStringConvertibl
         /// What was found and what would be read.
         public var description: String {
             let modes = PlaybackMode.allCases.map(\.rawValue).joined(separator: ", ")
-            return "\(PlaybackMode.environmentVariable)=\"\(PrintableText.value(name, limit: 64))\" names no playback mode; use one of \(modes)"
+            return ShownText.line("\(PlaybackMode.environmentVariable)=\"\(ClippedText.value(name, limit: 64))\" names no playback mode; use one of \(modes)", limit: 1_024)
         }
     }
 }

@@ -72,7 +72,7 @@ public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible 
         /// What was found and what would be read.
         public var description: String {
             let modes = RecordMode.allCases.map(\.rawValue).joined(separator: ", ")
-            return "\(RecordMode.environmentVariable)=\"\(PrintableText.value(name, limit: 64))\" names no record mode; use one of \(modes)"
+            return ShownText.line("\(RecordMode.environmentVariable)=\"\(ClippedText.value(name, limit: 64))\" names no record mode; use one of \(modes)", limit: 1_024)
         }
     }
 }

@@ -48,7 +48,13 @@ import Sculpt
 ///   ``queryParameters`` or ``bodyFields``; parameters in its text as in a form; and JSON written
 ///   in its text or CDATA (`<payload>{"access_token": ...}</payload>`) as a JSON body.
 ///
-/// Other bodies (binary, JSON in UTF-16) are kept as they are.
+/// - **Multipart bodies** (a form posted as `multipart/form-data`): a part named in
+///   ``queryParameters`` or ``bodyFields`` (`password`) has its content replaced; every other part
+///   is redacted as a body of its own content type.
+///
+/// A body stored compressed is decompressed first, and one in another encoding (UTF-16 JSON, a
+/// form in `charset=iso-8859-1`) is read as its text and kept in its encoding (Docs/Fixtures.md).
+/// Other bodies (binary) are kept as they are.
 ///
 /// A replay treats a recorded ``marker`` as matching any value in each of these places.
 public struct Redaction: Sendable {
@@ -129,6 +135,13 @@ public struct Redaction: Sendable {
     /// - Parameter fixture: The interaction to redact.
     public func redacting(_ fixture: Fixture) -> Fixture {
         var fixture = fixture
+        // Each body as every reader of recordings reads it: a compressed one decompressed, so
+        // that what it holds can be redacted.
+        (fixture.response.body, fixture.response.headerFields) = RecordedBody.decodedIfPossible(fixture.response.body, fields: fixture.response.headerFields)
+        if let body = fixture.request.body {
+            let readable = RecordedBody.decodedIfPossible(body, fields: fixture.request.headerFields)
+            (fixture.request.body, fixture.request.headerFields) = (readable.body, readable.fields)
+        }
         fixture.request.url = redacting(fixture.request.url)
         fixture.request.headerFields = redacting(fixture.request.headerFields)
         fixture.request.body = fixture.request.body.map { redacting(body: $0, describedBy: fixture.request.headerFields) }
@@ -172,9 +185,15 @@ public struct Redaction: Sendable {
     }
 
     /// `body` redacted as JSON text when it is JSON text, else as a form when its `Content-Type`
-    /// allows one (a form type, `text/*`, or none).
+    /// allows one (a form type, `text/*`, or none), a multipart body part by part; a body in
+    /// another encoding than UTF-8 (UTF-16 JSON, a `charset=iso-8859-1` form) as its text, and
+    /// kept in its encoding.
     func redacting(body: Data, describedBy fields: HTTPFields) -> Data {
-        policy.redacting(body: body, contentTypes: fields[values: .contentType])
+        let types = fields[values: .contentType]
+        let text = RecordedBody.utf8(body, fields: fields)
+        guard text != body else { return policy.redacting(body: body, contentTypes: types) }
+        let redacted = policy.redacting(body: text, contentTypes: types)
+        return redacted == text ? body : RecordedBody.encoded(redacted, like: body, fields: fields)
     }
 
     /// URL text (absolute, or a reference such as `/next?token=x`) redacted as a request URL is.

@@ -52,9 +52,9 @@ extension FixtureReplay {
             let policy = redaction
             let asked = Self.line(request, policy)
             if usedUp > 0 {
-                return ClippedText.value(
+                return ShownText.line(
                     "No unused recorded interaction matches \(asked): its \(ClippedText.count(usedUp)) recorded response\(usedUp == 1 ? " was" : "s were") already used. Set repeatsLastResponse to serve the last one again.",
-                    limit: Self.descriptionLimit)
+                    limit: Self.descriptionLimit, policy: policy)
             }
             var lines = ["No recorded interaction matches \(asked)."]
             if nearest.isEmpty {
@@ -62,16 +62,15 @@ extension FixtureReplay {
             } else {
                 lines.append("Closest recorded:")
                 for candidate in nearest.prefix(Self.shownCandidates) {
-                    let source = candidate.fixture.source.map { " (\(PrintableText.value($0, limit: 128)))" } ?? ""
+                    let source = candidate.fixture.source.map { " (\(ClippedText.value($0, limit: 128)))" } ?? ""
                     let differences = ClippedText.list(candidate.differences, separator: "; ", limit: Self.candidateLimit)
-                    let line = "- \(Self.line(candidate.fixture.request, policy))\(source): \(differences)"
-                    lines.append(ClippedText.value(line, limit: Self.candidateLimit))
+                    lines.append(ShownText.line("- \(Self.line(candidate.fixture.request, policy))\(source): \(differences)", limit: Self.candidateLimit, policy: policy))
                 }
                 if nearest.count > Self.shownCandidates {
                     lines.append("and \(ClippedText.count(nearest.count - Self.shownCandidates)) more")
                 }
             }
-            return ClippedText.value(lines.joined(separator: "\n"), limit: Self.descriptionLimit)
+            return ClippedText.value(lines.map { ShownText.line($0, limit: Self.descriptionLimit, policy: policy) }.joined(separator: "\n"), limit: Self.descriptionLimit)
         }
 
         /// `GET /path?query`, redacted, escaped and bounded.
@@ -101,8 +100,8 @@ extension FixtureReplay {
         /// redacted, at most 4,096 bytes (`… and 9,990 more`).
         public var description: String {
             let list = interactions.lazy.map { fixture in
-                let source = fixture.source.map { " (\(PrintableText.value($0, limit: 128)))" } ?? ""
-                return "\(MissError.line(fixture.request, redaction))\(source)"
+                let source = fixture.source.map { " (\(ClippedText.value($0, limit: 128)))" } ?? ""
+                return ShownText.line("\(MissError.line(fixture.request, redaction))\(source)", limit: MissError.candidateLimit, policy: redaction)
             }
             let count = ClippedText.count(interactions.count)
             let head = "\(count) recorded interaction\(interactions.count == 1 ? " was" : "s were") not used: "

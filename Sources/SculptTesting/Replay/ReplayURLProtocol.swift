@@ -55,11 +55,13 @@ class ReplayURLProtocol: URLProtocol {
             }
             return
         }
-        guard let url = current.url, let response = Self.response(fixture.response, url: url) else {
+        // The body a client sees, as every reader of recordings reads it.
+        let (body, fields) = RecordedBody.decodedIfPossible(fixture.response.body, fields: fixture.response.headerFields)
+        guard let url = current.url, let response = Self.response(status: fixture.response.status, fields: fields, url: url) else {
             client?.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
             return
         }
-        deliver(response, body: current.httpMethod == "HEAD" ? Data() : fixture.response.body)
+        deliver(response, body: current.httpMethod == "HEAD" ? Data() : body)
     }
 
     override func stopLoading() {
@@ -163,10 +165,10 @@ class ReplayURLProtocol: URLProtocol {
 
     /// A Foundation response for a recorded one. Framing fields (`Content-Length`,
     /// `Transfer-Encoding`) describe the recorded wire and are left out.
-    private static func response(_ recorded: Fixture.Response, url: URL) -> HTTPURLResponse? {
-        var fields = recorded.headerFields
+    private static func response(status: HTTPResponse.Status, fields: HTTPFields, url: URL) -> HTTPURLResponse? {
+        var fields = fields
         fields.removeAll { $0.name == .contentLength || $0.name == .transferEncoding }
-        return FoundationFields.response(status: recorded.status.code, fields: fields, url: url)
+        return FoundationFields.response(status: status.code, fields: fields, url: url)
     }
 
     /// A request body that arrives as a stream (`httpBody` is then `nil`).

@@ -54,7 +54,7 @@ extension RequestComparison {
         for name in refusingRules {
             lines.append("rule \(Self.shown(name)): refused the recorded request")
         }
-        return lines
+        return lines.map { ShownText.line($0, limit: Self.shownLimit * 3, policy: policy) }
     }
 
     /// Whether a query's items hold an OAuth parameter that makes a `code` beside it secret.

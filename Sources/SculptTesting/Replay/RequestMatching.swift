@@ -1,3 +1,4 @@
+import SculptShared
 public import HTTPTypes
 
 /// One thing a request must share with a recorded one to be answered by it; a list of them says
@@ -70,12 +71,13 @@ public struct RequestMatching: Sendable, CustomStringConvertible {
     /// The rule's name: `method and path`, `query`, `body`, `headers Accept, ETag`, or a custom
     /// rule's name.
     public var description: String {
-        switch rule {
+        let text = switch rule {
         case .methodAndPath: "method and path"
         case .query: "query"
         case .body: "body"
         case .headers(let names): "headers \(names.map(\.rawName).joined(separator: ", "))"
         case .custom(let name, _): name
         }
+        return ShownText.line(text, limit: 1_024)
     }
 }

@@ -50,8 +50,8 @@ public struct MappingReport: Sendable, CustomStringConvertible {
             let kind = isErrorModel ? " (error model)" : ""
             // Only the paths shown are written.
             let unread = self.unread.isEmpty ? "" : " (unread: \(ClippedText.list(self.unread.paths.lazy.map { PrintableText.value($0, limit: 128) }, limit: 1_024, itemLimit: 128)))"
-            // A member's name is the body's text: a credential's shape in one is not shown.
-            return SecretPolicy.redactingCredentialShapes(in: "\(fixture): \(String(describing: modelType))\(kind)\(route)\(unread)")
+            // A member's name is the body's text: through the gate.
+            return ShownText.line("\(fixture): \(String(describing: modelType))\(kind)\(route)\(unread)", limit: 4_096)
         }
     }
 
@@ -64,7 +64,8 @@ public struct MappingReport: Sendable, CustomStringConvertible {
 
         /// The fixture's line, then the error, once.
         public var description: String {
-            "\(fixture): \(error)"
+            // The error's description passed the gate line by line: its lines stay lines.
+            ShownText.lines(["\(fixture): \(error)"], lineLimit: 4_096, limit: 8_192, keepingLineBreaks: true)
         }
     }
 
@@ -109,7 +110,7 @@ public struct MappingReport: Sendable, CustomStringConvertible {
                 return tells
             }()
             func unread() -> UnreadPaths { tellsUnread ? tracking.unread : UnreadPaths() }
-            let position = routes?.routeIndex(for: fixture.request.url, method: fixture.request.method, status: fixture.response.status)
+            let position = routes?.routeIndex(for: fixture.context, data: fixture.data)
             let route = position.flatMap { routes?.routes[$0] }
             if let position { covered.insert(position) }
             switch outcome {
@@ -122,7 +123,7 @@ public struct MappingReport: Sendable, CustomStringConvertible {
                     failures.append(Failure(fixture: fixture, error: error))
                 }
             case .failure(let error):
-                failures.append(Failure(fixture: fixture, error: UnsendableError(description: "\(error)")))
+                failures.append(Failure(fixture: fixture, error: UnsendableError(description: ShownText.line("\(error)", limit: 4_096))))
             }
         }
         uncoveredRoutes = (routes?.routes ?? []).enumerated().filter { !covered.contains($0.offset) }.map(\.element)
@@ -159,6 +160,7 @@ public struct MappingReport: Sendable, CustomStringConvertible {
     /// count of each; `"12 fixtures map, 0 fail, 0 routes uncovered"` when all is well. At most
     /// 64 KiB: past that, lines are left out and counted (the properties keep everything).
     public var description: String {
+        // Each entry passed the gate line by line: a failure's lines stay lines.
         let lines = [
             AnyCollection(failures.lazy.map { "failed: \($0)" }),
             AnyCollection(unreadableFiles.lazy.map { "unreadable: \($0)" }),
@@ -168,7 +170,7 @@ public struct MappingReport: Sendable, CustomStringConvertible {
         let mapped = mappings.count == 1 ? "1 fixture maps" : "\(mappings.count) fixtures map"
         var summary = "\(mapped), \(failures.count) fail, \(uncoveredRoutes.count) route\(uncoveredRoutes.count == 1 ? "" : "s") uncovered"
         if !unreadableFiles.isEmpty { summary += ", \(unreadableFiles.count) file\(unreadableFiles.count == 1 ? "" : "s") unreadable" }
-        return ClippedText.lines(lines, limit: Self.descriptionLimit, last: summary)
+        return ShownText.lines(lines, lineLimit: 4_096, limit: Self.descriptionLimit, last: summary, keepingLineBreaks: true)
     }
 
     /// The most a description holds, in UTF-8 bytes.

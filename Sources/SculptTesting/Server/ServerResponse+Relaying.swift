@@ -5,26 +5,24 @@ import HTTPTypes
 extension ServerResponse {
     /// A recorded or received response as a server of ours sends it on: the framing and
     /// hop-by-hop fields left out (the server frames its own answer), the `Location` and each
-    /// `Link` target passed through `moving` (to keep a client on this server), and a
-    /// `Content-Encoding` dropped unless the body really is gzip: fixtures, like `URLSession`,
-    /// hold the body a client sees, and announcing the wire's coding would make a client decode
-    /// it again.
+    /// `Link` target passed through `moving` (to keep a client on this server), and the body
+    /// the one a client sees, as every reader of recordings reads it (``RecordedBody``: a body
+    /// stored compressed is sent decompressed, without the `Content-Encoding` of its stored bytes).
     init(relaying response: Fixture.Response, moving: (String) -> String) {
+        let (body, recorded) = RecordedBody.decodedIfPossible(response.body, fields: response.headerFields)
         var fields = HTTPFields()
-        for field in response.headerFields where !Self.connectionFields.contains(field.name) {
+        for field in recorded where !Self.connectionFields.contains(field.name) {
             switch field.name {
             case .location:
                 fields.append(HTTPField(name: .location, value: moving(field.value)))
             case let name where name.canonicalName == "link":
                 fields.append(HTTPField(name: field.name, value: Self.links(field.value, moving: moving)))
-            case .contentEncoding where !(Gzip.isCompressed(response.body) && ASCII.lowercased(field.value) == "gzip"):
-                continue
             default:
                 fields.append(field)
             }
         }
         let reason = String(response.status.reasonPhrase.unicodeScalars.filter { $0 == "\t" || (" "..."~").contains($0) }.map(Character.init))
-        self.init(status: response.status.code, reason: reason, fields: fields, body: response.body)
+        self.init(status: response.status.code, reason: reason, fields: fields, body: body)
     }
 
     /// A `Link` value with each `<target>` passed through `moving`, so a client that pages by

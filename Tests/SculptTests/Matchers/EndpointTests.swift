@@ -97,4 +97,16 @@ struct EndpointTests {
         #expect(endpoint.description.utf8.count <= 2_100)
         #expect(!endpoint.description.contains("\u{1B}"))
     }
+
+    @Test("repeated Cookie fields reach Foundation joined with '; ', other repeated fields with ', '")
+    func cookiesJoined() throws {
+        var request = try GitHub.labels(["owner": "apple", "repo": "swift"])
+        request.headerFields.append(HTTPField(name: .cookie, value: "a=1"))
+        request.headerFields.append(HTTPField(name: .accept, value: "application/json"))
+        request.headerFields.append(HTTPField(name: .cookie, value: "b=2"))
+        request.headerFields.append(HTTPField(name: .accept, value: "text/plain"))
+        let urlRequest = try request.urlRequest(baseURL: try #require(URL(string: "https://api.github.com")))
+        #expect(urlRequest.value(forHTTPHeaderField: "Cookie") == "a=1; b=2")
+        #expect(urlRequest.value(forHTTPHeaderField: "Accept") == "application/json, text/plain" || urlRequest.value(forHTTPHeaderField: "Accept") == "application/json,text/plain")
+    }
 }

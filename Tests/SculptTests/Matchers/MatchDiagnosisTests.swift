@@ -208,14 +208,80 @@ struct MatchDiagnosisTests {
         #expect(escaped.diagnosis.allSatisfy { $0.utf8.count <= 1_100 })
     }
 
-    @Test("a decoded path shows an encoded slash or question mark as it was sent, not as a separator or a query")
+    @Test("a decoded path shows an encoded slash or question mark as it was sent, not as a separator or a query; a secret parameter written in it is redacted")
     func reservedCharactersStayEncoded() throws {
         var matcher = URLModelMatcher(pathPrefix: "/v3")
         try matcher.add("/users/{login}", User.self, method: .get)
         let error = try Self.failure(matcher, "https://h/users/a%2Fb%3Faccess_token%3Dx", as: User.self)
         #expect(error.diagnosis == [
-            "The path /users/a%2Fb%3Faccess_token=x does not start with the prefix /v3: no route was tried.",
-            "Were it /v3/users/a%2Fb%3Faccess_token=x, GET /users/{login} -> User would win.",
+            "The path /users/a%2Fb%3Faccess_token=REDACTED does not start with the prefix /v3: no route was tried.",
+            "Were it /v3/users/a%2Fb%3Faccess_token=REDACTED, GET /users/{login} -> User would win.",
         ])
+    }
+
+    @Test("paths are shown as sent: a slash sent encoded and an encoded slash sent encoded again read apart", arguments: [
+        ("https://h/users/a%2Fb", "/users/a%2Fb"),
+        ("https://h/users/a%252Fb", "/users/a%252Fb"),
+        ("https://h/users/100%25", "/users/100%25"),
+        ("https://h/users/%zz", "/users/%25zz"),
+    ])
+    func shownAsSent(_ url: String, _ shown: String) throws {
+        var matcher = URLModelMatcher(pathPrefix: "/v3")
+        try matcher.add("/users/{login}", User.self)
+        let error = try Self.failure(matcher, url, as: User.self)
+        #expect(error.diagnosis.first == "The path \(shown) does not start with the prefix /v3: no route was tried.", "\(error.diagnosis)")
+        #expect(matcher.explain(try #require(URL(string: url))).path == shown)
+    }
+
+    @Test("a base path with an escape: an endpoint's request matches the prefix the guide gives, and a diagnosis suggests a prefix that matches", arguments: [
+        "https://api.example.com/a%2541", "https://api.example.com/team%2Fx/api",
+    ])
+    func escapedBasePath(_ base: String) throws {
+        let baseURL = try #require(URL(string: base))
+        let endpoint = Endpoint<User>("/users/{login}")
+        var matcher = URLModelMatcher(pathPrefix: baseURL.path(percentEncoded: true))
+        try matcher.add(endpoint)
+        let request = try endpoint(["login": "octocat"]).urlRequest(baseURL: baseURL)
+        let url = try #require(request.url)
+        #expect(matcher.route(for: url)?.parameters == ["login": "octocat"], "\(url)")
+
+        var bare = URLModelMatcher()
+        try bare.add(endpoint)
+        let error = try Self.failure(bare, url.absoluteString, as: User.self)
+        let suggestion = try #require(error.diagnosis.first { $0.contains("URLModelMatcher(pathPrefix:") }, "\(error.diagnosis)")
+        let prefix = try #require(suggestion.firstMatch(of: /pathPrefix: "([^"]*)"/)?.1)
+        var suggested = URLModelMatcher(pathPrefix: String(prefix))
+        try suggested.add(endpoint)
+        #expect(suggested.route(for: url) != nil, "\(suggestion)")
+    }
+
+    @Test("a credential in a path is redacted in every line of the diagnosis, as the description redacts it")
+    func credentialInPath() throws {
+        let token = "ghp_" + "Zq7Rt2Lm9Xv4Bn6Kp3Wd8Hs5Jc1Ga0EfYuIoP"
+        var matcher = URLModelMatcher(pathPrefix: "/v3")
+        try matcher.add("/users/{login}", User.self)
+        try matcher.add("/users/{login}", [User].self, method: .post)
+        let missing = try Self.failure(matcher, "https://h/users/\(token)", as: User.self)
+        let mismatch = try Self.failure(matcher, "https://h/v3/users/\(token)", as: [User].self)
+        #expect(missing.diagnosis.count == 2)
+        #expect(mismatch.diagnosis.count >= 2)
+        let response = ResponseContext(url: URL(string: "https://h/users/\(token)"), method: .get, status: .ok)
+        let direct = matcher.diagnosis(for: response, data: Data(), resolved: nil, expected: User.self)
+        for line in missing.diagnosis + mismatch.diagnosis + direct {
+            #expect(!line.contains(token.dropFirst(4)), "\(line)")
+        }
+        #expect(missing.diagnosis.first?.hasPrefix("The path /users/REDACTED does not start") == true, "\(missing.diagnosis)")
+    }
+
+    @Test("a type mismatch over 10,000 routes that match the path names the routes of the asked type, at most three")
+    func manyRoutesOnOnePath() throws {
+        struct Other: Decodable, Sendable {}
+        var matcher = URLModelMatcher()
+        try matcher.add("/users/*", User.self, method: .get)
+        for index in 0..<10_000 { try matcher.add("/users/*", Other.self, method: HTTPRequest.Method("M\(index)")) }
+        let response = ResponseContext(url: URL(string: "https://h/users/octocat"), method: .get, status: .ok)
+        let lines = matcher.diagnosis(for: response, data: Data(), resolved: ModelType(User.self), expected: Other.self)
+        #expect(lines.first == "The route that won: GET /users/* -> User.")
+        #expect(lines.count == 4, "\(lines)")
     }
 }

@@ -164,4 +164,17 @@ struct NamedParameterTests {
         #expect(matcher.route(for: url)?.modelType?.type == User.self)
         #expect(matcher.route(for: url, method: .post)?.parameters == ["b": "v"])
     }
+
+    @Test("a route registered again without names keeps the names it had")
+    func reRegisteredWithoutNames() throws {
+        var matcher = URLModelMatcher()
+        try matcher.add(Endpoint<User>("/users/{login}/repos/{repo}"))
+        try matcher.add("/users/*/repos/{repo}", User.self)
+        try matcher.add("/users/*/repos/*", User.self)
+        let url = try #require(URL(string: "https://h/users/octocat/repos/hello"))
+        let route = try #require(matcher.route(for: url))
+        #expect(route.parameters == ["login": "octocat", "repo": "hello"])
+        #expect(route.pattern.description == "/users/{login}/repos/{repo}")
+        #expect(matcher.routes.count == 1)
+    }
 }

@@ -323,6 +323,94 @@ struct DecodingObserverTests {
         #expect(!line.contains("\n"))
         #expect(line.utf8.count <= 4_096 + 64)
     }
+
+    /// A model whose own decoding throws an error at no coding path, quoting the body's values.
+    private struct Quoting: Decodable, Sendable {
+        init(from decoder: any Swift.Decoder) throws {
+            let values = (try? decoder.singleValueContainer().decode([String: String].self)).map { $0.values.sorted().joined(separator: " ") } ?? ""
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "refused \(values)"))
+        }
+    }
+
+    private static let quotedSecrets = ["sk_live_4eC39HqLyjWDarjtT1zdp7dc", "xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy", "correct-horse-battery"]
+
+    @Test("a reason quotes nothing a model's own error says: a whole-body Lossy and a lossy array's element", arguments: Decoder.allCases)
+    func reasonQuotesNoBodyValue(decoder: Decoder) throws {
+        let heard = Heard()
+        let secrets = Self.quotedSecrets
+        let object = #"{"a":"\#(secrets[0])","b":"\#(secrets[1])","c":"\#(secrets[2])"}"#
+        _ = try serializer(StaticModelMatcher(Lossy<Quoting>.self), decoder: decoder.decoder, heard).serialize(.json(object), for: response(), as: Lossy<Quoting>.self)
+        _ = try serializer(StaticModelMatcher(LossyArray<Quoting>.self), decoder: decoder.decoder, heard).serialize(.json("[\(object)]"), for: response(), as: LossyArray<Quoting>.self)
+        #expect(heard.all.map(\.kind) == [.valueDropped, .elementSkipped(index: 0, tag: nil)])
+        for event in heard.all {
+            for text in [event.description, event.reason ?? "", event.codingPath] {
+                #expect(!secrets.contains { text.contains($0) }, "\(text)")
+            }
+            #expect(event.reason?.contains("(the value is not shown)") == true, "\(event.reason ?? "")")
+        }
+    }
+
+    @Test("an element that is skipped is told once, at the element: what a Lossy inside it left nil is not in the result")
+    func skippedElementHidesWhatItHeld() throws {
+        struct Row: Decodable, Sendable { let note: Lossy<Int>; let id: Int }
+        let heard = Heard()
+        let rows = try serializer(StaticModelMatcher(LossyArray<Row>.self), heard)
+            .serialize(.json(#"[{"note":1,"id":1},{"note":"x","id":"y"},{"note":"z","id":3}]"#), for: response(), as: LossyArray<Row>.self)
+        #expect(rows.elements.map(\.id) == [1, 3])
+        #expect(heard.all.map(\.kind) == [.elementSkipped(index: 1, tag: nil), .valueDropped])
+        #expect(heard.all.map(\.codingPath) == ["[1]", "[2].note"])
+    }
+
+    @Test("a fallback that does not decode is told as the skip, naming the unknown tag and the fallback")
+    func fallbackFailureNamesTheTag() throws {
+        struct Strict: Decodable, Sendable { let type: String; let question: String }
+        enum FallbackFails: TypeFieldFamily {
+            static let types = Events.types
+            static let fallback: (any (Decodable & Sendable).Type)? = Strict.self
+        }
+        let heard = Heard()
+        _ = try serializer(StaticModelMatcher(LossyPolymorphicArray<FallbackFails>.self), heard)
+            .serialize(.json(#"[{"type":"Poll"}]"#), for: response(), as: LossyPolymorphicArray<FallbackFails>.self)
+        let event = try #require(heard.all.only)
+        #expect(event.kind == .elementSkipped(index: 0, tag: "Poll"))
+        #expect(event.reason?.hasPrefix(#""type" is "Poll", not registered; its fallback Strict did not decode: At [0]"#) == true, "\(event.reason ?? "")")
+    }
+
+    @Test("a tag is quoted as JSON writes it by a family and a type-field matcher alike, and one that is not a scalar is told as what it is", arguments: [
+        (#"{"type":"a\"b"}"#, #""a\"b""#),
+        (#"{"type":"a\u001Bb"}"#, #""a\u001bb""#),
+        (#"{"type":{"x":1}}"#, "an object"),
+        (#"{"type":[1]}"#, "an array"),
+        (#"{"type":null}"#, "null"),
+        (#"{"type":3.0}"#, "3"),
+    ])
+    func tagsQuotedAlike(_ element: String, _ found: String) throws {
+        let heard = Heard()
+        _ = try serializer(StaticModelMatcher(PolymorphicArray<EventsKeepingUnknown>.self), heard)
+            .serialize(.json("[\(element)]"), for: response(), as: PolymorphicArray<EventsKeepingUnknown>.self)
+        var byType = TypeFieldModelMatcher(field: "type")
+        try byType.add("PushEvent", Push.self)
+        byType.fallback = ModelType(JSONValue.self)
+        _ = try serializer(byType, heard).serialize(.json(element), for: response())
+        let kinds = heard.all.map(\.kind)
+        #expect(kinds.count == 2)
+        for kind in kinds {
+            guard case .unknownTag(_, let shown, _) = kind else { Issue.record("\(kind)"); continue }
+            #expect(shown == found, "\(kind)")
+        }
+        #expect(Set(kinds.map(\.description)).count == 1, "the family and the matcher say it the same way: \(kinds.map(\.description))")
+    }
+
+    @Test("each of 20,000 skipped elements is told, in order, at its own index")
+    func manySkippedElements() throws {
+        let heard = Heard()
+        let body = "[" + Array(repeating: #""x""#, count: 20_000).joined(separator: ",") + "]"
+        let numbers = try serializer(StaticModelMatcher(LossyArray<Int>.self), heard).serialize(.json(body), for: response(), as: LossyArray<Int>.self)
+        #expect(numbers.failures.count == 20_000)
+        #expect(heard.all.count == 20_000)
+        #expect(heard.all.map(\.codingPath) == (0..<20_000).map { "[\($0)]" })
+        #expect(heard.all.last?.reason == "At [19999]: expected Int. (the value is not shown)")
+    }
 }
 
 extension Array {

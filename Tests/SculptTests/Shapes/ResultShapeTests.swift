@@ -77,7 +77,7 @@ struct ResultShapeTests {
     @Test("an unknown or missing tag fails a strict array at the element's field", arguments: [
         (#"[{"type":"PushEvent","commits":1},{"type":"ForkEvent"}]"#, #"At [1].type: the data is not valid. Unknown discriminator "type": found "ForkEvent"; registered: "PushEvent", "WatchEvent"."#),
         (#"[{"type":"WatchEvent"},{"commits":1}]"#, #"At [1].type: the data is not valid. Unknown discriminator "type": found missing"#),
-        (#"[{"type":null}]"#, "found missing"),
+        (#"[{"type":null}]"#, "found null"),
         (#"[{"type":"WatchEvent"},"PushEvent"]"#, "At [1]:"),
         (#"[{"type":"PushEvent"}]"#, #"At [0].commits: missing key "commits""#),
     ])

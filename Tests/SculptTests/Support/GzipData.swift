@@ -6,9 +6,18 @@ import Foundation
 enum GzipData {
     /// `data` as one gzip member.
     static func member(_ data: Data) -> Data {
-        var stream = z_stream()
         // 15 window bits, +16: a gzip header and trailer.
-        guard deflateInit2_(&stream, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        compressed(data, windowBits: 15 + 16)
+    }
+
+    /// `data` as a zlib stream: what `Content-Encoding: deflate` carries.
+    static func zlib(_ data: Data) -> Data {
+        compressed(data, windowBits: 15)
+    }
+
+    private static func compressed(_ data: Data, windowBits: Int32) -> Data {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, 9, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             return Data()
         }
         defer { deflateEnd(&stream) }

@@ -250,4 +250,21 @@ struct MappingReportTests {
         fixture.source = "github/user.json"
         #expect("\(fixture)" == "GET /user?access_token=REDACTED&page=2 -> 401 (github/user.json)")
     }
+
+    @Test("a route whose matcher answered nothing for a fixture is not covered by it; the route that decoded it is")
+    func delegateThatAnsweredNothing() throws {
+        struct Tagged: Decodable, Sendable { let type: String }
+        struct Plain: Decodable, Sendable { let id: Int }
+        var byType = TypeFieldModelMatcher(field: "type")
+        try byType.add("tagged", Tagged.self)
+        byType.unknownValuesMatchNothing = true
+        var routes = URLModelMatcher()
+        try routes.add("/items/*", matcher: byType)
+        try routes.add("/items/**", Plain.self)
+        let fixture = try Fixture.stub(.get, "/items/1", json: #"{"type":"other","id":1}"#)
+        let report = MappingReport(fixtures: [fixture], serializer: ModelResponseSerializer(matcher: routes))
+        #expect(report.failures.isEmpty, "\(report)")
+        #expect(report.mappings.first?.route?.pattern.description == "/items/**")
+        #expect(report.uncoveredRoutes.map(\.pattern.description) == ["/items/*"])
+    }
 }

@@ -1,0 +1,106 @@
+import Foundation
+import HTTPTypes
+import SculptShared
+
+/// A recorded body as every reader of recordings reads it, so that one interaction means the same
+/// bytes wherever it is read: a fixture file or HAR archive as it loads, ``FixtureServer`` and a
+/// replay's session as they answer, ``RecordingDiff`` as it compares shapes, ``SecretScan`` as it
+/// looks for secrets, and ``Redaction`` before a recording is kept.
+///
+/// ```swift
+/// let (body, fields) = try RecordedBody.decoded(stored, fields: recorded.headerFields)   // gzip undone
+/// let text = RecordedBody.utf8(body, fields: fields)                                       // UTF-16 read as UTF-8
+/// ```
+///
+/// Fixtures hold the body a client sees (as `URLSession` gives it): a body stored compressed, as a
+/// recorder or a browser sometimes keeps it (`Content-Encoding: gzip`, `x-gzip` or `deflate` over
+/// the compressed bytes), is decompressed, and the fields that described the stored bytes
+/// (`Content-Encoding`, `Content-Length`) are left out. A `Content-Encoding` over a body that is
+/// not compressed (a recorder that kept the header of a body it had decoded) is left out too.
+/// Other codings (`br`) are kept as stored, header included.
+package enum RecordedBody {
+    /// The body a client sees, and the fields that describe it.
+    ///
+    /// - Parameters:
+    ///   - stored: the bytes as recorded.
+    ///   - fields: the header fields recorded with them.
+    ///   - limit: the most bytes a decompressed body may have.
+    /// - Throws: `Gzip.Failure` for a compressed body that is damaged or expands past `limit`.
+    package static func decoded(_ stored: Data, fields: HTTPFields, limit: Int = Gzip.maximumSize) throws(Gzip.Failure) -> (body: Data, fields: HTTPFields) {
+        guard let coding = fields[.contentEncoding].map({ ASCII.lowercased($0.trimmingCharacters(in: .whitespaces)) }) else { return (stored, fields) }
+        guard ["gzip", "x-gzip", "deflate"].contains(coding) else { return (stored, fields) }
+        var described = fields
+        described[.contentEncoding] = nil
+        described[.contentLength] = nil
+        guard isCompressed(stored) else { return (stored, described) }
+        return (try Gzip.decompress(stored, limit: limit), described)
+    }
+
+    /// A stored body whose fields are not at hand (a body inside a file being scanned) as a client
+    /// would read it: decompressed when it is a gzip or zlib stream, as UTF-8 text (a byte order
+    /// mark, or the zero bytes of UTF-16 and UTF-32 JSON, telling another encoding).
+    ///
+    /// - Throws: `Gzip.Failure` for a compressed body that is damaged or too large, with what was
+    ///   decompressed before the failure.
+    package static func text(ofStored stored: Data) throws(Gzip.Failure) -> Data {
+        let (body, fields) = try decoded(stored, fields: isCompressed(stored) ? [.contentEncoding: "gzip"] : [:])
+        return utf8(body, fields: fields)
+    }
+
+    /// ``decoded(_:fields:limit:)`` for a reader that shows what it cannot decode as stored (a
+    /// server, a replay): a damaged compressed body stays as it is, its fields with it.
+    package static func decodedIfPossible(_ stored: Data, fields: HTTPFields) -> (body: Data, fields: HTTPFields) {
+        (try? decoded(stored, fields: fields)) ?? (stored, fields)
+    }
+
+    /// The body as UTF-8 text for a reader of its content (shapes, secrets): transcoded when its
+    /// byte order mark, its zero bytes (UTF-16 and UTF-32 JSON) or its `Content-Type`'s `charset`
+    /// (`utf-16`, `iso-8859-1`, `windows-1252`) say it is in another encoding; as it is otherwise,
+    /// or when it does not decode.
+    package static func utf8(_ body: Data, fields: HTTPFields) -> Data {
+        if let encoding = charset(in: fields[values: .contentType]), encoding != .utf8,
+            let text = String(data: body, encoding: encoding) {
+            return Data(text.utf8)
+        }
+        guard let text = JSONText(body), text.transcodedFrom != nil else { return body }
+        return text.utf8
+    }
+
+    /// `utf8`, text read by ``utf8(_:fields:)`` from `original` and changed since, in the encoding
+    /// `original` was in (its byte order mark kept), so that a body keeps the encoding its fields
+    /// state.
+    package static func encoded(_ utf8: Data, like original: Data, fields: HTTPFields) -> Data {
+        let text = String(decoding: utf8, as: UTF8.self)
+        if let encoding = charset(in: fields[values: .contentType]), encoding != .utf8 {
+            return text.data(using: encoding, allowLossyConversion: true) ?? utf8
+        }
+        guard let found = JSONText(original)?.transcodedFrom, let encoded = text.data(using: found.encoding) else { return utf8 }
+        return original.prefix(found.orderMark) + encoded
+    }
+
+    /// The encoding a `Content-Type`'s `charset` names, for the charsets recordings hold.
+    static func charset(in contentTypes: [String]) -> String.Encoding? {
+        for value in contentTypes {
+            for parameter in value.split(separator: ";").dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { ASCII.lowercased($0.trimmingCharacters(in: [" ", "\t", "\""])) }
+                guard pair.count == 2, pair[0] == "charset" else { continue }
+                return encodings[pair[1]]
+            }
+        }
+        return nil
+    }
+
+    private static let encodings: [String: String.Encoding] = [
+        "utf-8": .utf8, "utf8": .utf8, "us-ascii": .utf8, "utf-16": .utf16, "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
+        "utf-32": .utf32, "utf-32le": .utf32LittleEndian, "utf-32be": .utf32BigEndian, "iso-8859-1": .isoLatin1, "latin1": .isoLatin1,
+        "windows-1252": .windowsCP1252,
+    ]
+
+    /// Whether `data` is a gzip stream or a zlib one (what `deflate` means in practice).
+    private static func isCompressed(_ data: Data) -> Bool {
+        guard data.count >= 2 else { return false }
+        let first = data[data.startIndex], second = data[data.startIndex + 1]
+        let zlib = first & 0x0F == 8 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
+        return Gzip.isCompressed(data) || zlib
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptMatchers
+import SculptTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A login form posted as `multipart/form-data` holds its password in a part named `password`:
+/// the recorder, HAR import, `sculpt check` and descriptions read the parts by their names.
+@Suite("Form fields posted as multipart are secrets by their names")
+struct MultipartSecretsTests {
+    static let boundary = "----sculpt-form-7"
+    static let password = "correct-horse-battery-staple"
+    static let fields: HTTPFields = [.contentType: "multipart/form-data; boundary=\(boundary)"]
+
+    /// A login form: a login, a password, and a JSON part with a token.
+    static let form = Data("""
+        --\(boundary)\r
+        Content-Disposition: form-data; name="login"\r
+        \r
+        octocat\r
+        --\(boundary)\r
+        Content-Disposition: form-data; name="password"\r
+        \r
+        \(password)\r
+        --\(boundary)\r
+        Content-Disposition: form-data; name="settings"; filename="settings.json"\r
+        Content-Type: application/json\r
+        \r
+        {"theme": "dark", "api_key": "k-9f2c6a1d"}\r
+        --\(boundary)--\r
+
+        """.utf8)
+
+    static func login() throws -> Fixture {
+        Fixture(
+            request: .init(method: .post, url: try #require(URL(string: "https://example.com/session")), headerFields: fields, body: form),
+            response: .init(status: .noContent))
+    }
+
+    /// The request body a redaction keeps, as text.
+    static func kept(_ fixture: Fixture) -> String {
+        String(decoding: fixture.request.body ?? Data(), as: UTF8.self)
+    }
+
+    @Test("a redaction replaces a secret field and a secret member of a JSON part, and keeps the rest byte for byte")
+    func redacts() throws {
+        let kept = Self.kept(Redaction().redacting(try Self.login()))
+        #expect(!kept.contains(Self.password) && !kept.contains("k-9f2c6a1d"), "\(kept)")
+        #expect(kept.contains("name=\"password\"\r\n\r\nREDACTED\r\n--\(Self.boundary)"), "\(kept)")
+        #expect(kept.contains("octocat") && kept.contains(#""theme": "dark""#))
+        #expect(kept.hasSuffix("--\(Self.boundary)--\r\n"))
+    }
+
+    @Test("a passthrough recording keeps no password a form posted")
+    func recording() async throws {
+        let api = FixtureReplay([try Self.login()], options: .init(repeatsLastResponse: true))
+        try await FixtureServer.running(api) { server, _ in
+            let file = FileManager.default.temporaryDirectory.appending(path: "sculpt-multipart-\(UUID()).json")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let recording = try CassetteRecording(file: file, mode: .once, playback: .passthrough)
+            var request = URLRequest(url: try await server.url(for: "/session"))
+            request.httpMethod = "POST"
+            request.setValue("multipart/form-data; boundary=\(Self.boundary)", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Self.form
+            _ = try await recording.session.data(for: request)
+            recording.session.finishTasksAndInvalidate()
+            try recording.save()
+            let written = try String(contentsOf: file, encoding: .utf8)
+            #expect(!written.contains(Self.password), "\(written)")
+            #expect(written.contains("octocat"))
+        }
+    }
+
+    @Test("a HAR import keeps no password a form posted")
+    func harImport() throws {
+        let text = String(decoding: try JSONEncoder().encode(String(decoding: Self.form, as: UTF8.self)), as: UTF8.self)
+        let archive = Data("""
+            {"log": {"entries": [{"request": {"method": "POST", "url": "https://example.com/session",
+              "headers": [{"name": "Content-Type", "value": "multipart/form-data; boundary=\(Self.boundary)"}],
+              "postData": {"mimeType": "multipart/form-data; boundary=\(Self.boundary)", "text": \(text)}},
+              "response": {"status": 204, "headers": [], "content": {}}}]}}
+            """.utf8)
+        let fixture = try #require(try HARArchive(json: archive).fixtures.first)
+        #expect(!Self.kept(fixture).contains(Self.password))
+        #expect(Self.kept(fixture).contains("octocat"))
+    }
+
+    @Test("sculpt check finds a password left in a multipart body")
+    func check() throws {
+        let fixture = try Self.login().encoded()
+        let findings = SecretScan.findings(inJSON: fixture)
+        #expect(findings.contains { $0.kind == #"an unredacted "password""# }, "\(findings.map(\.kind))")
+        #expect(SecretScan.findings(inJSON: Redaction().redacting(try Self.login()).encoded()).isEmpty)
+    }
+
+    @Test("an error's description shows a multipart body without its secret fields")
+    func description() throws {
+        let context = ResponseContext(url: URL(string: "https://example.com/session"), method: .post, status: .ok, headerFields: Self.fields)
+        let error = try #require(throws: SculptError.self) {
+            try ModelResponseSerializer(matcher: StaticModelMatcher(User.self)).serialize(Self.form, for: context, as: User.self)
+        }
+        #expect(!error.description.contains(Self.password), "\(error)")
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import Sculpt
+import SculptMatchers
+import SculptTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One recorded body means the same bytes to every reader: a fixture file as it loads, the
+/// server and a replay's session as they answer, a diff as it compares shapes, a check as it
+/// looks for secrets.
+@Suite("One recorded body reads the same through every reader")
+struct RecordedBodyTests {
+    static let json = #"{"login":"octocat","id":1,"note":"ghp_Abcdefghijklmnopqrstuvwxyz0123456789"}"#
+
+    /// A way a recorder may have kept the same body.
+    struct Stored: Sendable, CustomTestStringConvertible {
+        var name: String
+        var encoding: String?
+        var bytes: Data
+        var testDescription: String { name }
+
+        /// The fixture file that holds it, as JSON text.
+        var file: Data {
+            let headers = [#"["Content-Type", "application/json"]"#] + (encoding.map { [#"["Content-Encoding", "\#($0)"]"#, #"["Content-Length", "\#(bytes.count)"]"#] } ?? [])
+            return Data(#"""
+                {"request": {"method": "GET", "url": "https://api.github.com/users/octocat"},
+                 "response": {"status": 200, "headers": [\#(headers.joined(separator: ", "))], "body": "\#(bytes.base64EncodedString())", "bodyEncoding": "base64"}}
+                """#.utf8)
+        }
+    }
+
+    static let stored: [Stored] = [
+        Stored(name: "as it is", encoding: nil, bytes: Data(json.utf8)),
+        Stored(name: "gzip", encoding: "gzip", bytes: GzipData.member(json)),
+        Stored(name: "x-gzip", encoding: "x-gzip", bytes: GzipData.member(json)),
+        Stored(name: "deflate (a zlib stream)", encoding: "deflate", bytes: GzipData.zlib(Data(json.utf8))),
+        Stored(name: "a Content-Encoding kept over a body already decoded", encoding: "gzip", bytes: Data(json.utf8)),
+    ]
+
+    @Test("a fixture file holds the body a client sees, without the fields of its stored bytes", arguments: stored)
+    func loads(_ stored: Stored) throws {
+        let fixture = try Fixture(json: stored.file)
+        #expect(String(decoding: fixture.data, as: UTF8.self) == Self.json)
+        #expect(fixture.response.headerFields[.contentEncoding] == nil)
+        #expect(fixture.response.headerFields[.contentLength] == nil)
+    }
+
+    @Test("the replay session, the server, the diff and the check read it as the same body", arguments: stored)
+    func everyReader(_ stored: Stored) async throws {
+        // The fixture as built in code, its body still compressed: each reader decodes it.
+        let loaded = try Fixture(json: stored.file)
+        var fields = loaded.response.headerFields
+        if let encoding = stored.encoding { fields[.contentEncoding] = encoding }
+        let fixture = Fixture(request: loaded.request, response: .init(status: .ok, headerFields: fields, body: stored.bytes))
+        let url = fixture.request.url
+
+        let session = FixtureReplay([fixture]).makeSession()
+        defer { session.invalidateAndCancel() }
+        #expect(String(decoding: try await session.data(from: url).0, as: UTF8.self) == Self.json)
+
+        try await FixtureServer.running(FixtureReplay([fixture])) { server, _ in
+            let client = URLSession(configuration: .unhurried)
+            defer { client.invalidateAndCancel() }
+            let served = try await client.data(from: try await server.url(for: fixture)).0
+            #expect(String(decoding: served, as: UTF8.self) == Self.json)
+        }
+
+        let plain = Fixture(request: fixture.request, response: .init(status: .ok, headerFields: [.contentType: "application/json"], body: Data(Self.json.utf8)))
+        #expect(RecordingDiff(old: [plain], new: [fixture]).changes.isEmpty, "\(RecordingDiff(old: [plain], new: [fixture]))")
+        #expect(SecretScan.findings(inJSON: stored.file).map(\.kind) == ["a GitHub token"])
+        #expect(!String(decoding: Redaction().redacting(fixture).response.body, as: UTF8.self).contains("ghp_Abc"))
+    }
+
+    @Test("a body in UTF-16 is read as its text: the same shape, its secrets found and redacted, its encoding kept")
+    func otherCharset() throws {
+        let utf16 = try #require(Self.json.data(using: .utf16LittleEndian))
+        let fields: HTTPFields = [.contentType: "application/json; charset=utf-16le"]
+        let request = Fixture.Request(url: try #require(URL(string: "https://api.github.com/users/octocat")))
+        let wide = Fixture(request: request, response: .init(headerFields: fields, body: utf16))
+        let plain = Fixture(request: request, response: .init(headerFields: [.contentType: "application/json"], body: Data(Self.json.utf8)))
+        #expect(RecordingDiff(old: [plain], new: [wide]).changes.isEmpty)
+        let redacted = Redaction().redacting(wide).response.body
+        let text = try #require(String(data: redacted, encoding: .utf16LittleEndian))
+        #expect(text.contains("octocat") && !text.contains("ghp_Abc"), "\(text)")
+    }
+
+    @Test("a compressed body that does not decompress is a format error naming the body")
+    func damaged() throws {
+        let stored = Stored(name: "truncated", encoding: "gzip", bytes: GzipData.member(Self.json).prefix(20))
+        let error = try #require(throws: Fixture.FormatError.self) { try Fixture(json: stored.file) }
+        #expect(error.description.contains("response.body is stored compressed"), "\(error)")
+    }
+}
