@@ -16,11 +16,13 @@ struct ServerResponse: Sendable {
     /// bytes, shared, not copied per response.
     var body: Data
 
-    /// A plain-text answer made by the server itself (a miss, a refused request).
+    /// A plain-text answer made by the server itself (a miss, a refused request), its text through
+    /// the gate every text of Sculpt's passes: it may quote what a client sent.
     static func text(_ status: Int, _ reason: String, _ text: String, replay: String? = nil) -> ServerResponse {
         var fields: HTTPFields = [.contentType: "text/plain; charset=utf-8"]
         if let replay { fields[ServerResponse.replayField] = replay }
-        return ServerResponse(status: status, reason: reason, fields: fields, body: Data((text + "\n").utf8))
+        let shown = ShownText.lines([text], lineLimit: 8_192, limit: 64 << 10, keepingLineBreaks: true)
+        return ServerResponse(status: status, reason: reason, fields: fields, body: Data((shown + "\n").utf8))
     }
 
     /// `X-Sculpt-Replay`: `miss` or `unreplayable` on the server's own answers.
