@@ -34,15 +34,9 @@ extension SculptError {
     /// value), each with the reason: a value looked for nowhere could be a secret. A body in
     /// UTF-16 or UTF-32 is read, and shown, as text. The error itself keeps every value whole.
     public var description: String {
-        let policy = SecretPolicy.default
         let contentTypes = response.headerFields[values: .contentType]
-        let text = JSONText(body, upTo: Self.secretScanLimit, readingUTF32LEMark: true)
-        // Read as its decoder reads it: an XML document in the single-byte encoding it declares
-        // is transcoded, so that a secret past ASCII is looked for as it will be decoded.
-        let readable = text.flatMap { $0.transcodedFrom == nil ? XMLDeclaredEncoding.transcoded($0.utf8) : nil } ?? text?.utf8 ?? body
-        let scan = policy.secretValues(in: readable, contentTypes: contentTypes, scanning: Self.secretScanLimit)
-        var secrets = scan.values
-        if let url = response.url { secrets += policy.secretValues(in: url) }
+        let (text, readable, scan) = Self.secrets(in: body, of: response)
+        let secrets = scan.values
         let withheld: Withheld? =
             if body.starts(with: Array("bplist".utf8)) { .binaryPropertyList }
             else if body.count > Self.secretScanLimit { .pastScan(bodySize: body.count) }
@@ -57,6 +51,20 @@ extension SculptError {
         // sent cannot pose as another log line, and the body's and URL's secrets are nowhere.
         let lines = report(withholding: withheld).map { ShownText.line($0, limit: Self.descriptionLimit, hiding: secrets) }
         return ClippedText.value(lines.joined(separator: "\n"), limit: room) + "\n" + excerpt
+    }
+
+    /// The secret values `body` and `response`'s URL hold, for a text about them to hide; with the
+    /// body as text (`nil`: UTF-16 or UTF-32 that does not decode) and as it is read for secrets.
+    /// The body is read as its decoder reads it: in UTF-16 or UTF-32 transcoded, and an XML
+    /// document in the single-byte encoding it declares transcoded, so that a secret past ASCII is
+    /// looked for as it will be decoded; in its first ``secretScanLimit`` bytes.
+    static func secrets(in body: Data, of response: ResponseContext) -> (text: JSONText?, readable: Data, scan: (values: [String], isWhole: Bool)) {
+        let policy = SecretPolicy.default
+        let text = JSONText(body, upTo: secretScanLimit, readingUTF32LEMark: true)
+        let readable = text.flatMap { $0.transcodedFrom == nil ? XMLDeclaredEncoding.transcoded($0.utf8) : nil } ?? text?.utf8 ?? body
+        var scan = policy.secretValues(in: readable, contentTypes: response.headerFields[values: .contentType], scanning: secretScanLimit)
+        if let url = response.url { scan.values += policy.secretValues(in: url) }
+        return (text, readable, scan)
     }
 
     /// Why the values a report would quote from the body are not shown.

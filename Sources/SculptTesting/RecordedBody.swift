@@ -27,14 +27,28 @@ package enum RecordedBody {
     ///   - limit: the most bytes a decompressed body may have.
     /// - Throws: `Gzip.Failure` for a compressed body that is damaged or expands past `limit`.
     package static func decoded(_ stored: Data, fields: HTTPFields, limit: Int = Gzip.maximumSize) throws(Gzip.Failure) -> (body: Data, fields: HTTPFields) {
-        guard let coding = fields[.contentEncoding].map({ ASCII.lowercased($0.trimmingCharacters(in: .whitespaces)) }) else { return (stored, fields) }
-        guard ["gzip", "x-gzip", "deflate"].contains(coding) else { return (stored, fields) }
+        // Every coding the fields list, in the order applied; `identity` is none.
+        let codings = fields[values: .contentEncoding].flatMap { $0.split(separator: ",") }
+            .map { ASCII.lowercased($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 != "identity" }
+        guard !codings.isEmpty, codings.allSatisfy(decodable.contains) else { return (stored, fields) }
         var described = fields
         described[.contentEncoding] = nil
         described[.contentLength] = nil
-        guard isCompressed(stored) else { return (stored, described) }
-        return (try Gzip.decompress(stored, limit: limit), described)
+        var body = stored
+        // Undone last first. A body that is not compressed was decoded already, and its header kept.
+        for coding in codings.reversed() {
+            if isCompressed(body) {
+                body = try Gzip.decompress(body, limit: limit)
+            } else if coding == "deflate", let inflated = try? Gzip.decompress(body, limit: limit, raw: true) {
+                // Deflate without the zlib wrapper, as some servers send it.
+                body = inflated
+            }
+        }
+        return (body, described)
     }
+
+    /// The codings a recorded body can be decompressed from.
+    private static let decodable: Set<String> = ["gzip", "x-gzip", "deflate"]
 
     /// A stored body whose fields are not at hand (a body inside a file being scanned) as a client
     /// would read it: decompressed when it is a gzip or zlib stream, as UTF-8 text (a byte order
@@ -62,7 +76,7 @@ package enum RecordedBody {
             let text = String(data: body, encoding: encoding) {
             return Data(text.utf8)
         }
-        guard let text = JSONText(body), text.transcodedFrom != nil else { return body }
+        guard let text = JSONText(body, upTo: body.count, readingUTF32LEMark: true), text.transcodedFrom != nil else { return body }
         return text.utf8
     }
 
@@ -74,12 +88,14 @@ package enum RecordedBody {
         if let encoding = charset(in: fields[values: .contentType]), encoding != .utf8 {
             return text.data(using: encoding, allowLossyConversion: true) ?? utf8
         }
-        guard let found = JSONText(original)?.transcodedFrom, let encoded = text.data(using: found.encoding) else { return utf8 }
+        guard let found = JSONText(original, upTo: original.count, readingUTF32LEMark: true)?.transcodedFrom, let encoded = text.data(using: found.encoding) else {
+            return utf8
+        }
         return original.prefix(found.orderMark) + encoded
     }
 
     /// The encoding a `Content-Type`'s `charset` names, for the charsets recordings hold.
-    static func charset(in contentTypes: [String]) -> String.Encoding? {
+    package static func charset(in contentTypes: [String]) -> String.Encoding? {
         for value in contentTypes {
             for parameter in value.split(separator: ";").dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1).map { ASCII.lowercased($0.trimmingCharacters(in: [" ", "\t", "\""])) }

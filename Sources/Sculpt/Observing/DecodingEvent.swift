@@ -26,7 +26,8 @@ public struct DecodingEvent: Sendable, CustomStringConvertible {
     /// What was lost.
     public enum Kind: Sendable, Equatable, CustomStringConvertible {
         /// A ``LossyArray`` or ``LossyPolymorphicArray`` left out the element at `index`, whose
-        /// type tag was `tag` (for a polymorphic array whose element had one).
+        /// type tag was `tag` (for a polymorphic array whose element had one), written as
+        /// ``unknownTag(field:found:fallback:)``'s `found` is.
         case elementSkipped(index: Int, tag: String?)
         /// A ``Lossy`` model did not decode and is `nil`.
         case valueDropped
@@ -43,7 +44,7 @@ public struct DecodingEvent: Sendable, CustomStringConvertible {
         public var description: String {
             let text = switch self {
             case .elementSkipped(let index, let tag):
-                "skipped element [\(index)]" + (tag.map { " (tag \(TagText.quoted($0)))" } ?? "")
+                "skipped element [\(index)]" + (tag.map { " (tag \($0))" } ?? "")
             case .valueDropped:
                 "dropped a value that did not decode"
             case .unknownTag(let field, let found, let fallback):

@@ -21,11 +21,31 @@ package final class DecodingObservation {
     enum Loss {
         /// A lossy array left out the element at `index`; `fallback` when a family's fallback type
         /// was tried for its unknown tag and did not decode.
-        case skipped(index: Int, tag: String?, reason: ElementFailure.Reason, fallback: UnknownTag?)
+        case skipped(index: Int, tag: Tag, reason: ElementFailure.Reason, fallback: UnknownTag?)
         /// A ``Lossy`` model did not decode.
         case dropped(error: any Error)
         /// A tag was missing or unknown and a fallback type decoded in its place.
         case unknownTag(UnknownTag)
+    }
+
+    /// A skipped element's tag, kept as the failure log keeps its text (shared), and shown as
+    /// ``TagText`` writes it when the event is written.
+    enum Tag {
+        /// No tag: a lossy array's element, or a tag that is missing.
+        case none
+        /// A string tag, quoted when shown.
+        case string(String)
+        /// A number's or boolean's text, or what stands in a tag's place (`null`, `an object`).
+        case bare(String)
+
+        /// The tag as an event shows it.
+        var shown: String? {
+            switch self {
+            case .none: nil
+            case .string(let text): TagText.quoted(text)
+            case .bare(let text): text
+            }
+        }
     }
 
     /// A missing or unknown tag and the fallback type it was given: shared by the losses of every
@@ -114,7 +134,7 @@ package final class DecodingObservation {
     ///   - arrayPath: the array's path as text, worked out at its first loss and kept for the others.
     ///   - codingPath: the array's coding path.
     static func skipped(
-        index: Int, tag: String?, reason: ElementFailure.Reason, fallback: UnknownTag? = nil, arrayPath: inout String?,
+        index: Int, tag: Tag, reason: ElementFailure.Reason, fallback: UnknownTag? = nil, arrayPath: inout String?,
         codingPath: @autoclosure () -> [any CodingKey]
     ) {
         guard let observation = reporting else { return }
@@ -181,8 +201,27 @@ package final class DecodingObservation {
         return try body()
     }
 
+    /// The keys a loss's texts name: those of its error's coding path, and a missing key.
+    private static func keys(of loss: Loss) -> [String] {
+        let error: any Error = switch loss {
+        case .skipped(let index, _, let reason, _): reason.error(at: index)
+        case .dropped(let error): error
+        case .unknownTag: CancellationError()
+        }
+        guard let error = error as? DecodingError else { return [] }
+        let (path, missing): ([any CodingKey], (any CodingKey)?) = switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): (context.codingPath, nil)
+        case .keyNotFound(let key, let context): (context.codingPath, key)
+        @unknown default: ([], nil)
+        }
+        return (path + [missing].compactMap { $0 }).filter { $0.intValue == nil }.map(\.stringValue)
+    }
+
     /// Writes each loss as an event and hands it to `observer`, one at a time, in order.
     private func deliver(to observer: @Sendable (DecodingEvent) -> Void) {
+        // A coding path names the body's keys, and a model may make a key of a value it read:
+        // a key the body holds as a value under a secret name is hidden wherever an event shows it.
+        let secrets = SecretPolicy.default.secretValues(among: Set(pending.lazy.flatMap { Self.keys(of: $0.loss) }), in: data)
         let route = Self.rereading { matcher.matchedRoute(for: response, data: data) }.map { ShownText.line($0, limit: 1_024) }
         let url = response.url.map { ShownText.line(ResponseContext.shown($0), limit: ResponseContext.shownURLLimit + 64) } ?? "(no URL)"
         let method = response.method.map { ShownText.line($0.rawValue, limit: 64) }
@@ -194,7 +233,7 @@ package final class DecodingObservation {
             var reason: String?
             switch item.loss {
             case .skipped(let index, let tag, let failure, let fallback):
-                kind = .elementSkipped(index: index, tag: tag)
+                kind = .elementSkipped(index: index, tag: tag.shown)
                 path = "\(item.path)[\(index)]"
                 let thrown = failure.error(at: index)
                 error = thrown
@@ -210,8 +249,8 @@ package final class DecodingObservation {
                 path = item.path
             }
             observer(DecodingEvent(
-                kind: kind.bounded, codingPath: ShownText.line(path, limit: SculptError.listLimit),
-                reason: reason.map { ShownText.line($0, limit: SculptError.listLimit) }, error: error,
+                kind: kind.bounded, codingPath: ShownText.line(path, limit: SculptError.listLimit, hiding: secrets),
+                reason: reason.map { ShownText.line($0, limit: SculptError.listLimit, hiding: secrets) }, error: error,
                 route: route, method: method, status: status, url: url))
         }
         pending = []

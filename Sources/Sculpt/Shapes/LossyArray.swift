@@ -50,7 +50,7 @@ public struct LossyArray<Element: Decodable & Sendable>: Decodable, Sendable {
                 let failure = log.record(index: index, tag: nil, error: error, element: element)
                 // What the element's own decode reported is not in the result: its skip says it all.
                 DecodingObservation.discard(from: mark)
-                DecodingObservation.skipped(index: index, tag: nil, reason: failure.reason, arrayPath: &path, codingPath: decoder.codingPath)
+                DecodingObservation.skipped(index: index, tag: .none, reason: failure.reason, arrayPath: &path, codingPath: decoder.codingPath)
             }
         }
         self.values = values

@@ -80,12 +80,19 @@ public struct LossyPolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendabl
             do {
                 elements.append(try table.decode(element, fallingBack: &fallback).value)
             } catch {
-                let failure = log.record(index: index, tag: try? table.tag(of: element), error: error, element: element)
+                let read = try? table.read(element)
+                let failure = log.record(index: index, tag: read?.text, error: error, element: element)
                 // What the element's own decode reported is not in the result: its skip says it all,
                 // with the unknown tag whose fallback failed.
                 DecodingObservation.discard(from: mark)
+                let tag: DecodingObservation.Tag = switch read {
+                case .scalar(_, isString: true): .string(failure.tag ?? "")
+                case .scalar(_, isString: false): .bare(failure.tag ?? "")
+                case .other(let what): .bare(what)
+                case .missing, nil: .none
+                }
                 DecodingObservation.skipped(
-                    index: index, tag: failure.tag, reason: failure.reason, fallback: fallback, arrayPath: &path, codingPath: decoder.codingPath)
+                    index: index, tag: tag, reason: failure.reason, fallback: fallback, arrayPath: &path, codingPath: decoder.codingPath)
             }
         }
         self.elements = elements

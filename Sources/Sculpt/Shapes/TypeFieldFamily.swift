@@ -51,7 +51,7 @@ struct TypeFieldTable {
     }
 
     /// What stands at an element's tag field.
-    private enum Read {
+    enum Read {
         case missing
         /// A string, number or boolean: its text (a number's canonical text, see `JSONNumber`).
         case scalar(text: String, isString: Bool)
@@ -80,7 +80,7 @@ struct TypeFieldTable {
     }
 
     /// What the element holds at the tag field.
-    private func read(_ element: any Decoder) throws -> Read {
+    func read(_ element: any Decoder) throws -> Read {
         var container = try element.container(keyedBy: AnyCodingKey.self)
         for key in keys.dropLast() {
             let key = AnyCodingKey(key)

@@ -10,6 +10,22 @@ enum PathBytes {
         withSegments(of: url) { bytes, ranges in ranges.map { Array(bytes[$0]) } }
     }
 
+    /// The segments of `url`'s path as sent, percent-encoded as the URL writes them, one for each
+    /// of ``segments(of:)`` (`.` and `..` resolved alike): what messages show, so that paths that
+    /// differ only in how they are encoded (`a/b` sent as `a%2Fb`, and `a%2Fb` sent as
+    /// `a%252Fb`) read apart, and a path or prefix copied from a message is the one sent.
+    static func segmentsAsSent(of url: URL) -> [String] {
+        let raw: Substring
+        if url.baseURL != nil {
+            raw = url.path(percentEncoded: true)[...]
+        } else {
+            var text = url.relativeString
+            let range = text.withUTF8 { URIPathRange.of($0) }
+            raw = Substring(text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: range.lowerBound)..<text.utf8.index(text.utf8.startIndex, offsetBy: range.upperBound)])
+        }
+        return PathSegments.asSent(raw)
+    }
+
     /// Calls `body` with the bytes of the URL's path (each segment percent-decoded on its own; a
     /// segment whose escapes are not UTF-8 is kept as written) and the ranges of its non-empty
     /// segments, with `.` and `..` segments resolved.

@@ -4,17 +4,18 @@ import SculptShared
 /// Splits a raw (percent-encoded) URL path into its segments: on `/`, empty segments dropped, each
 /// segment then percent-decoded on its own, so an encoded slash (`%2F`) stays inside its segment.
 enum PathSegments {
-    /// A decoded segment as a message shows it: as sent, its text with `%`, `/`, `?` and `#`
-    /// written encoded again, so that a `%2F` in a segment does not read as two segments, nor a
-    /// decoded `%3F` as the start of a query, and `a/b` (sent as `a%2Fb`) and `a%2Fb` (sent as
-    /// `a%252Fb`) read apart. A path or prefix written this way decodes to the same segments.
-    static func shown(_ segment: [UInt8]) -> String {
-        let isReserved = { (byte: UInt8) in
-            byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte == UInt8(ascii: "%")
+    /// The segments of a raw (percent-encoded) path as written, with `.` and `..` resolved as
+    /// ``removingDotSegments(_:)`` resolves the decoded ones: one for each segment matched.
+    static func asSent(_ rawPath: Substring) -> [String] {
+        var kept: [Substring] = []
+        for segment in splitRaw(rawPath) {
+            guard isDotSegment((decodeStrictly(segment) ?? segment).utf8) else {
+                kept.append(segment)
+                continue
+            }
+            if (decodeStrictly(segment) ?? segment).utf8.count == 2, !kept.isEmpty { kept.removeLast() }
         }
-        guard segment.contains(where: isReserved) else { return String(decoding: segment, as: UTF8.self) }
-        let bytes = segment.flatMap { byte in isReserved(byte) ? Array("%\(String(byte, radix: 16, uppercase: true))".utf8) : [byte] }
-        return String(decoding: bytes, as: UTF8.self)
+        return kept.map(String.init)
     }
 
     /// The decoded segments of `rawPath`. A segment whose escapes do not decode to UTF-8

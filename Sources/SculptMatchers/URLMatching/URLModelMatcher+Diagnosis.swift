@@ -49,9 +49,9 @@ extension URLModelMatcher {
         case .missing(let prefix, let path):
             // The path as the matcher reads it, matched as if the prefix were there.
             let segments = PathBytes.segments(of: url)
-            if let lines = prefixAfterBasePath(segments, path: path, explanation) { return lines }
-            let shown = segments.map { PathSegments.shown($0) }
-            let winner = candidates(for: segments, shown: shown, method: explanation.method, status: explanation.status).first { $0.outcome == .wins }
+            let sent = PathBytes.segmentsAsSent(of: url)
+            if let lines = prefixAfterBasePath(segments, sent, path: path, explanation) { return lines }
+            let winner = candidates(for: segments, shown: sent, method: explanation.method, status: explanation.status).first { $0.outcome == .wins }
             let prefixed = prefix + (path == "/" ? "" : path)
             return ["The path \(path) does not start with the prefix \(prefix): no route was tried."]
                 + (winner.map { ["Were it \(prefixed), \($0.route) would win."] } ?? [])
@@ -65,18 +65,21 @@ extension URLModelMatcher {
 
     /// When the prefix comes after a few segments of the path (`/api/v3/users` for the prefix
     /// `/v3`): the base path to give as the prefix, and the route that would then win.
-    private func prefixAfterBasePath(_ segments: [[UInt8]], path: String, _ explanation: Explanation) -> [String]? {
+    /// - Parameters:
+    ///   - segments: the path's decoded segments, as matched.
+    ///   - sent: the same segments as sent.
+    private func prefixAfterBasePath(_ segments: [[UInt8]], _ sent: [String], path: String, _ explanation: Explanation) -> [String]? {
         let count = prefixBytes.count
         let start = stride(from: 1, through: Swift.min(Self.basePathLimit, segments.count - count), by: 1).first { start in
             segments[start..<(start + count)].elementsEqual(prefixBytes)
         }
         guard let start else { return nil }
-        let text = { (part: ArraySlice<[UInt8]>) in part.map { "/" + PathSegments.shown($0) }.joined() }
+        let text = { (part: ArraySlice<String>) in part.map { "/" + $0 }.joined() }
         let rest = Array(segments.dropFirst(start + count))
-        let winner = candidates(for: rest, shown: rest.map { PathSegments.shown($0) }, method: explanation.method, status: explanation.status)
+        let winner = candidates(for: rest, shown: Array(sent.dropFirst(start + count)), method: explanation.method, status: explanation.status)
             .first { $0.outcome == .wins }
-        return ["The path \(path) does not start with the prefix \(text(segments[start..<(start + count)])), but has it after \(text(segments[..<start])).",
-                "A base path before every route belongs in the prefix: URLModelMatcher(pathPrefix: \"\(text(segments[..<(start + count)]))\")."]
+        return ["The path \(path) does not start with the prefix \(text(sent[start..<(start + count)])), but has it after \(text(sent[..<start])).",
+                "A base path before every route belongs in the prefix: URLModelMatcher(pathPrefix: \"\(text(sent[..<(start + count)]))\")."]
             + (winner.map { ["With it, \($0.route) would win."] } ?? [])
     }
 
@@ -89,26 +92,34 @@ extension URLModelMatcher {
     private func notApplyingOrBasePath(_ explanation: Explanation, url: URL) -> [String] {
         let lines = notApplying(explanation)
         guard lines.isEmpty else { return lines }
-        var segments = PathBytes.segments(of: url)
-        segments.removeFirst(Swift.min(prefixBytes.count, segments.count))
+        let segments = Array(PathBytes.segments(of: url).dropFirst(prefixBytes.count))
+        let sent = Array(PathBytes.segmentsAsSent(of: url).dropFirst(prefixBytes.count))
         for dropped in stride(from: 1, to: Swift.min(segments.count, Self.basePathLimit + 1), by: 1) {
             let rest = Array(segments.dropFirst(dropped))
-            let shown = rest.map { PathSegments.shown($0) }
-            guard let winner = candidates(for: rest, shown: shown, method: explanation.method, status: explanation.status).first(where: { $0.outcome == .wins }) else { continue }
-            let base = segments.prefix(dropped).map { "/" + PathSegments.shown($0) }.joined()
+            guard let winner = candidates(for: rest, shown: Array(sent.dropFirst(dropped)), method: explanation.method, status: explanation.status)
+                .first(where: { $0.outcome == .wins }) else { continue }
+            let base = sent.prefix(dropped).map { "/" + $0 }.joined()
             return ["Without its first segments \(base), the path would match \(winner.route).",
                     "A base path before every route belongs in the prefix: URLModelMatcher(pathPrefix: \"\(prefix.isEmpty ? "" : shownPrefix)\(base)\")."]
         }
         return []
     }
 
-    /// The candidates whose pattern matches but whose method or status does not apply.
+    /// The candidates whose pattern matches but whose method or status does not apply: the first
+    /// ``notApplyingLimit``, then how many more.
     private func notApplying(_ explanation: Explanation) -> [String] {
-        explanation.candidates.compactMap { candidate in
+        let candidates = explanation.candidates.lazy.compactMap { candidate -> (Route, String)? in
             guard case .doesNotApply(let reason) = candidate.outcome else { return nil }
-            return "\(candidate.route) matches the path but does not apply: \(reason)."
+            return (candidate.route, reason)
         }
+        var lines = Array(candidates.prefix(Self.notApplyingLimit).map { route, reason in "\(route) matches the path but does not apply: \(reason)." })
+        let more = candidates.count - lines.count
+        if more > 0 { lines.append("… and \(ClippedText.count(more)) more route\(more == 1 ? "" : "s") that match the path but do not apply.") }
+        return lines
     }
+
+    /// The most routes that do not apply a diagnosis names one by one.
+    private static let notApplyingLimit = 8
 
     /// The route that won, and why each route of the asked type lost. A route that delegates and
     /// whose matcher answered nothing for the body did not win: the next did.

@@ -115,7 +115,7 @@ extension URLModelMatcher {
     public func explain(_ url: URL, method: HTTPRequest.Method? = nil, status: HTTPResponse.Status? = nil) -> Explanation {
         // Matched as bytes, as the lookup matches them; shown as text.
         let all = PathBytes.segments(of: url)
-        let shown = all.map { PathSegments.shown($0) }
+        let shown = PathBytes.segmentsAsSent(of: url)
         let shownPath = "/" + shown.joined(separator: "/")
         var explanation = Explanation(method: method, status: status, path: shownPath, prefix: .none, segments: [], candidates: [])
         let prefixText = shownPrefix
@@ -181,10 +181,10 @@ extension URLModelMatcher {
 }
 
 extension URLModelMatcher {
-    /// The prefix as a message shows it, as sent (``PathSegments/shown(_:)``): `/v3`, `/team%2Fx/api`;
-    /// `/` for none.
+    /// The prefix as a message shows it, as given (percent-encoded, `.` and `..` resolved):
+    /// `/v3`, `/team%2Fx/api`; `/` for none.
     var shownPrefix: String {
-        prefixBytes.isEmpty ? "/" : prefixBytes.map { "/" + PathSegments.shown($0) }.joined()
+        prefixSent.isEmpty ? "/" : prefixSent.map { "/" + $0 }.joined()
     }
 }
 

@@ -37,6 +37,8 @@ public struct URLModelMatcher: ModelMatcher {
     let prefix: [Substring]
     /// The same, as UTF-8, for matching.
     let prefixBytes: [[UInt8]]
+    /// The same, as given: percent-encoded, for messages.
+    let prefixSent: [String]
     private var trie = RouteTrie()
 
     /// Every registered route, in registration order (a re-registered route keeps its place).
@@ -58,6 +60,7 @@ public struct URLModelMatcher: ModelMatcher {
     public init(pathPrefix: String? = nil) {
         self.prefix = PathSegments.removingDotSegments(PathSegments.split((pathPrefix ?? "")[...]))
         self.prefixBytes = prefix.map { Array($0.utf8) }
+        self.prefixSent = PathSegments.asSent((pathPrefix ?? "")[...])
     }
 
     /// Creates a matcher from a table of patterns and the model types they resolve to.
@@ -189,18 +192,14 @@ public struct URLModelMatcher: ModelMatcher {
     }
 
     /// The position in ``routes`` of the route that takes the response as matching does: a route
-    /// that delegates takes it only when its matcher answers (or throws), else the next route by
-    /// precedence is asked. What a mapping report counts a route as covered by.
+    /// that delegates takes it only when its matcher answers, else the next route by precedence
+    /// is asked. What a mapping report counts a route as covered by.
     package func routeIndex(for response: ResponseContext, data: Data) -> Int? {
         guard let url = response.url else { return nil }
         return lookUp(url, method: response.method, status: response.status) { index in
             guard case .matcher(let matcher) = routes[index].target else { return index }
-            do {
-                return try DecodingObservation.rereading { try matcher.modelType(for: response, data: data) } == nil ? nil : index
-            } catch {
-                // The response fails there: the route was reached.
-                return index
-            }
+            let answer = try? DecodingObservation.rereading { try matcher.modelType(for: response, data: data) }
+            return answer == nil ? nil : index
         }
     }
 

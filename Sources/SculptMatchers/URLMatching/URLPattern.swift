@@ -58,10 +58,12 @@ public struct URLPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A pattern in a message: in quotes, by its start and end when it is over 80 characters,
-    /// with its length in bytes.
+    /// with its length in bytes. It passes the gate whole before its middle is left out, so that
+    /// no credential in it is shown in part.
     static func shown(_ pattern: String) -> String {
-        guard pattern.count > 80 else { return "\"\(pattern)\"" }
-        return "\"\(pattern.prefix(56))…\(pattern.suffix(16))\" (\(pattern.utf8.count) bytes)"
+        let safe = ShownText.line(pattern, limit: .max)
+        guard safe.count > 80 else { return "\"\(safe)\"" }
+        return "\"\(safe.prefix(56))…\(safe.suffix(16))\" (\(pattern.utf8.count) bytes)"
     }
 
     /// The most segments a pattern may have: 256. Real APIs stay far below it (GitHub's longest

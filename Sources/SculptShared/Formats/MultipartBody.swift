@@ -20,6 +20,15 @@ package struct MultipartBody: Sendable {
         package var contentType: String?
         /// Where its content lies in the body.
         package var content: Range<Int>
+        /// Whether its content is written in base64 (`Content-Transfer-Encoding: base64`).
+        package var isBase64 = false
+
+        /// Its content as a reader decodes it: base64 decoded when it is written so.
+        package func decoded(in bytes: [UInt8]) -> Data {
+            let written = Data(bytes[content])
+            guard isBase64 else { return written }
+            return Data(base64Encoded: written, options: .ignoreUnknownCharacters) ?? written
+        }
     }
 
     /// The parts, in order.
@@ -60,7 +69,7 @@ package struct MultipartBody: Sendable {
             if bytes[cursor...].starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) { break }
             guard let lineEnd = bytes[cursor...].firstIndex(of: UInt8(ascii: "\n")) else { break }
             cursor = lineEnd + 1
-            let (name, contentType, contentStart) = Self.header(bytes, from: cursor)
+            let (name, contentType, isBase64, contentStart) = Self.header(bytes, from: cursor)
             let next = Self.delimiter(delimiter, in: bytes, from: contentStart)
             var contentEnd = next ?? bytes.count
             // The line break before a delimiter belongs to it.
@@ -68,7 +77,7 @@ package struct MultipartBody: Sendable {
                 contentEnd -= 1
                 if contentEnd > contentStart, bytes[contentEnd - 1] == UInt8(ascii: "\r") { contentEnd -= 1 }
             }
-            parts.append(Part(name: name, contentType: contentType, content: contentStart..<max(contentStart, contentEnd)))
+            parts.append(Part(name: name, contentType: contentType, content: contentStart..<max(contentStart, contentEnd), isBase64: isBase64))
             guard let next else { break }
             start = next
         }
@@ -89,35 +98,46 @@ package struct MultipartBody: Sendable {
         return nil
     }
 
-    /// A part's header from `start`: its name and content type, and where its content starts
-    /// (after the empty line).
-    private static func header(_ bytes: [UInt8], from start: Int) -> (name: String?, contentType: String?, contentStart: Int) {
+    /// A part's header from `start`: its name, content type and transfer encoding, and where its
+    /// content starts (after the empty line).
+    private static func header(_ bytes: [UInt8], from start: Int) -> (name: String?, contentType: String?, isBase64: Bool, contentStart: Int) {
         var name: String?
         var contentType: String?
+        var isBase64 = false
         var lineStart = start
         while lineStart < bytes.count {
             let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
             var line = bytes[lineStart..<lineEnd]
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             lineStart = lineEnd + 1
-            guard !line.isEmpty else { return (name, contentType, min(lineStart, bytes.count)) }
+            guard !line.isEmpty else { return (name, contentType, isBase64, min(lineStart, bytes.count)) }
             let text = String(decoding: line, as: UTF8.self)
             guard let colon = text.firstIndex(of: ":") else { continue }
             let field = ASCII.lowercased(text[..<colon]).trimmingCharacters(in: [" "])
             let value = text[text.index(after: colon)...].trimmingCharacters(in: [" ", "\t"])
             if field == "content-type" { contentType = value }
             if field == "content-disposition" { name = Self.parameter("name", in: value) }
+            if field == "content-transfer-encoding" { isBase64 = ASCII.lowercased(value) == "base64" }
         }
-        return (name, contentType, bytes.count)
+        return (name, contentType, isBase64, bytes.count)
     }
 
-    /// The value of `parameter` in a header value (`form-data; name="password"`), unquoted.
+    /// The value of `parameter` in a header value (`form-data; name="password"`), unquoted: white
+    /// space around `=` allowed, and the extended form (`name*=UTF-8''password`, RFC 8187)
+    /// decoded.
     private static func parameter(_ parameter: String, in value: String) -> String? {
         for piece in value.split(separator: ";").dropFirst() {
-            let pair = piece.trimmingCharacters(in: [" ", "\t"])
-            guard let equals = pair.firstIndex(of: "="), ASCII.lowercased(pair[..<equals]) == parameter else { continue }
-            let raw = pair[pair.index(after: equals)...]
-            return raw.count >= 2 && raw.hasPrefix("\"") && raw.hasSuffix("\"") ? String(raw.dropFirst().dropLast()) : String(raw)
+            guard let equals = piece.firstIndex(of: "=") else { continue }
+            let key = ASCII.lowercased(piece[..<equals].trimmingCharacters(in: [" ", "\t"]))
+            let raw = piece[piece.index(after: equals)...].trimmingCharacters(in: [" ", "\t"])
+            if key == parameter {
+                return raw.count >= 2 && raw.hasPrefix("\"") && raw.hasSuffix("\"") ? String(raw.dropFirst().dropLast()) : raw
+            }
+            if key == parameter + "*", let quote = raw.range(of: "'", options: .backwards) {
+                // `charset'language'value`, the value percent-encoded.
+                let encoded = raw[quote.upperBound...]
+                return encoded.removingPercentEncoding ?? String(encoded)
+            }
         }
         return nil
     }

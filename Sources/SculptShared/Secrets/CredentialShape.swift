@@ -12,8 +12,10 @@ package struct CredentialShape: Sendable {
     package let prefix: String
     /// The same, as bytes.
     private let prefixBytes: [UInt8]
-    /// The fewest and the most characters after the prefix: fewer is taken for an example or a
-    /// mention (`ghp_...` in a message), more for some other text.
+    /// The fewest and the most characters after the prefix the issuer documents: fewer is taken
+    /// for an example or a mention (`ghp_...` in a message). A longer run is some other text to a
+    /// report of what a file holds; to what masks text before it is shown, its start is the key
+    /// (`AIza…-staging`), and is masked.
     private let lengths: ClosedRange<Int>
     /// The characters it is made of after the prefix.
     private let allows: @Sendable (UInt8) -> Bool
@@ -55,10 +57,11 @@ package struct CredentialShape: Sendable {
         package var prefixLength: Int
     }
 
-    /// Every credential of a known shape in `bytes` (a shape above, a JWT, a private key's
-    /// `BEGIN` line), in order, none inside another. Linear in the length of `bytes` whatever
-    /// they hold: each shape's run is read at most to its longest length, and the end of a private
-    /// key's line is searched for once for the whole text.
+    /// Every credential of a known shape in `bytes` (a shape above, a JWT, a private key from its
+    /// `BEGIN` line through its `END` line, or through the base64 after it when it has none), in
+    /// order, none inside another. Linear in the length of `bytes` whatever they hold: each shape's
+    /// run is read at most to its longest length, and each marker a private key needs is searched
+    /// for once for the whole text.
     ///
     /// - Parameters:
     ///   - bytes: the text.
@@ -71,6 +74,7 @@ package struct CredentialShape: Sendable {
         var found: [Found] = []
         var index = 0
         var keyEnds = PatternCursor(Array("-----".utf8))
+        var keyFooters = PatternCursor(Array("-----END ".utf8))
         // No JWT starts before this: a JWT tried at an earlier start failed after its first part,
         // and one starting inside that part would fail the same way.
         var jwtFrom = 0
@@ -92,7 +96,7 @@ package struct CredentialShape: Sendable {
                 }
                 jwtFrom = attempt.firstPartEnd
             }
-            if byte == UInt8(ascii: "-"), let length = privateKey(in: bytes, at: index, ends: &keyEnds) {
+            if byte == UInt8(ascii: "-"), let length = privateKey(in: bytes, at: index, ends: &keyEnds, footers: &keyFooters) {
                 found.append(Found(kind: "a private key", range: index..<(index + length), prefixLength: 0))
                 index += length
                 continue
@@ -111,10 +115,17 @@ package struct CredentialShape: Sendable {
         if !insideWords, start > 0, Self.isTokenByte(bytes[start - 1]) { return nil }
         let runStart = start + prefixBytes.count
         var end = runStart
-        // One past the longest: a longer run is some other text.
-        let limit = Swift.min(bytes.count, runStart + lengths.upperBound + 1)
+        // One past the longest, and a dot more: a run is read no further.
+        let limit = Swift.min(bytes.count, runStart + lengths.upperBound + 2)
         while end < limit, allows(bytes[end]) { end += 1 }
-        guard lengths.contains(end - runStart) else { return nil }
+        // A run ends in a letter or digit: a dot after it ends a sentence.
+        while end > runStart, bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        if end - runStart > lengths.upperBound {
+            // Glued to more of its characters: its start is a key to what masks text.
+            guard insideWords else { return nil }
+            end = runStart + lengths.upperBound
+        }
+        guard end - runStart >= lengths.lowerBound else { return nil }
         // An issuer's random part has digits: `ASIAPACIFICSOUTHEAST` is a word, not a key.
         guard bytes[runStart..<end].contains(where: { (0x30...0x39).contains($0) }) else { return nil }
         return end - start
@@ -142,16 +153,44 @@ package struct CredentialShape: Sendable {
         return (index - start, firstPartEnd)
     }
 
-    /// A private key's `-----BEGIN ... PRIVATE KEY-----` line at `start`; `ends` finds the
-    /// `-----` after it, searching each part of the text once.
-    private static func privateKey(in bytes: [UInt8], at start: Int, ends: inout PatternCursor) -> Int? {
+    /// A private key at `start`: its `-----BEGIN ... PRIVATE KEY-----` line, its material, and its
+    /// `-----END ...-----` line; without an end line (a key cut short), the base64 that follows,
+    /// its line breaks (raw, or `\n` as JSON writes them) and white space. `ends` finds the
+    /// `-----` after the label and `footers` the `-----END ` after the key, each searching each
+    /// part of the text once.
+    private static func privateKey(in bytes: [UInt8], at start: Int, ends: inout PatternCursor, footers: inout PatternCursor) -> Int? {
         let begin = Array("-----BEGIN ".utf8)
         guard bytes[start...].starts(with: begin), let end = ends.next(in: bytes, from: start + begin.count) else { return nil }
         let label = bytes[(start + begin.count)..<end]
         guard label.count <= 64, ["PRIVATE KEY", "PRIVATE KEY BLOCK"].contains(where: { label.reversed().starts(with: $0.utf8.reversed()) }) else {
             return nil
         }
-        return end + 5 - start
+        let headerEnd = end + 5
+        let material = keyMaterialEnd(in: bytes, from: headerEnd)
+        // The end line follows the material directly: `-----END RSA PRIVATE KEY-----`.
+        if let footer = footers.next(in: bytes, from: headerEnd), footer == material,
+            let close = ends.next(in: bytes, from: footer + 9), close - footer <= 80 {
+            return close + 5 - start
+        }
+        return material - start
+    }
+
+    /// Where a private key's base64 material that starts at `start` ends: past base64 characters,
+    /// white space and line breaks written as `\n` or `\r`.
+    private static func keyMaterialEnd(in bytes: [UInt8], from start: Int) -> Int {
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if isAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=")
+                || byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                index += 1
+            } else if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "n") || bytes[index + 1] == UInt8(ascii: "r") {
+                index += 2
+            } else {
+                break
+            }
+        }
+        return index
     }
 
     package static func isAlphanumeric(_ byte: UInt8) -> Bool {

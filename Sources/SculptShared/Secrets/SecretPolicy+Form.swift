@@ -72,11 +72,17 @@ extension SecretPolicy {
         var position = 0
         for part in multipart.parts {
             output.append(contentsOf: bytes[position..<part.content.lowerBound])
-            let content = Data(bytes[part.content])
-            if let name = part.name, !content.isEmpty, formPolicy.isSecret(parameter: name, besideOAuth: false) {
+            let content = part.decoded(in: bytes)
+            if let name = part.name, !part.content.isEmpty, formPolicy.isSecret(parameter: name, besideOAuth: false) {
                 output.append(contentsOf: Secrets.marker.utf8)
             } else {
-                output.append(redacting(body: content, contentTypes: [part.contentType ?? "text/plain"], depth: depth + 1))
+                let redacted = redacting(body: content, contentTypes: [part.contentType ?? "text/plain"], depth: depth + 1)
+                // A part written in base64 is written so again, when something in it was redacted.
+                if redacted == content {
+                    output.append(contentsOf: bytes[part.content])
+                } else {
+                    output.append(part.isBase64 ? Data(redacted.base64EncodedString().utf8) : redacted)
+                }
             }
             position = part.content.upperBound
         }
@@ -92,9 +98,10 @@ extension SecretPolicy {
         guard let multipart = MultipartBody(bytes, boundary: boundary) else { return [] }
         var values: [String] = []
         for part in multipart.parts {
-            let content = Data(bytes[part.content])
+            let content = part.decoded(in: bytes)
             if let name = part.name, content.count >= Self.shortestSecretValue, formPolicy.isSecret(parameter: name, besideOAuth: false) {
                 values.append(String(decoding: content, as: UTF8.self))
+                if part.isBase64 { values.append(String(decoding: bytes[part.content], as: UTF8.self)) }
             } else {
                 let types = [part.contentType ?? "text/plain"].filter { MultipartBody.boundary(in: [$0]) == nil }
                 values += secretValues(in: content, contentTypes: types.isEmpty ? ["text/plain"] : types, scanning: limit).values

@@ -46,15 +46,19 @@ extension SecretPolicy {
     /// ```
     package static func redactingCredentialShapes(in body: Data) -> Data {
         let bytes = Array(body)
-        let found = CredentialShape.find(in: bytes, insideWords: true)
+        // As written, and written with escapes (`ghp_\u0041…` in JSON, `%67hp_…` in a form).
+        let found = (CredentialShape.find(in: bytes, insideWords: true).map(\.range) + CredentialShape.escaped(in: bytes).map(\.range))
+            .sorted { $0.lowerBound < $1.lowerBound }
         guard !found.isEmpty else { return body }
         var redacted = Data()
         redacted.reserveCapacity(bytes.count)
         var start = 0
-        for credential in found {
-            redacted.append(contentsOf: bytes[start..<credential.range.lowerBound])
-            redacted.append(contentsOf: Secrets.marker.utf8)
-            start = credential.range.upperBound
+        for range in found where range.upperBound > start {
+            if range.lowerBound >= start {
+                redacted.append(contentsOf: bytes[start..<range.lowerBound])
+                redacted.append(contentsOf: Secrets.marker.utf8)
+            }
+            start = range.upperBound
         }
         redacted.append(contentsOf: bytes[start...])
         return redacted

@@ -1,28 +1,48 @@
 /// Free text, as ``ShownText`` shows it: secrets found by their names and shapes wherever they are
 /// written, since a line may quote a URL, a header, a form or a JSON excerpt.
 extension SecretPolicy {
-    /// `text` with every secret this policy finds in free text replaced by ``Secrets/marker``: a
-    /// URL's user name and password, the value of a quoted secret member (`"token": "…"`), the
-    /// value after a secret name and `=` (up to the next delimiter: a value in prose ends at a
-    /// space), the credential after `Bearer` or `Basic`, and every credential of a known shape
-    /// (``CredentialShape``), even inside a longer word, or cut short where a text was cut (a known
-    /// prefix and four or more of its characters before a `…`). `text` itself when it holds none.
+    /// `text` with every credential of a known shape (``CredentialShape``) replaced by
+    /// ``Secrets/marker``: as written, even inside a longer word; written with escapes (`%67hp_…`,
+    /// `ghp_\u0041…`); or cut short where a text was cut (a known prefix and four or more of its
+    /// characters before a `…`). `text` itself when it holds none.
     ///
     /// ```swift
-    /// SecretPolicy.default.redacting(shownText: "retry with token=abc123 or Bearer abcdefgh12")   // retry with token=REDACTED or Bearer REDACTED
+    /// SecretPolicy.redactingCredentials(inShownText: "GET /users/%67hp_…")   // GET /users/REDACTED
     /// ```
-    package func redacting(shownText text: String) -> String {
+    package static func redactingCredentials(inShownText text: String) -> String {
+        let bytes = Array(text.utf8)
+        let ranges = CredentialShape.find(in: bytes, insideWords: true).map(\.range)
+            + CredentialShape.escaped(in: bytes).map(\.range) + cutCredentialRanges(in: bytes)
+        return replacing(ranges, in: bytes) ?? text
+    }
+
+    /// `text` with every secret this policy finds by its name in free text replaced by
+    /// ``Secrets/marker``: a URL's user name and password, the value of a quoted secret member
+    /// (`"token": "…"`), the value after a secret name and `=` (up to the next delimiter: a value
+    /// in prose ends at a space), and the credential after `Bearer` or `Basic`; each also where it
+    /// is written with escapes (`access_token%3Dx`). `text` itself when it holds none.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.redactingNames(inShownText: "retry with token=abc123 or Bearer abcdefgh12")   // retry with token=REDACTED or Bearer REDACTED
+    /// ```
+    package func redactingNames(inShownText text: String) -> String {
         let named = redacting(embeddedMembers: redactingUserInfo(in: text))
         let bytes = Array(named.utf8)
         var ranges = embeddedParameterValueRanges(in: bytes)
-        ranges += CredentialShape.find(in: bytes, insideWords: true).map(\.range)
-        ranges += Self.cutCredentialRanges(in: bytes)
-        guard !ranges.isEmpty else { return named }
-        ranges.sort { $0.lowerBound < $1.lowerBound }
+        if let view = EscapedText(bytes) {
+            ranges += embeddedParameterValueRanges(in: view.decoded).map { view.written($0) }
+        }
+        return Self.replacing(ranges, in: bytes) ?? named
+    }
+
+    /// `bytes` with each of `ranges` replaced by ``Secrets/marker`` (ranges that overlap by one);
+    /// `nil` when there are none.
+    private static func replacing(_ ranges: [Range<Int>], in bytes: [UInt8]) -> String? {
+        guard !ranges.isEmpty else { return nil }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var position = 0
-        for range in ranges where range.upperBound > position {
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where range.upperBound > position {
             // A range that overlaps the one before widens it: one marker for both.
             if range.lowerBound >= position {
                 output += bytes[position..<range.lowerBound]

@@ -42,6 +42,11 @@ extension SecretPolicy {
             // A credential of a known shape is secret under any name, or none.
             let written = Array(scanned)
             for found in CredentialShape.find(in: written, insideWords: true) { add(written[found.range]) }
+            // Written with escapes too (`ghp_\u0041…`): as written, and as a decoder gives it.
+            for found in CredentialShape.escaped(in: written) {
+                add(written[found.range])
+                add(found.decoded)
+            }
         }
         if kind != .opaque {
             // A query or form written inside a value, and a credential after its scheme: as
@@ -128,6 +133,11 @@ extension SecretPolicy {
         if redactsURLs {
             let text = Array(absolute.absoluteString.utf8)
             for found in CredentialShape.find(in: text, insideWords: true) { add(String(decoding: text[found.range], as: UTF8.self)) }
+            // Percent-encoded (`%67hp_…`): as written, and as the path a matcher decodes shows it.
+            for found in CredentialShape.escaped(in: text) {
+                add(String(decoding: text[found.range], as: UTF8.self))
+                add(String(decoding: found.decoded, as: UTF8.self))
+            }
             absolute.user(percentEncoded: true).map(add)
             absolute.password(percentEncoded: true).map(add)
             absolute.user(percentEncoded: false).map(add)

@@ -8,10 +8,11 @@
 ///
 /// A line passes in three steps, whatever built it:
 /// 1. **Redacted** with the one vocabulary (``SecretPolicy``, the rules SculptTesting's
-///    `Redaction` states): the values the caller knows are secret (`hiding`, such as what a body
-///    holds under `password`), every credential of a known shape (``CredentialShape``), the value
-///    after a secret name and `=` or `:` in quotes (`token=…`, `"api_key": "…"`), after `Bearer`
-///    and `Basic`, and a URL's user name and password.
+///    `Redaction` states): every credential of a known shape (``CredentialShape``), also written
+///    with escapes or cut short; the values the caller knows are secret (`hiding`, such as what a
+///    body holds under `password`); the value after a secret name and `=` or `:` in quotes
+///    (`token=…`, `"api_key": "…"`), after `Bearer` and `Basic`; and a URL's user name and
+///    password.
 /// 2. **Escaped**: control, bidirectional and invisible characters written as escapes
 ///    (``PrintableText``), so the only line breaks are the ones the text is made of.
 /// 3. **Cut** at a budget of UTF-8 bytes with the size of the whole stated (`… (1,048,576
@@ -88,10 +89,10 @@ package enum ShownText {
     }
 
     /// `text` with every secret the vocabulary can find in free text replaced by
-    /// ``Secrets/marker``: `values` first (longest first), then what ``SecretPolicy/redacting(shownText:)``
-    /// finds.
+    /// ``Secrets/marker``: credentials by their shapes first (whole, before a known value that
+    /// holds part of one is replaced), then `values` (longest first), then secrets by their names.
     private static func redacting(_ text: String, hiding values: [String], policy: SecretPolicy) -> String {
-        policy.redacting(shownText: SecretPolicy.redacting(values: values, in: text))
+        policy.redactingNames(inShownText: SecretPolicy.redacting(values: values, in: SecretPolicy.redactingCredentials(inShownText: text)))
     }
 
     /// The start of `raw` that a line of `limit` bytes can show, read on to the end of the word it

@@ -92,7 +92,8 @@ public enum SecretScan {
             }
             suggestsSecret = Secrets.nameSuggestsSecret(text)
             let folded = ASCII.lowercased(text).filter { $0.isLetter || $0.isNumber }
-            namesIdentifier = folded.hasSuffix("id") || folded.hasSuffix("ids")
+            // A multipart body's boundary is random by design, and no secret.
+            namesIdentifier = folded.hasSuffix("id") || folded.hasSuffix("ids") || folded == "boundary"
         }
     }
 
@@ -142,6 +143,10 @@ public enum SecretScan {
             }
             // A base64 body: a fixture's (`bodyEncoding`) or a HAR entry's (`content.encoding`).
             let base64Member = value["bodyEncoding"]?.string == "base64" ? "body" : value["encoding"]?.string == "base64" ? "text" : nil
+            // The fields beside a body (a fixture's `headers`, a HAR content's `mimeType`): how it
+            // is stored, and a multipart body's boundary.
+            let fields = Self.fields(of: value)
+            let boundary = MultipartBody.boundary(in: fields[values: .contentType])
             for member in members {
                 let key = member.key
                 lazy var memberName = Name(.member, key, policy)
@@ -149,13 +154,21 @@ public enum SecretScan {
                 path.push(member: ShownText.line(key, limit: 128))
                 defer { path.pop() }
                 if key == base64Member, let text = member.value.string, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) {
-                    // Found in the decoded body; the line is the encoded body's.
-                    let (body, failure) = decodedBody(bytes)
-                    add(self.findings(in: body, name: nil, policy).map { Finding(path: "", kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64))) }, at: path, to: &findings)
+                    // Found in the decoded body, read as JSON when it is JSON; the line is the encoded body's.
+                    let (body, failure) = decodedBody(bytes, fields: fields)
+                    var found: [Finding] = []
+                    if let document = try? OrderedJSON(parsing: Data(body.utf8)), { if case .object = document { true } else { document.array != nil } }() {
+                        walk(document, name: nil, path: &path, into: &found, policy)
+                    } else {
+                        add(self.findings(in: body, name: nil, policy, boundary: boundary), at: path, to: &found)
+                    }
+                    findings += found.map { Finding(path: $0.path, kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64))) }
                     // What could not be read may hold a secret: the file is not called clean.
                     if let failure {
                         findings.append(Finding(path: path.text, kind: "a compressed body that cannot be read whole (\(failure))", shown: "not checked past \(body.utf8.count) bytes", needle: String(text.prefix(64))))
                     }
+                } else if let boundary, key == "body" || key == "text", let text = member.value.string {
+                    add(self.findings(in: text, name: nil, policy, boundary: boundary), at: path, to: &findings)
                 } else {
                     walk(member.value, name: key == "value" ? pairName ?? memberName : memberName, path: &path, into: &findings, policy)
                 }
@@ -163,6 +176,19 @@ public enum SecretScan {
         case .null, .bool, .number:
             return
         }
+    }
+
+    /// The fields that describe the body an object holds: its `headers` (`[name, value]` pairs,
+    /// as fixtures write them), or its `mimeType` as a `Content-Type` (a HAR content).
+    private static func fields(of object: OrderedJSON) -> HTTPFields {
+        var fields = HTTPFields()
+        if let type = object["mimeType"]?.string { fields.append(HTTPField(name: .contentType, value: type)) }
+        for pair in object["headers"]?.array ?? [] {
+            guard let items = pair.array, items.count == 2, let name = items[0].string.flatMap({ HTTPField.Name($0) }),
+                let value = items[1].string else { continue }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        return fields
     }
 
     /// `found` placed at `path`: a path is written out only for a value that has findings.
@@ -175,10 +201,15 @@ public enum SecretScan {
     /// A base64 body's text as a client reads it: decompressed when it is gzip (up to
     /// `Gzip.maximumSize`), with why a compressed one could not be read whole (what was read of
     /// it is checked still).
-    private static func decodedBody(_ bytes: Data) -> (text: String, failure: String?) {
-        // As every reader of recordings reads a stored body (``RecordedBody``): decompressed, in UTF-8.
+    private static func decodedBody(_ bytes: Data, fields: HTTPFields) -> (text: String, failure: String?) {
+        // As every reader of recordings reads a stored body (``RecordedBody``): decompressed, in
+        // UTF-8; by the fields that describe it when there are any.
         do {
-            return (String(decoding: try RecordedBody.text(ofStored: bytes), as: UTF8.self), nil)
+            guard fields[.contentEncoding] != nil || RecordedBody.charset(in: fields[values: .contentType]) != nil else {
+                return (String(decoding: try RecordedBody.text(ofStored: bytes), as: UTF8.self), nil)
+            }
+            let decoded = try RecordedBody.decoded(bytes, fields: fields)
+            return (String(decoding: RecordedBody.utf8(decoded.body, fields: decoded.fields), as: UTF8.self), nil)
         } catch {
             return (String(decoding: error.partial, as: UTF8.self), error.description)
         }
@@ -191,13 +222,34 @@ public enum SecretScan {
             let prefix = found.prefixLength > 0 ? found.prefixLength : 4
             // `ghp_000...0` in an example is not a token.
             guard !isPlaceholder(text.utf8.dropFirst(prefix)) else { return nil }
-            return Finding(path: path, kind: found.kind, shown: shown(text, prefixLength: min(found.range.count, prefix)), needle: text)
+            // A private key spans lines: its first line is what the file's line is found by.
+            let needle = String(text.prefix { $0 != "\n" && $0 != "\r" && $0 != "\\" })
+            return Finding(path: path, kind: found.kind, shown: shown(text, prefixLength: min(found.range.count, prefix)), needle: needle)
         }
     }
 
     /// The findings in one string value that `name` (a member, header or parameter name) names:
-    /// read as it is and, when it holds percent-encodings or `+`, as a form or query decodes it.
-    private static func findings(in text: String, name: Name?, _ policy: SecretPolicy) -> [Finding] {
+    /// read as it is and, when it holds percent-encodings or `+`, as a form or query decodes it;
+    /// and each named part of it when it is a multipart body (by `boundary`, or the one its first
+    /// line names).
+    private static func findings(in text: String, name: Name?, _ policy: SecretPolicy, boundary: String? = nil) -> [Finding] {
+        let multipart = multipartParts(of: text, boundary: boundary)
+        let parts = multipart.parts.flatMap { part -> [Finding] in
+            // A JSON part is read as JSON: its members are named.
+            if let document = try? OrderedJSON(parsing: Data(part.content.utf8)), { if case .object = document { true } else { document.array != nil } }() {
+                var path = Path()
+                var found: [Finding] = []
+                walk(document, name: nil, path: &path, into: &found, policy)
+                return found.map { Finding(path: "", kind: $0.kind, shown: $0.shown, needle: $0.needle) }
+            }
+            return namedFindings(in: String(part.content), name: Name(.parameter, part.name, policy), path: "", policy)
+        }
+        return valueFindings(in: text, name: name, policy, delimiter: multipart.delimiter) + parts
+    }
+
+    /// ``findings(in:name:_:boundary:)`` of the text as one value; a multipart body's
+    /// `delimiter` (`--` and its boundary), random by design, is no finding.
+    private static func valueFindings(in text: String, name: Name?, _ policy: SecretPolicy, delimiter: String? = nil) -> [Finding] {
         // Too short to hold a credential's shape (20 bytes or more) or a random key (16): looked at
         // only when its name says redaction replaces it, or it holds `name=value` pairs.
         if text.utf8.count < 16, !text.utf8.contains(UInt8(ascii: "=")), !(name?.isAlwaysRedacted ?? false) { return [] }
@@ -212,7 +264,7 @@ public enum SecretScan {
             findings.append(Finding(path: path, kind: "a password in a URL", shown: shown(String(password), prefixLength: 0), needle: String(password)))
         }
         guard findings.isEmpty else { return findings }
-        return namedFindings(in: text, name: name, path: path, policy)
+        return namedFindings(in: text, name: name, path: path, policy, delimiter: delimiter)
     }
 
     /// `text` with `+` read as a space and percent-encodings decoded, as a form or query is
@@ -225,7 +277,7 @@ public enum SecretScan {
 
     /// A value under a secret name, or each `name=value` parameter in the text (a URL's query, a
     /// form, a cookie list), under its own name or the value's.
-    private static func namedFindings(in text: String, name: Name?, path: String, _ policy: SecretPolicy) -> [Finding] {
+    private static func namedFindings(in text: String, name: Name?, path: String, _ policy: SecretPolicy, delimiter: String? = nil) -> [Finding] {
         var findings: [Finding] = []
         var named: [(name: Name?, value: Substring)] = []
         let separators = Array("&;?# \t\r\n".utf8), nameBytes = Array("_-.[]%".utf8)
@@ -239,12 +291,14 @@ public enum SecretScan {
             let partName = String(part[..<equals])
             named.append((Name(.parameter, partName.removingPercentEncoding ?? partName, policy), part[part.utf8.index(after: equals)...]))
         }
-        // A multipart body's parts (a form posted as `multipart/form-data`), each under its name.
-        for part in multipartParts(of: text) { named.append((Name(.parameter, part.name, policy), part.content)) }
         // The whole text too: a pair in it does not hide a key elsewhere in it.
         named.append((name, Substring(text)))
         let outerIsSecret = name?.suggestsSecret ?? false
+        // What is no secret by design, whatever it looks like: a multipart delimiter, and the values
+        // of pairs named as identifiers or boundaries, wherever else the text holds them.
         var seen: Set<Substring> = []
+        if let delimiter { seen.formUnion([Substring(delimiter), Substring(delimiter + "--"), delimiter.dropFirst(2)]) }
+        for (partName, value) in named where partName?.namesIdentifier == true && partName?.suggestsSecret == false { seen.formUnion(runs(in: value)) }
         for (partName, value) in named {
             // A name redaction always replaces, with its value still there: redaction was skipped.
             if let partName, partName.isAlwaysRedacted, !value.isEmpty, !holdsMarker(value),
@@ -266,16 +320,20 @@ public enum SecretScan {
         return findings
     }
 
-    /// The named parts of `text` when it is a multipart body: its first line is `--` and a
-    /// boundary, as every multipart body starts.
-    private static func multipartParts(of text: String) -> [(name: String, content: Substring)] {
-        guard text.hasPrefix("--"), let lineEnd = text.utf8.firstIndex(of: UInt8(ascii: "\n")) else { return [] }
-        let boundary = text[text.utf8.index(text.startIndex, offsetBy: 2)..<lineEnd].trimmingCharacters(in: ["\r"])
+    /// The named parts of `text` when it is a multipart body, and its delimiter: by `boundary`, or
+    /// without one when its first line is `--` and a boundary, as a body without a preamble starts.
+    private static func multipartParts(of text: String, boundary: String?) -> (parts: [(name: String, content: Substring)], delimiter: String?) {
+        let boundary = boundary ?? {
+            guard text.hasPrefix("--"), let lineEnd = text.utf8.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            return text[text.utf8.index(text.startIndex, offsetBy: 2)..<lineEnd].trimmingCharacters(in: ["\r"])
+        }()
+        guard let boundary, text.contains("--" + boundary) else { return ([], nil) }
         let bytes = Array(text.utf8)
-        guard let body = MultipartBody(bytes, boundary: boundary) else { return [] }
-        return body.parts.compactMap { part in
-            part.name.map { ($0, Substring(String(decoding: bytes[part.content], as: UTF8.self))) }
+        guard let body = MultipartBody(bytes, boundary: boundary) else { return ([], nil) }
+        let parts = body.parts.compactMap { part in
+            part.name.map { ($0, Substring(String(decoding: part.decoded(in: bytes), as: UTF8.self))) }
         }
+        return (parts, "--" + boundary)
     }
 
     /// The password of the first URL in `text` that has one (`https://user:password@host/`).

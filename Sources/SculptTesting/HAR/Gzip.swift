@@ -27,13 +27,16 @@ package enum Gzip {
     /// The decompressed bytes of a gzip or zlib stream; the members of a gzip stream that has
     /// several (RFC 1952 §2.2: gzip files concatenate) are decompressed and joined.
     ///
-    /// - Parameter limit: the most bytes the result may have; past it, decompression stops.
+    /// - Parameters:
+    ///   - limit: the most bytes the result may have; past it, decompression stops.
+    ///   - raw: whether `data` is raw deflate, with no gzip or zlib header (some servers send
+    ///     `Content-Encoding: deflate` so).
     /// - Throws: ``Failure`` for a corrupt or truncated member, bytes after the last member that
     ///   are not a gzip member, or a result larger than `limit` (``Failure/isOverLimit``).
-    package static func decompress(_ data: Data, limit: Int = maximumSize) throws(Failure) -> Data {
+    package static func decompress(_ data: Data, limit: Int = maximumSize, raw: Bool = false) throws(Failure) -> Data {
         var stream = z_stream()
-        // 15 window bits, +32: detect gzip or zlib headers.
-        guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        // 15 window bits, +32: detect gzip or zlib headers; negative: raw deflate.
+        guard inflateInit2_(&stream, raw ? -15 : 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw Failure(reason: "zlib could not start")
         }
         defer { inflateEnd(&stream) }

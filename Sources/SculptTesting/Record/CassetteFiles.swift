@@ -7,9 +7,22 @@ final class CassetteFiles: @unchecked Sendable {
     /// The registry of the process.
     static let shared = CassetteFiles()
 
+    /// What this process has written to one file.
+    private struct Written {
+        /// What the file starts with: the cassette as it was opened, in new-episodes mode.
+        var base: [Fixture]
+        /// What recordings of this process saved, in order.
+        var recorded: [Fixture] = []
+        /// What the file held before this process first wrote it.
+        var original: [Fixture]
+        /// Whether a run that stopped early saved: the original's interactions that no recording
+        /// replaces are kept, after the recorded ones.
+        var keepsOriginal = false
+    }
+
     private let lock = NSLock()
-    /// What each file (by standardized path) holds, as this process last wrote it.
-    private var written: [String: [Fixture]] = [:]
+    /// What each file (by standardized path) holds, as this process wrote it.
+    private var written: [String: Written] = [:]
     /// Whether each file opened in this process existed when it was first opened.
     private var existedAtFirstOpening: [String: Bool] = [:]
 
@@ -24,15 +37,32 @@ final class CassetteFiles: @unchecked Sendable {
         }
     }
 
-    /// Writes the cassette `make` returns to `file`, atomically, under the lock: `make` gets what
-    /// this process last wrote to the file, or `nil` when it has not written it.
-    func write(_ file: URL, _ make: ([Fixture]?) -> Cassette) throws {
+    /// Writes `file`, atomically, under the lock: `base` (at the first write of the process), every
+    /// interaction recordings of this process saved to it with `added` after them, and, once any
+    /// save was `keepingOriginal`, the interactions the file held before this process wrote it
+    /// that no recorded one replaces (matches, by `options`, each once). Returns where `added` lies
+    /// in the file.
+    func write(_ file: URL, adding added: [Fixture], base: [Fixture], keepingOriginal: Bool, options: FixtureReplay.Options) throws -> Range<Int> {
         let key = file.standardizedFileURL.path
-        try lock.withLock {
-            let cassette = make(written[key])
+        return try lock.withLock {
+            var state = written[key] ?? Written(base: base, original: (try? Cassette(contentsOf: file).interactions) ?? [])
+            state.recorded += added
+            state.keepsOriginal = state.keepsOriginal || keepingOriginal
+            // A base holds the original already (new-episodes mode keeps what it opened).
+            let kept = state.keepsOriginal && state.base.isEmpty ? Self.unreplaced(state.original, by: state.recorded, options) : []
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try cassette.encoded().write(to: file, options: .atomic)
-            written[key] = cassette.interactions
+            try Cassette(state.base + state.recorded + kept).encoded().write(to: file, options: .atomic)
+            written[key] = state
+            let end = state.base.count + state.recorded.count
+            return (end - added.count)..<end
         }
+    }
+
+    /// The interactions of `original` that none of `recorded` replaces: each recorded interaction
+    /// replaces the first one left whose request it matches.
+    private static func unreplaced(_ original: [Fixture], by recorded: [Fixture], _ options: FixtureReplay.Options) -> [Fixture] {
+        guard !original.isEmpty else { return [] }
+        let replacements = FixtureReplay(recorded, options: options)
+        return original.filter { (try? replacements.response(for: $0.request)) == nil }
     }
 }

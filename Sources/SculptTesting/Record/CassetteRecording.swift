@@ -153,9 +153,10 @@ public final class CassetteRecording: Sendable {
 
     /// Saves as ``save()`` does, with two choices for a test run (see the `.cassette` trait):
     /// - `keepingUnreplaced`, for a run that stopped early (a test that threw): the interactions
-    ///   the file held that this run's recordings do not replace (match, as the replay matches
-    ///   requests) are kept after them, whatever the mode, so a request the run did not reach keeps
-    ///   its recorded answer.
+    ///   the file held before this process wrote it that no recording of the process replaces
+    ///   (matches, as the replay matches requests) are kept after the recorded ones, whatever the
+    ///   mode and whichever test saved first, so a request the run did not reach keeps its
+    ///   recorded answer.
     /// - `answeredBy`: what the other cases of one test recorded. A recorded interaction one of
     ///   them answers (the same request, made by every case) is not written again: on replay
     ///   every case gets the first, so a second copy would never be used. One with another
@@ -173,13 +174,9 @@ public final class CassetteRecording: Sendable {
                 }
                 if twin.response.status != fixture.response.status || twin.response.body != fixture.response.body { outcome.conflicting.append(fixture) }
             }
-            try CassetteFiles.shared.write(file) { writtenInThisProcess in
-                let base = writtenInThisProcess ?? (mode == .newEpisodes ? existing : [])
-                saved.positions.formUnion(base.count..<(base.count + outcome.written.count))
-                // What the file held before this process wrote it, and no recording of the run replaces.
-                let kept = keepingUnreplaced && writtenInThisProcess == nil && mode != .newEpisodes ? unreplaced(by: recorded) : []
-                return Cassette(base + outcome.written + kept)
-            }
+            let positions = try CassetteFiles.shared.write(
+                file, adding: outcome.written, base: mode == .newEpisodes ? existing : [], keepingOriginal: keepingUnreplaced, options: singleUse)
+            saved.positions.formUnion(positions)
             saved.count = recorded.count
             return outcome
         }
@@ -192,13 +189,6 @@ public final class CassetteRecording: Sendable {
         return options
     }
 
-    /// The interactions the cassette file holds that none of `recorded` replaces: each recorded
-    /// interaction replaces the first one left whose request it matches.
-    private func unreplaced(by recorded: [Fixture]) -> [Fixture] {
-        guard let held = try? Cassette(contentsOf: file).interactions, !held.isEmpty else { return [] }
-        let replacements = FixtureReplay(recorded, options: singleUse)
-        return held.filter { (try? replacements.response(for: $0.request)) == nil }
-    }
 
     /// Where in the file the interactions this recording saved are: they were used (they are
     /// this test's own requests) though its replay never answered them.

@@ -73,8 +73,9 @@ public struct MappingReport: Sendable, CustomStringConvertible {
     public var mappings: [Mapping]
     /// The fixtures that did not, in the order given.
     public var failures: [Failure]
-    /// The routes of the matcher that no fixture was taken by, in the order they were added;
-    /// empty when the matcher is not a `URLModelMatcher`.
+    /// The routes of the matcher whose model decoded no fixture, in the order they were added (a
+    /// fixture that failed, or that the error model took, covers none); empty when the matcher is
+    /// not a `URLModelMatcher`.
     public var uncoveredRoutes: [URLModelMatcher.Route]
     /// The files that could not be read, with why: a report over folders lists them rather than
     /// stopping at the first.
@@ -112,9 +113,11 @@ public struct MappingReport: Sendable, CustomStringConvertible {
             func unread() -> UnreadPaths { tellsUnread ? tracking.unread : UnreadPaths() }
             let position = routes?.routeIndex(for: fixture.context, data: fixture.data)
             let route = position.flatMap { routes?.routes[$0] }
-            if let position { covered.insert(position) }
             switch outcome {
             case .success(let model):
+                // A route is covered by a fixture its model decoded: not by one that failed, nor one
+                // the error model took.
+                if let position { covered.insert(position) }
                 mappings.append(Mapping(fixture: fixture, route: route, modelType: type(of: model), isErrorModel: false, readsAreTracked: tellsUnread, unread: unread()))
             case .failure(let error as SculptError):
                 if case .errorResponse(let model) = error.reason {

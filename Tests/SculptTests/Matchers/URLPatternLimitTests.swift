@@ -117,4 +117,12 @@ struct URLPatternLimitTests {
             #expect(throws: URLPattern.SyntaxError.self) { try matcher.add(pattern, ModelA.self) }
         }
     }
+
+    @Test("a long pattern's error shows no part of a credential in it: the pattern is redacted before its middle is left out")
+    func longPatternWithCredential() throws {
+        let key = "sk_live_" + String(repeating: "a1B2c3D4", count: 12)
+        var matcher = URLModelMatcher()
+        let error = try #require(throws: URLPattern.SyntaxError.self) { try matcher.add("/x/\(key)/{", User.self) }
+        #expect(!error.description.contains("a1B2c3D4"), "\(error.description)")
+    }
 }

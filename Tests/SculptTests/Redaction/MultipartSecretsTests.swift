@@ -106,4 +106,49 @@ struct MultipartSecretsTests {
         }
         #expect(!error.description.contains(Self.password), "\(error)")
     }
+
+    /// A form whose password part is written one way, with a random boundary as browsers send.
+    static func form(password header: String, content: String = password, preamble: String = "", extra: String = "") -> (body: Data, fields: HTTPFields) {
+        let boundary = "----WebKitFormBoundary7MA4YWxkTrZu0gW"
+        let body = Data("""
+            \(preamble)--\(boundary)\r
+            Content-Disposition: form-data; name="login"\r
+            \r
+            octocat \(extra)\r
+            --\(boundary)\r
+            \(header)\r
+            \r
+            \(content)\r
+            --\(boundary)--\r
+
+            """.utf8)
+        return (body, [.contentType: "multipart/form-data; boundary=\(boundary)"])
+    }
+
+    static let spellings: [(String, String, String)] = [
+        ("a preamble before the first part", #"Content-Disposition: form-data; name="password""#, password),
+        ("spaces around the name's '='", #"Content-Disposition: form-data; name = "password""#, password),
+        ("the name in its extended form", "Content-Disposition: form-data; name*=UTF-8''password", password),
+        ("a JSON part written in base64", "Content-Disposition: form-data; name=\"settings\"\r\nContent-Type: application/json\r\nContent-Transfer-Encoding: base64",
+         Data(#"{"password":"\#(password)"}"#.utf8).base64EncodedString()),
+    ]
+
+    @Test("a secret part is redacted and found however the form writes it", arguments: spellings)
+    func spelledParts(_ row: (String, String, String)) throws {
+        let (body, fields) = Self.form(password: row.1, content: row.2, preamble: row.0.hasPrefix("a preamble") ? "This is a preamble.\r\n" : "")
+        let fixture = Fixture(request: .init(method: .post, url: try #require(URL(string: "https://example.com/session")), headerFields: fields, body: body), response: .init(status: .noContent))
+        let kept = Self.kept(Redaction().redacting(fixture))
+        #expect(!kept.contains(Self.password) && !kept.contains(row.2), "\(kept)")
+        let findings = SecretScan.findings(inJSON: fixture.encoded())
+        #expect(findings.contains { $0.kind.hasPrefix("an unredacted") }, "\(findings.map(\.kind))")
+        #expect(SecretScan.findings(inJSON: Redaction().redacting(fixture).encoded()).isEmpty, "\(SecretScan.findings(inJSON: Redaction().redacting(fixture).encoded()).map(\.kind))")
+    }
+
+    @Test("a password part is found beside a credential of a known shape in the same form")
+    func passwordBesideAToken() throws {
+        let (body, fields) = Self.form(password: #"Content-Disposition: form-data; name="password""#, extra: "ghp_Abcdefghijklmnopqrstuvwxyz0123456789")
+        let fixture = Fixture(request: .init(method: .post, url: try #require(URL(string: "https://example.com/session")), headerFields: fields, body: body), response: .init(status: .noContent))
+        let kinds = Set(SecretScan.findings(inJSON: fixture.encoded()).map(\.kind))
+        #expect(kinds == ["a GitHub token", #"an unredacted "password""#], "\(kinds)")
+    }
 }

@@ -158,4 +158,17 @@ struct RedactionVocabularyTests {
         let findings = SecretScan.findings(inJSON: fixture.encoded())
         #expect(findings.isEmpty, "\(findings)")
     }
+
+    @Test("a private key is not recorded: its material and end line go with its first line, in JSON and in text", arguments: [
+        ("application/json", #"{"pem":"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx7Qm2Lp9Zt4Rv8Ws1Yd3Ku6Nb0Hc5Jf\nq2Wr7Ty9Ui3Op5As8Dd1Ff4Gg6Hh0Jj2Kk\n-----END RSA PRIVATE KEY-----","id":1}"#),
+        ("text/plain", "key:\n-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEAx7Qm2Lp9Zt4Rv8Ws1Yd3Ku6Nb0Hc5Jf\nq2Wr7Ty9Ui3Op5As8Dd1Ff4Gg6Hh0Jj2Kk\n-----END PRIVATE KEY-----\nid 1"),
+    ])
+    func privateKeyMaterial(_ contentType: String, _ body: String) throws {
+        let fixture = Fixture(
+            request: .init(url: try #require(URL(string: "https://example.com/keys/1"))),
+            response: .init(headerFields: [.contentType: contentType], body: Data(body.utf8)))
+        let kept = String(decoding: Redaction().redacting(fixture).response.body, as: UTF8.self)
+        #expect(!kept.contains("MIIEowIBAAKCAQEA") && !kept.contains("q2Wr7Ty9Ui3Op5As8Dd1Ff4Gg6Hh0Jj2Kk") && !kept.contains("END"), "\(kept)")
+        #expect(kept.contains("1"), "\(kept)")
+    }
 }

@@ -100,7 +100,7 @@ struct DecodingObserverTests {
         let lossy = try serializer(StaticModelMatcher(LossyPolymorphicArray<Events>.self), heard)
             .serialize(.json(body), for: response(), as: LossyPolymorphicArray<Events>.self)
         #expect(lossy.elements.count == 1)
-        #expect(heard.all.map(\.kind) == [.elementSkipped(index: 1, tag: "PushEvent"), .elementSkipped(index: 2, tag: "PollEvent")])
+        #expect(heard.all.map(\.kind) == [.elementSkipped(index: 1, tag: #""PushEvent""#), .elementSkipped(index: 2, tag: #""PollEvent""#)])
         #expect(heard.all.map(\.codingPath) == ["[1]", "[2]"])
 
         let kept = Heard()
@@ -108,7 +108,7 @@ struct DecodingObserverTests {
             .serialize(.json(body), for: response(), as: LossyPolymorphicArray<EventsKeepingUnknown>.self)
         #expect(events.elements.count == 2)
         #expect(kept.all.count == 2)
-        #expect(kept.all.first?.kind == .elementSkipped(index: 1, tag: "PushEvent"))
+        #expect(kept.all.first?.kind == .elementSkipped(index: 1, tag: #""PushEvent""#))
         let fallback = try #require(kept.all.last)
         #expect(fallback.kind == .unknownTag(field: "type", found: #""PollEvent""#, fallback: "JSONValue"))
         #expect(fallback.codingPath == "[2]")
@@ -250,7 +250,7 @@ struct DecodingObserverTests {
         let heard = Heard()
         _ = try serializer(StaticModelMatcher(LossyPolymorphicArray<FallbackFails>.self), heard)
             .serialize(.json(#"[{"type":"Poll"}]"#), for: response(), as: LossyPolymorphicArray<FallbackFails>.self)
-        #expect(heard.all.map(\.kind) == [.elementSkipped(index: 0, tag: "Poll")])
+        #expect(heard.all.map(\.kind) == [.elementSkipped(index: 0, tag: #""Poll""#)])
     }
 
     @Test("what the observer decodes itself is not observed")
@@ -372,7 +372,7 @@ struct DecodingObserverTests {
         _ = try serializer(StaticModelMatcher(LossyPolymorphicArray<FallbackFails>.self), heard)
             .serialize(.json(#"[{"type":"Poll"}]"#), for: response(), as: LossyPolymorphicArray<FallbackFails>.self)
         let event = try #require(heard.all.only)
-        #expect(event.kind == .elementSkipped(index: 0, tag: "Poll"))
+        #expect(event.kind == .elementSkipped(index: 0, tag: #""Poll""#))
         #expect(event.reason?.hasPrefix(#""type" is "Poll", not registered; its fallback Strict did not decode: At [0]"#) == true, "\(event.reason ?? "")")
     }
 
@@ -410,6 +410,46 @@ struct DecodingObserverTests {
         #expect(heard.all.count == 20_000)
         #expect(heard.all.map(\.codingPath) == (0..<20_000).map { "[\($0)]" })
         #expect(heard.all.last?.reason == "At [19999]: expected Int. (the value is not shown)")
+    }
+
+    @Test("a value the body holds under a secret name is not shown where a model used it as a key")
+    func bodyValueAsKey() throws {
+        struct Keyed: Decodable, Sendable {
+            init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: AnyKey.self)
+                let reference = try container.decode(String.self, forKey: AnyKey(stringValue: "ref"))
+                _ = try container.decode(String.self, forKey: AnyKey(stringValue: reference))
+            }
+        }
+        let heard = Heard()
+        _ = try serializer(StaticModelMatcher(LossyArray<Keyed>.self), heard)
+            .serialize(.json(#"[{"ref":"hunter2hunter2","password":"hunter2hunter2"}]"#), for: response(), as: LossyArray<Keyed>.self)
+        let event = try #require(heard.all.only)
+        for text in [event.description, event.reason ?? "", event.codingPath] {
+            #expect(!text.contains("hunter2"), "\(text)")
+        }
+    }
+
+    @Test("a skipped element's tag is written as a type-field matcher writes a tag", arguments: [
+        (#"{"type":3.0}"#, "3"),
+        (#"{"type":true}"#, "true"),
+        (#"{"type":null}"#, "null"),
+        (#"{"type":{"a":1}}"#, "an object"),
+        (#"{"type":[1]}"#, "an array"),
+        (#"{"type":"Poll"}"#, #""Poll""#),
+    ])
+    func skippedTagWritten(_ element: String, _ tag: String) throws {
+        struct Strict: Decodable, Sendable { let question: String }
+        enum FallbackFails: TypeFieldFamily {
+            static let types = Events.types
+            static let fallback: (any (Decodable & Sendable).Type)? = Strict.self
+        }
+        let heard = Heard()
+        _ = try serializer(StaticModelMatcher(LossyPolymorphicArray<FallbackFails>.self), heard)
+            .serialize(.json("[\(element)]"), for: response(), as: LossyPolymorphicArray<FallbackFails>.self)
+        let event = try #require(heard.all.only)
+        #expect(event.kind == .elementSkipped(index: 0, tag: tag))
+        #expect(event.kind.description == "skipped element [0] (tag \(tag))")
     }
 }
 

@@ -15,6 +15,12 @@ enum GzipData {
         compressed(data, windowBits: 15)
     }
 
+    /// `data` as raw deflate, without the zlib wrapper: what some servers send as
+    /// `Content-Encoding: deflate`.
+    static func rawDeflate(_ data: Data) -> Data {
+        compressed(data, windowBits: -15)
+    }
+
     private static func compressed(_ data: Data, windowBits: Int32) -> Data {
         var stream = z_stream()
         guard deflateInit2_(&stream, 9, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {

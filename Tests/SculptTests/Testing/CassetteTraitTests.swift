@@ -309,4 +309,42 @@ struct CassetteTraitTests {
         #expect(text.contains(#"cassette evil\u{1B}]0;title\u{7}: 1 recorded interaction was not used"#), "\(text)")
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
     }
+
+    @Test("tests of a suite re-recording a shared cassette in all mode, one of them throwing, lose no answer and repeat none, whichever saves first", arguments: [false, true])
+    func sharedCassetteRerecorded(throwingFirst: Bool) async throws {
+        let api = FixtureReplay(try ["x", "y1", "y2"].map { try .stub(.get, "/\($0)", text: "new \($0)") }, options: .init(repeatsLastResponse: true))
+        try await FixtureServer.running(api) { _, base in
+            let trait: CassetteTrait = .cassette("shared", in: Self.folder(), mode: .all, playback: .strict)
+            let file = try trait.file()
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Cassette(try ["x", "y1", "y2"].map { try Fixture.stub(.get, base.appending(path: $0).absoluteString, text: "old \($0)") }).encoded().write(to: file)
+            let test = try #require(Test.current)
+            let testCase = Test.Case.current
+            let succeeding: @Sendable () async throws -> Void = {
+                try await trait.provideScope(for: test, testCase: testCase) {
+                    _ = try await #require(CassetteRecording.current).session.data(from: base.appending(path: "x"))
+                }
+            }
+            let throwing: @Sendable () async throws -> Void = {
+                try await trait.provideScope(for: test, testCase: testCase) {
+                    _ = try await #require(CassetteRecording.current).session.data(from: base.appending(path: "y1"))
+                    throw Thrown(name: "stopped after y1")
+                }
+            }
+            await #expect(throws: Thrown.self) {
+                try await trait.provideScope(for: test, testCase: nil) {
+                    if throwingFirst {
+                        do { try await throwing() } catch {}
+                        try await succeeding()
+                        throw Thrown(name: "a test failed")
+                    }
+                    try await succeeding()
+                    try await throwing()
+                }
+            }
+            let bodies = try Cassette(contentsOf: file).interactions.map { String(decoding: $0.response.body, as: UTF8.self) }
+            #expect(Set(bodies) == ["new x", "new y1", "old y2"], "\(bodies)")
+            #expect(bodies.count == 3, "\(bodies)")
+        }
+    }
 }

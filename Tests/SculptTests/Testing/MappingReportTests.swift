@@ -51,7 +51,8 @@ struct MappingReportTests {
         let report = try MappingReport(contentsOf: [Paths.fixtures.appending(path: "github")], serializer: Self.serializer())
         #expect(report.failures.isEmpty, "\(report)")
         #expect(report.unreadableFiles.isEmpty)
-        #expect(report.uncoveredRoutes.map(\.pattern.description) == ["/users/*"])
+        // The renamed repository's 301 decodes as the error model: /repos/*/* never decodes a Repository.
+        #expect(report.uncoveredRoutes.map(\.pattern.description) == ["/repos/*/*", "/users/*"])
         #expect(!report.isComplete)
         #expect(report.mappings.count == 9)
 
@@ -73,7 +74,7 @@ struct MappingReportTests {
         let missing = try #require(report.mappings.first { $0.fixture.source == "get-branch-protection-not-found.json" })
         #expect(missing.isErrorModel && "\(missing.modelType)" == "APIError")
         #expect(missing.unreadMembers == ["documentation_url"])
-        #expect(report.description.hasSuffix("9 fixtures map, 0 fail, 1 route uncovered"))
+        #expect(report.description.hasSuffix("9 fixtures map, 0 fail, 2 routes uncovered"))
         #expect(report.description.contains("no fixture for: /users/* -> User"))
     }
 
@@ -266,5 +267,24 @@ struct MappingReportTests {
         #expect(report.failures.isEmpty, "\(report)")
         #expect(report.mappings.first?.route?.pattern.description == "/items/**")
         #expect(report.uncoveredRoutes.map(\.pattern.description) == ["/items/*"])
+    }
+
+    @Test("a route is covered by a fixture its model decoded: not by one that failed, nor one the error model took")
+    func coverageByDecodes() throws {
+        struct Org: Decodable, Sendable { let login: String }
+        struct APIError: Decodable, Sendable { let message: String }
+        var routes = URLModelMatcher()
+        try routes.add("/users/*", User.self)
+        try routes.add("/orgs/*", Org.self)
+        try routes.add("/repos/*", Org.self)
+        let fixtures = [
+            try Fixture.stub(.get, "/users/ghost", status: .notFound, json: #"{"message":"Not Found"}"#),
+            try Fixture.stub(.get, "/orgs/apple", json: #"{"name":"no login"}"#),
+            try Fixture.stub(.get, "/repos/swift", json: #"{"login":"swift"}"#),
+        ]
+        let report = MappingReport(fixtures: fixtures, serializer: ModelResponseSerializer(matcher: routes, errorMatcher: StaticModelMatcher(APIError.self)))
+        #expect(report.mappings.count == 2)
+        #expect(report.failures.count == 1)
+        #expect(report.uncoveredRoutes.map(\.pattern.description) == ["/users/*", "/orgs/*"])
     }
 }

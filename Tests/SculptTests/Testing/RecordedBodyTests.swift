@@ -14,7 +14,7 @@ import FoundationNetworking
 /// looks for secrets.
 @Suite("One recorded body reads the same through every reader")
 struct RecordedBodyTests {
-    static let json = #"{"login":"octocat","id":1,"note":"ghp_Abcdefghijklmnopqrstuvwxyz0123456789"}"#
+    static let json = #"{"login":"octocat","id":1,"note":"ghp_Abcdefghijklmnopqrstuvwxyz0123456789","password":"hunter2hunter2"}"#
 
     /// A way a recorder may have kept the same body.
     struct Stored: Sendable, CustomTestStringConvertible {
@@ -39,6 +39,8 @@ struct RecordedBodyTests {
         Stored(name: "x-gzip", encoding: "x-gzip", bytes: GzipData.member(json)),
         Stored(name: "deflate (a zlib stream)", encoding: "deflate", bytes: GzipData.zlib(Data(json.utf8))),
         Stored(name: "a Content-Encoding kept over a body already decoded", encoding: "gzip", bytes: Data(json.utf8)),
+        Stored(name: "raw deflate, without the zlib wrapper", encoding: "deflate", bytes: GzipData.rawDeflate(Data(json.utf8))),
+        Stored(name: "gzip, then identity", encoding: "gzip, identity", bytes: GzipData.member(json)),
     ]
 
     @Test("a fixture file holds the body a client sees, without the fields of its stored bytes", arguments: stored)
@@ -71,21 +73,29 @@ struct RecordedBodyTests {
 
         let plain = Fixture(request: fixture.request, response: .init(status: .ok, headerFields: [.contentType: "application/json"], body: Data(Self.json.utf8)))
         #expect(RecordingDiff(old: [plain], new: [fixture]).changes.isEmpty, "\(RecordingDiff(old: [plain], new: [fixture]))")
-        #expect(SecretScan.findings(inJSON: stored.file).map(\.kind) == ["a GitHub token"])
-        #expect(!String(decoding: Redaction().redacting(fixture).response.body, as: UTF8.self).contains("ghp_Abc"))
+        #expect(Set(SecretScan.findings(inJSON: stored.file).map(\.kind)) == ["a GitHub token", #"an unredacted "password""#])
+        let redacted = String(decoding: Redaction().redacting(fixture).response.body, as: UTF8.self)
+        #expect(!redacted.contains("ghp_Abc") && !redacted.contains("hunter2") && redacted.contains("octocat"), "\(redacted)")
     }
 
-    @Test("a body in UTF-16 is read as its text: the same shape, its secrets found and redacted, its encoding kept")
-    func otherCharset() throws {
-        let utf16 = try #require(Self.json.data(using: .utf16LittleEndian))
-        let fields: HTTPFields = [.contentType: "application/json; charset=utf-16le"]
+    @Test("a body in another encoding is read as its text: the same shape, its secrets found and redacted, its encoding kept", arguments: [
+        ("UTF-16LE, declared", String.Encoding.utf16LittleEndian, [UInt8](), "application/json; charset=utf-16le"),
+        ("UTF-32LE, by its byte order mark", .utf32LittleEndian, [0xFF, 0xFE, 0x00, 0x00], "application/json"),
+        ("UTF-16BE, by its zero bytes", .utf16BigEndian, [], "application/json"),
+    ])
+    func otherCharset(_ name: String, _ encoding: String.Encoding, _ mark: [UInt8], _ contentType: String) throws {
+        let utf16 = Data(mark) + (try #require(Self.json.data(using: encoding)))
+        let fields: HTTPFields = [.contentType: contentType]
         let request = Fixture.Request(url: try #require(URL(string: "https://api.github.com/users/octocat")))
         let wide = Fixture(request: request, response: .init(headerFields: fields, body: utf16))
         let plain = Fixture(request: request, response: .init(headerFields: [.contentType: "application/json"], body: Data(Self.json.utf8)))
         #expect(RecordingDiff(old: [plain], new: [wide]).changes.isEmpty)
         let redacted = Redaction().redacting(wide).response.body
-        let text = try #require(String(data: redacted, encoding: .utf16LittleEndian))
-        #expect(text.contains("octocat") && !text.contains("ghp_Abc"), "\(text)")
+        #expect(redacted.starts(with: mark))
+        let text = try #require(String(data: redacted.dropFirst(mark.count), encoding: encoding))
+        #expect(text.contains("octocat") && !text.contains("ghp_Abc") && !text.contains("hunter2"), "\(text)")
+        let file = Data(#"{"request": {"url": "https://h/a"}, "response": {"status": 200, "headers": [["Content-Type", "\#(contentType)"]], "body": "\#(utf16.base64EncodedString())", "bodyEncoding": "base64"}}"#.utf8)
+        #expect(Set(SecretScan.findings(inJSON: file).map(\.kind)) == ["a GitHub token", #"an unredacted "password""#])
     }
 
     @Test("a compressed body that does not decompress is a format error naming the body")

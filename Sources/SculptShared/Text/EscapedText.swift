@@ -1,0 +1,73 @@
+/// Text read as a reader decodes its escapes, with where each decoded byte was written: what finds
+/// a secret written with escapes (`%67hp_…` in a URL, `ghp_\u0041…` in JSON text,
+/// `access_token%3Dx` in a path) and replaces it where it is written.
+///
+/// ```swift
+/// let view = EscapedText(Array("a%3Db".utf8))
+/// view?.decoded                    // "a=b"
+/// view?.written(0..<3)             // 0..<5
+/// ```
+package struct EscapedText {
+    /// The text with percent-escapes, JSON's `\uXXXX` escapes of ASCII and `\/` decoded.
+    package let decoded: [UInt8]
+    /// Where each decoded byte was written.
+    private let origin: [Int]
+    /// The length of the text as written.
+    private let count: Int
+
+    /// The decoded reading of `bytes`; `nil`, at the cost of one scan, when they hold no escape.
+    /// Linear in the length of `bytes`.
+    package init?(_ bytes: [UInt8]) {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }) else { return nil }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var origin: [Int] = []
+        origin.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let (byte, width) = Self.decodedByte(in: bytes, at: index)
+            decoded.append(byte)
+            origin.append(index)
+            index += width
+        }
+        guard decoded.count < bytes.count else { return nil }
+        self.decoded = decoded
+        self.origin = origin
+        self.count = bytes.count
+    }
+
+    /// Where the decoded bytes `range` were written.
+    package func written(_ range: Range<Int>) -> Range<Int> {
+        origin[range.lowerBound]..<(range.upperBound < origin.count ? origin[range.upperBound] : count)
+    }
+
+    /// Whether the decoded bytes `range` were written with an escape.
+    package func isEscaped(_ range: Range<Int>) -> Bool {
+        written(range).count > range.count
+    }
+
+    /// The byte an escape at `index` stands for and the escape's width; the byte itself, 1 wide,
+    /// where no escape starts.
+    private static func decodedByte(in bytes: [UInt8], at index: Int) -> (UInt8, Int) {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+            return (high << 4 | low, 3)
+        }
+        guard byte == UInt8(ascii: "\\"), index + 1 < bytes.count else { return (byte, 1) }
+        if bytes[index + 1] == UInt8(ascii: "/") { return (UInt8(ascii: "/"), 2) }
+        guard bytes[index + 1] == UInt8(ascii: "u"), index + 5 < bytes.count,
+            let a = hex(bytes[index + 2]), let b = hex(bytes[index + 3]), let c = hex(bytes[index + 4]), let d = hex(bytes[index + 5]),
+            a == 0, b == 0, c < 8
+        else { return (byte, 1) }
+        return (c << 4 | d, 6)
+    }
+
+    private static func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import SculptShared
+import Testing
+
+/// The gate every text of Sculpt's passes, on its own: what it redacts, however a credential is
+/// written around it.
+@Suite("The gate every text passes")
+struct ShownTextTests {
+    static let sendGrid = "SG." + Planted.run("sg-a", 22) + "." + Planted.run("sg-b", 43)
+    static let google = "AIza" + Planted.run("google", 35)
+    static let npm = "npm_" + Planted.run("npm", 36)
+    static let github = "ghp_" + Planted.run("github", 36)
+    static let key = "MIIEowIBAAKCAQEA" + Planted.run("key-1", 48) + "\n" + Planted.run("key-2", 64) + "\n" + Planted.run("key-3", 40) + "=="
+
+    /// A text and the secret parts it must not show.
+    struct Row: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var text: String
+        var hidden: [String]
+    }
+
+    static let rows: [Row] = [
+        Row(testDescription: "a SendGrid key before a sentence's period", text: "Your key is \(sendGrid).", hidden: [String(sendGrid.dropFirst(3).prefix(22))]),
+        Row(testDescription: "a Google key followed by '-'", text: "key \(google)-staging", hidden: [String(google.dropFirst(4).prefix(12))]),
+        Row(testDescription: "a Google key followed by '_'", text: "key \(google)_x", hidden: [String(google.dropFirst(4).prefix(12))]),
+        Row(testDescription: "an npm token followed by more letters", text: "npm: \(npm)abc", hidden: [String(npm.dropFirst(4).prefix(12))]),
+        Row(testDescription: "a percent-encoded first letter", text: "GET /users/%67\(github.dropFirst()) -> 404", hidden: [String(github.dropFirst(4).prefix(12))]),
+        Row(testDescription: "a percent-encoded letter in the middle", text: "/users/ghp_\(github.dropFirst(4).prefix(10))%41\(github.dropFirst(15))", hidden: [String(github.dropFirst(4).prefix(10)), String(github.suffix(12))]),
+        Row(testDescription: "a JSON escape inside", text: #"{"note":"ghp_\#(github.dropFirst(4).prefix(4))\u0059\#(github.dropFirst(9))"}"#, hidden: [String(github.suffix(12)), String(github.dropFirst(4).prefix(4)) + "\\u0059"]),
+        Row(testDescription: "a private key with its material and end line", text: "-----BEGIN RSA PRIVATE KEY-----\n\(key)\n-----END RSA PRIVATE KEY-----\nafter", hidden: ["MIIEowIBAAKCAQEA", Planted.run("key-2", 64), "BEGIN RSA PRIVATE", "END RSA PRIVATE"]),
+        Row(testDescription: "a private key in JSON, its line breaks escaped", text: #"{"pem":"-----BEGIN PRIVATE KEY-----\n\#(key.replacingOccurrences(of: "\n", with: "\\n"))\n-----END PRIVATE KEY-----"}"#, hidden: ["MIIEowIBAAKCAQEA", Planted.run("key-3", 40)]),
+        Row(testDescription: "a private key cut short, with no end line", text: "-----BEGIN EC PRIVATE KEY-----\n\(key.prefix(70))", hidden: ["MIIEowIBAAKCAQEA", Planted.run("key-1", 48)]),
+        Row(testDescription: "a credential cut short before an ellipsis", text: "token \(github.prefix(14))… (40 bytes)", hidden: [String(github.dropFirst(4).prefix(10))]),
+    ]
+
+    @Test("a credential is redacted whole however it is written", arguments: rows)
+    func redacted(_ row: Row) {
+        let shown = ShownText.line(row.text, limit: 4_096)
+        for part in row.hidden {
+            #expect(!shown.contains(part), "\(shown)")
+        }
+        #expect(shown.contains("REDACTED"), "\(shown)")
+    }
+
+    @Test("a prefix alone, as a finding shows one, and ordinary text are kept")
+    func kept() {
+        for text in ["ghp_… (40 characters)", "eyJ… (300 characters)", "Expected one of application/json; found text/html.", "At items[3].token: expected String."] {
+            #expect(ShownText.line(text, limit: 4_096) == text)
+        }
+    }
+
+    @Test("a known value is hidden whole even where a credential holds part of it")
+    func knownValueAndShape() {
+        let partial = "xoxb-" + Planted.run("slack", 24)
+        let full = partial + "-" + Planted.run("slack-rest", 12)
+        let shown = ShownText.line("routes were matched against /nomatch/\(full)", limit: 4_096, hiding: [partial])
+        #expect(!shown.contains(Planted.run("slack-rest", 12)), "\(shown)")
+    }
+}
