@@ -37,14 +37,20 @@ package enum RecordedBody {
         var body = stored
         // Undone last first. A body that is not compressed was decoded already, and its header kept.
         for coding in codings.reversed() {
-            if isCompressed(body) {
-                body = try Gzip.decompress(body, limit: limit)
-            } else if coding == "deflate", let inflated = try? Gzip.decompress(body, limit: limit, raw: true) {
-                // Deflate without the zlib wrapper, as some servers send it.
-                body = inflated
-            }
+            body = try decompressed(body, deflate: coding == "deflate", limit: limit) ?? body
         }
         return (body, described)
+    }
+
+    /// `body` decompressed, or `nil` when it is not compressed: a gzip stream by its magic bytes
+    /// (and then it must decompress); a zlib stream, or with `deflate` raw deflate, only when it
+    /// decompresses (two bytes that look like a zlib header begin much ordinary text, `x ` among
+    /// them).
+    private static func decompressed(_ body: Data, deflate: Bool, limit: Int) throws(Gzip.Failure) -> Data? {
+        if Gzip.isCompressed(body) { return try Gzip.decompress(body, limit: limit) }
+        if looksLikeZlib(body), let inflated = try? Gzip.decompress(body, limit: limit) { return inflated }
+        // Deflate without the zlib wrapper, as some servers send it.
+        return deflate ? try? Gzip.decompress(body, limit: limit, raw: true) : nil
     }
 
     /// The codings a recorded body can be decompressed from.
@@ -57,8 +63,7 @@ package enum RecordedBody {
     /// - Throws: `Gzip.Failure` for a compressed body that is damaged or too large, with what was
     ///   decompressed before the failure.
     package static func text(ofStored stored: Data) throws(Gzip.Failure) -> Data {
-        let (body, fields) = try decoded(stored, fields: isCompressed(stored) ? [.contentEncoding: "gzip"] : [:])
-        return utf8(body, fields: fields)
+        utf8(try decompressed(stored, deflate: false, limit: Gzip.maximumSize) ?? stored, fields: [:])
     }
 
     /// ``decoded(_:fields:limit:)`` for a reader that shows what it cannot decode as stored (a
@@ -112,11 +117,11 @@ package enum RecordedBody {
         "windows-1252": .windowsCP1252,
     ]
 
-    /// Whether `data` is a gzip stream or a zlib one (what `deflate` means in practice).
-    private static func isCompressed(_ data: Data) -> Bool {
+    /// Whether `data` starts as a zlib stream does (what `deflate` means in practice): a header
+    /// whose method is deflate and whose check bits hold.
+    private static func looksLikeZlib(_ data: Data) -> Bool {
         guard data.count >= 2 else { return false }
         let first = data[data.startIndex], second = data[data.startIndex + 1]
-        let zlib = first & 0x0F == 8 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
-        return Gzip.isCompressed(data) || zlib
+        return first & 0x0F == 8 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
     }
 }

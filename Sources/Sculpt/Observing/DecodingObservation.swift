@@ -46,6 +46,11 @@ package final class DecodingObservation {
             case .bare(let text): text
             }
         }
+
+        /// A string tag's value.
+        var text: String? {
+            if case .string(let text) = self { text } else { nil }
+        }
     }
 
     /// A missing or unknown tag and the fallback type it was given: shared by the losses of every
@@ -54,11 +59,14 @@ package final class DecodingObservation {
         let field: String
         /// The tag as the body has it (``TagText``); `nil` when it is missing.
         let found: String?
+        /// A string tag's value.
+        let raw: String?
         let fallback: String
 
-        init(field: String, found: String?, fallback: String) {
+        init(field: String, found: String?, raw: String?, fallback: String) {
             self.field = field
             self.found = found
+            self.raw = raw
             self.fallback = fallback
         }
     }
@@ -165,14 +173,14 @@ package final class DecodingObservation {
     /// The unknown tag for `field`, `found` (as ``TagText`` writes it; `nil`: missing) and
     /// `fallback`, shared with the earlier losses that had it; `nil` when no call on this thread
     /// reports to an observer.
-    package static func sharedUnknownTag(field: String, found: String?, fallback: String) -> UnknownTag? {
-        reporting?.unknownTag(field: field, found: found.map { ClippedText.value($0, limit: ElementFailure.tagLimit) }, fallback: fallback)
+    package static func sharedUnknownTag(field: String, found: String?, raw: String?, fallback: String) -> UnknownTag? {
+        reporting?.unknownTag(field: field, found: found.map { ClippedText.value($0, limit: ElementFailure.tagLimit) }, raw: raw, fallback: fallback)
     }
 
-    private func unknownTag(field: String, found: String?, fallback: String) -> UnknownTag {
+    private func unknownTag(field: String, found: String?, raw: String?, fallback: String) -> UnknownTag {
         let key = "\(field)\u{0}\(found ?? "\u{0}")\u{0}\(fallback)"
         if let kept = unknownTags[key] { return kept }
-        let tag = UnknownTag(field: field, found: found, fallback: fallback)
+        let tag = UnknownTag(field: field, found: found, raw: raw, fallback: fallback)
         if unknownTags.count < Self.sharedTagLimit { unknownTags[key] = tag }
         return tag
     }
@@ -201,27 +209,42 @@ package final class DecodingObservation {
         return try body()
     }
 
-    /// The keys a loss's texts name: those of its error's coding path, and a missing key.
-    private static func keys(of loss: Loss) -> [String] {
-        let error: any Error = switch loss {
-        case .skipped(let index, _, let reason, _): reason.error(at: index)
-        case .dropped(let error): error
-        case .unknownTag: CancellationError()
+    /// A tag as an event shows it (`shown`), or the marker quoted when its value (`raw`) is one of
+    /// `secrets`.
+    private static func hiding(_ shown: String?, raw: String?, _ secrets: Set<String>) -> String? {
+        guard let raw, secrets.contains(raw) else { return shown }
+        return TagText.quoted(Secrets.marker)
+    }
+
+    /// What a loss's texts quote from the body: its error's coding path and missing key, and its
+    /// string tag.
+    private static func quoted(by loss: Loss) -> [String] {
+        let error: any Error
+        var tags: [String] = []
+        switch loss {
+        case .skipped(let index, let tag, let reason, let fallback):
+            error = reason.error(at: index)
+            if case .string(let text) = tag { tags.append(text) }
+            if let raw = fallback?.raw { tags.append(raw) }
+        case .dropped(let thrown): error = thrown
+        case .unknownTag(let tag): return [tag.raw].compactMap { $0 }
         }
-        guard let error = error as? DecodingError else { return [] }
+        guard let error = error as? DecodingError else { return tags }
         let (path, missing): ([any CodingKey], (any CodingKey)?) = switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): (context.codingPath, nil)
         case .keyNotFound(let key, let context): (context.codingPath, key)
         @unknown default: ([], nil)
         }
-        return (path + [missing].compactMap { $0 }).filter { $0.intValue == nil }.map(\.stringValue)
+        return tags + (path + [missing].compactMap { $0 }).filter { $0.intValue == nil }.map(\.stringValue)
     }
 
     /// Writes each loss as an event and hands it to `observer`, one at a time, in order.
     private func deliver(to observer: @Sendable (DecodingEvent) -> Void) {
-        // A coding path names the body's keys, and a model may make a key of a value it read:
-        // a key the body holds as a value under a secret name is hidden wherever an event shows it.
-        let secrets = SecretPolicy.default.secretValues(among: Set(pending.lazy.flatMap { Self.keys(of: $0.loss) }), in: data)
+        // A coding path names the body's keys, a model may make a key of a value it read, and a
+        // tag is the body's value: one the body also holds under a secret name is hidden wherever
+        // an event shows it.
+        let hidden = SecretPolicy.default.secretValues(among: Set(pending.lazy.flatMap { Self.quoted(by: $0.loss) }), in: data)
+        let secrets = Set(hidden)
         let route = Self.rereading { matcher.matchedRoute(for: response, data: data) }.map { ShownText.line($0, limit: 1_024) }
         let url = response.url.map { ShownText.line(ResponseContext.shown($0), limit: ResponseContext.shownURLLimit + 64) } ?? "(no URL)"
         let method = response.method.map { ShownText.line($0.rawValue, limit: 64) }
@@ -233,24 +256,24 @@ package final class DecodingObservation {
             var reason: String?
             switch item.loss {
             case .skipped(let index, let tag, let failure, let fallback):
-                kind = .elementSkipped(index: index, tag: tag.shown)
+                kind = .elementSkipped(index: index, tag: Self.hiding(tag.shown, raw: tag.text, secrets))
                 path = "\(item.path)[\(index)]"
                 let thrown = failure.error(at: index)
                 error = thrown
                 let why = SculptError.describe(thrown, withholding: .decodingEvent)
-                reason = fallback.map { "\(TagText.sentence(field: $0.field, found: $0.found)); its fallback \($0.fallback) did not decode: \(why)" } ?? why
+                reason = fallback.map { "\(TagText.sentence(field: $0.field, found: Self.hiding($0.found, raw: $0.raw, secrets))); its fallback \($0.fallback) did not decode: \(why)" } ?? why
             case .dropped(let thrown):
                 kind = .valueDropped
                 path = item.path
                 error = thrown
                 reason = SculptError.describe(thrown, withholding: .decodingEvent)
             case .unknownTag(let tag):
-                kind = .unknownTag(field: tag.field, found: tag.found, fallback: tag.fallback)
+                kind = .unknownTag(field: tag.field, found: Self.hiding(tag.found, raw: tag.raw, secrets), fallback: tag.fallback)
                 path = item.path
             }
             observer(DecodingEvent(
-                kind: kind.bounded, codingPath: ShownText.line(path, limit: SculptError.listLimit, hiding: secrets),
-                reason: reason.map { ShownText.line($0, limit: SculptError.listLimit, hiding: secrets) }, error: error,
+                kind: kind.bounded, codingPath: ShownText.line(path, limit: SculptError.listLimit, hiding: hidden),
+                reason: reason.map { ShownText.line($0, limit: SculptError.listLimit, hiding: hidden) }, error: error,
                 route: route, method: method, status: status, url: url))
         }
         pending = []

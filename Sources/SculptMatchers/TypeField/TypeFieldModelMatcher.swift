@@ -150,7 +150,7 @@ public struct TypeFieldModelMatcher: ModelMatcher {
             found = String(value)
         case .found(.invalid(let error)):
             // No decode reads this value; a model that does not read the field still may.
-            if let fallback { return answered(fallback, found: "a value no decode reads") }
+            if let fallback { return answered(fallback, found: "a value no decode reads", raw: nil) }
             if unknownValuesMatchNothing { return nil }
             throw SculptError(.invalidJSON(reason: error.reason, offset: error.offset), response: response, body: data)
         case .found(.null): found = TagText.null
@@ -159,15 +159,18 @@ public struct TypeFieldModelMatcher: ModelMatcher {
         case .missing, .notAnObject: found = nil
         case .empty: return nil
         }
-        if let fallback { return answered(fallback, found: found) }
+        if let fallback {
+            let raw: String? = if case .found(.string(let value)) = outcome { value } else { nil }
+            return answered(fallback, found: found, raw: raw)
+        }
         if unknownValuesMatchNothing { return nil }
         throw SculptError(.unknownDiscriminator(field: field, found: found, registered: registeredValues), response: response, body: data)
     }
 
     /// `fallback`, answered for a value that is `found` (`nil`: missing) and not registered: a
     /// decoding observer hears of it.
-    private func answered(_ fallback: ModelType, found: String?) -> ModelType {
-        if let tag = DecodingObservation.sharedUnknownTag(field: field, found: found, fallback: fallback.description) {
+    private func answered(_ fallback: ModelType, found: String?, raw: String?) -> ModelType {
+        if let tag = DecodingObservation.sharedUnknownTag(field: field, found: found, raw: raw, fallback: fallback.description) {
             DecodingObservation.unknownTag(tag, at: [])
         }
         return fallback

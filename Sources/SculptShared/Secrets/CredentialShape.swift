@@ -32,7 +32,7 @@ package struct CredentialShape: Sendable {
     /// state none).
     package static let known: [CredentialShape] = {
         let github = ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"].map { CredentialShape("a GitHub token", prefix: $0, lengths: 30...255, allows: isAlphanumeric) }
-        let slack = ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-"].map { CredentialShape("a Slack token", prefix: $0, lengths: 20...255, allows: isTokenByte) }
+        let slack = ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxc-", "xoxd-"].map { CredentialShape("a Slack token", prefix: $0, lengths: 20...255, allows: isTokenByte) }
         let stripe = ["sk_live_", "rk_live_"].map { CredentialShape("a live Stripe key", prefix: $0, lengths: 20...255, allows: isAlphanumeric) }
         let aws = ["AKIA", "ASIA"].map { CredentialShape("an AWS access key ID", prefix: $0, lengths: 16...16, allows: isUpperOrDigit) }
         return github + slack + stripe + aws + [
@@ -132,8 +132,9 @@ package struct CredentialShape: Sendable {
     }
 
     /// A JWT at `start`: `eyJ` base64url, a dot, `eyJ` base64url, a dot, base64url (the
-    /// signature), each part at least 10 characters, not inside a longer word or token unless
-    /// asked: its length, or `nil` and where its first part ended.
+    /// signature), the first two parts at least 10 characters and the signature too, or none (an
+    /// unsigned token, `alg: none`), not inside a longer word or token unless asked: its length,
+    /// or `nil` and where its first part ended.
     private static func jwt(in bytes: [UInt8], at start: Int, insideWords: Bool) -> (length: Int?, firstPartEnd: Int) {
         if !insideWords, start > 0, isTokenByte(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: ".") { return (nil, start + 1) }
         let header = Array("eyJ".utf8)
@@ -144,6 +145,8 @@ package struct CredentialShape: Sendable {
             if part < 2, !bytes[index...].starts(with: header) { return (nil, firstPartEnd) }
             while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
             if part == 0 { firstPartEnd = index }
+            // An unsigned token ends at the dot after its claims.
+            if part == 2, index == partStart { break }
             guard index - partStart >= 10 else { return (nil, firstPartEnd) }
             if part < 2 {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ".") else { return (nil, firstPartEnd) }
@@ -166,25 +169,25 @@ package struct CredentialShape: Sendable {
             return nil
         }
         let headerEnd = end + 5
-        let material = keyMaterialEnd(in: bytes, from: headerEnd)
-        // The end line follows the material directly: `-----END RSA PRIVATE KEY-----`.
-        if let footer = footers.next(in: bytes, from: headerEnd), footer == material,
-            let close = ends.next(in: bytes, from: footer + 9), close - footer <= 80 {
+        // The material runs to the end line, when one follows it directly: `-----END RSA PRIVATE KEY-----`.
+        let footer = footers.next(in: bytes, from: headerEnd)
+        let material = keyMaterialEnd(in: bytes, from: headerEnd, before: footer ?? bytes.count)
+        if let footer, footer == material, let close = ends.next(in: bytes, from: footer + 9), close - footer <= 80 {
             return close + 5 - start
         }
         return material - start
     }
 
-    /// Where a private key's base64 material that starts at `start` ends: past base64 characters,
-    /// white space and line breaks written as `\n` or `\r`.
-    private static func keyMaterialEnd(in bytes: [UInt8], from start: Int) -> Int {
+    /// Where a private key's material that starts at `start` ends: past its armor headers
+    /// (`Proc-Type: 4,ENCRYPTED`, `DEK-Info: …`, `Version: …`) and base64, white space and line
+    /// breaks, raw or written as `\n` or `\r`.
+    private static func keyMaterialEnd(in bytes: [UInt8], from start: Int, before limit: Int) -> Int {
         var index = start
-        while index < bytes.count {
+        while index < limit {
             let byte = bytes[index]
-            if isAlphanumeric(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=")
-                || byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            if isAlphanumeric(byte) || "+/=:,.-_()".utf8.contains(byte) || byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
                 index += 1
-            } else if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "n") || bytes[index + 1] == UInt8(ascii: "r") {
+            } else if byte == UInt8(ascii: "\\"), index + 1 < limit, bytes[index + 1] == UInt8(ascii: "n") || bytes[index + 1] == UInt8(ascii: "r") {
                 index += 2
             } else {
                 break

@@ -20,9 +20,10 @@ extension SecretPolicy {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "=") {
-                let name = nameStart..<index
-                if !name.isEmpty, name.count <= Self.longestEmbeddedName,
-                    isSecret(parameter: String(decoding: bytes[name], as: UTF8.self), besideOAuth: false) {
+                // A longer run before the `=` (a path, `a/b/token`) is judged by its end, as a
+                // name ending as a credential's is.
+                let name = max(nameStart, index - Self.longestEmbeddedName)..<index
+                if !name.isEmpty, isSecret(parameter: String(decoding: bytes[name], as: UTF8.self), besideOAuth: false) {
                     let value = (index + 1)..<Self.valueEnd(in: bytes, from: index + 1, escapes: escapes)
                     if !value.isEmpty { ranges.append(value) }
                     index = value.upperBound
@@ -72,7 +73,7 @@ extension SecretPolicy {
         }
     }
 
-    /// The longest name read before an `=`: longer runs are not a parameter's name.
+    /// The most bytes before an `=` read as a name: a longer run is judged by its end.
     private static let longestEmbeddedName = 256
 
     /// The shortest credential after `Bearer` or `Basic` taken for one: a shorter word is prose

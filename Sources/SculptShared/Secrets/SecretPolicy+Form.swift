@@ -92,19 +92,19 @@ extension SecretPolicy {
 
     /// The values a `multipart/*` body's parts hold under secret names, and the secret values
     /// each other part holds as a body of its own content type.
-    package func secretValues(inMultipart body: Data, boundary: String, scanning limit: Int) -> [String] {
+    package func secretValues(inMultipart body: Data, boundary: String, scanning limit: Int, depth: Int = 0) -> [String] {
         let bytes = Array(body.prefix(limit))
-        // A part's own secret values are read as its content type says, but not as multipart again.
-        guard let multipart = MultipartBody(bytes, boundary: boundary) else { return [] }
+        guard depth < 4, let multipart = MultipartBody(bytes, boundary: boundary) else { return [] }
         var values: [String] = []
         for part in multipart.parts {
             let content = part.decoded(in: bytes)
             if let name = part.name, content.count >= Self.shortestSecretValue, formPolicy.isSecret(parameter: name, besideOAuth: false) {
                 values.append(String(decoding: content, as: UTF8.self))
                 if part.isBase64 { values.append(String(decoding: bytes[part.content], as: UTF8.self)) }
+            } else if let nested = part.contentType.flatMap({ MultipartBody.boundary(in: [$0]) }) {
+                values += secretValues(inMultipart: content, boundary: nested, scanning: limit, depth: depth + 1)
             } else {
-                let types = [part.contentType ?? "text/plain"].filter { MultipartBody.boundary(in: [$0]) == nil }
-                values += secretValues(in: content, contentTypes: types.isEmpty ? ["text/plain"] : types, scanning: limit).values
+                values += secretValues(in: content, contentTypes: [part.contentType ?? "text/plain"], scanning: limit).values
             }
         }
         return values

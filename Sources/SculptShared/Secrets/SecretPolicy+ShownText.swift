@@ -11,8 +11,10 @@ extension SecretPolicy {
     /// ```
     package static func redactingCredentials(inShownText text: String) -> String {
         let bytes = Array(text.utf8)
-        let ranges = CredentialShape.find(in: bytes, insideWords: true).map(\.range)
+        var ranges = CredentialShape.find(in: bytes, insideWords: true).map(\.range)
             + CredentialShape.escaped(in: bytes).map(\.range) + cutCredentialRanges(in: bytes)
+        // Cut short and written with escapes: `%67hp_u8jz…`.
+        if let view = EscapedText(bytes) { ranges += cutCredentialRanges(in: view.decoded).map { view.written($0) } }
         return replacing(ranges, in: bytes) ?? text
     }
 

@@ -1,6 +1,7 @@
 /// Text read as a reader decodes its escapes, with where each decoded byte was written: what finds
 /// a secret written with escapes (`%67hp_…` in a URL, `ghp_\u0041…` in JSON text,
-/// `access_token%3Dx` in a path) and replaces it where it is written.
+/// `access_token%3Dx` in a path, `BEGIN+RSA+PRIVATE+KEY` in a form) and replaces it where it is
+/// written.
 ///
 /// ```swift
 /// let view = EscapedText(Array("a%3Db".utf8))
@@ -8,17 +9,18 @@
 /// view?.written(0..<3)             // 0..<5
 /// ```
 package struct EscapedText {
-    /// The text with percent-escapes, JSON's `\uXXXX` escapes of ASCII and `\/` decoded.
+    /// The text with percent-escapes, JSON's `\uXXXX` escapes of ASCII and `\/` decoded, and `+`
+    /// read as a space, as a form writes one.
     package let decoded: [UInt8]
     /// Where each decoded byte was written.
     private let origin: [Int]
-    /// The length of the text as written.
-    private let count: Int
+    /// The text as written.
+    private let written: [UInt8]
 
     /// The decoded reading of `bytes`; `nil`, at the cost of one scan, when they hold no escape.
     /// Linear in the length of `bytes`.
     package init?(_ bytes: [UInt8]) {
-        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") }) else { return nil }
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "+") }) else { return nil }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
         var origin: [Int] = []
@@ -30,26 +32,27 @@ package struct EscapedText {
             origin.append(index)
             index += width
         }
-        guard decoded.count < bytes.count else { return nil }
+        guard decoded != bytes else { return nil }
         self.decoded = decoded
         self.origin = origin
-        self.count = bytes.count
+        self.written = bytes
     }
 
     /// Where the decoded bytes `range` were written.
     package func written(_ range: Range<Int>) -> Range<Int> {
-        origin[range.lowerBound]..<(range.upperBound < origin.count ? origin[range.upperBound] : count)
+        origin[range.lowerBound]..<(range.upperBound < origin.count ? origin[range.upperBound] : written.count)
     }
 
-    /// Whether the decoded bytes `range` were written with an escape.
+    /// Whether the decoded bytes `range` were written otherwise: with an escape, or a `+`.
     package func isEscaped(_ range: Range<Int>) -> Bool {
-        written(range).count > range.count
+        !written[self.written(range)].elementsEqual(decoded[range])
     }
 
     /// The byte an escape at `index` stands for and the escape's width; the byte itself, 1 wide,
     /// where no escape starts.
     private static func decodedByte(in bytes: [UInt8], at index: Int) -> (UInt8, Int) {
         let byte = bytes[index]
+        if byte == UInt8(ascii: "+") { return (UInt8(ascii: " "), 1) }
         if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
             return (high << 4 | low, 3)
         }

@@ -232,17 +232,22 @@ public enum SecretScan {
     /// read as it is and, when it holds percent-encodings or `+`, as a form or query decodes it;
     /// and each named part of it when it is a multipart body (by `boundary`, or the one its first
     /// line names).
-    private static func findings(in text: String, name: Name?, _ policy: SecretPolicy, boundary: String? = nil) -> [Finding] {
-        let multipart = multipartParts(of: text, boundary: boundary)
+    private static func findings(in text: String, name: Name?, _ policy: SecretPolicy, boundary: String? = nil, depth: Int = 0) -> [Finding] {
+        let multipart = depth < 4 ? multipartParts(of: text, boundary: boundary) : (parts: [], delimiter: nil)
         let parts = multipart.parts.flatMap { part -> [Finding] in
+            let content = String(part.content)
+            // A multipart part is read part by part in turn.
+            if let nested = part.contentType.flatMap({ MultipartBody.boundary(in: [$0]) }) {
+                return findings(in: content, name: Name(.parameter, part.name, policy), policy, boundary: nested, depth: depth + 1)
+            }
             // A JSON part is read as JSON: its members are named.
-            if let document = try? OrderedJSON(parsing: Data(part.content.utf8)), { if case .object = document { true } else { document.array != nil } }() {
+            if let document = try? OrderedJSON(parsing: Data(content.utf8)), { if case .object = document { true } else { document.array != nil } }() {
                 var path = Path()
                 var found: [Finding] = []
                 walk(document, name: nil, path: &path, into: &found, policy)
                 return found.map { Finding(path: "", kind: $0.kind, shown: $0.shown, needle: $0.needle) }
             }
-            return namedFindings(in: String(part.content), name: Name(.parameter, part.name, policy), path: "", policy)
+            return valueFindings(in: content, name: Name(.parameter, part.name, policy), policy)
         }
         return valueFindings(in: text, name: name, policy, delimiter: multipart.delimiter) + parts
     }
@@ -322,7 +327,7 @@ public enum SecretScan {
 
     /// The named parts of `text` when it is a multipart body, and its delimiter: by `boundary`, or
     /// without one when its first line is `--` and a boundary, as a body without a preamble starts.
-    private static func multipartParts(of text: String, boundary: String?) -> (parts: [(name: String, content: Substring)], delimiter: String?) {
+    private static func multipartParts(of text: String, boundary: String?) -> (parts: [(name: String, contentType: String?, content: Substring)], delimiter: String?) {
         let boundary = boundary ?? {
             guard text.hasPrefix("--"), let lineEnd = text.utf8.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
             return text[text.utf8.index(text.startIndex, offsetBy: 2)..<lineEnd].trimmingCharacters(in: ["\r"])
@@ -330,8 +335,8 @@ public enum SecretScan {
         guard let boundary, text.contains("--" + boundary) else { return ([], nil) }
         let bytes = Array(text.utf8)
         guard let body = MultipartBody(bytes, boundary: boundary) else { return ([], nil) }
-        let parts = body.parts.compactMap { part in
-            part.name.map { ($0, Substring(String(decoding: part.decoded(in: bytes), as: UTF8.self))) }
+        let parts = body.parts.map { part in
+            (part.name ?? "", part.contentType, Substring(String(decoding: part.decoded(in: bytes), as: UTF8.self)))
         }
         return (parts, "--" + boundary)
     }

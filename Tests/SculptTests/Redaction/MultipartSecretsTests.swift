@@ -151,4 +151,36 @@ struct MultipartSecretsTests {
         let kinds = Set(SecretScan.findings(inJSON: fixture.encoded()).map(\.kind))
         #expect(kinds == ["a GitHub token", #"an unredacted "password""#], "\(kinds)")
     }
+
+    @Test("a credential in a base64 part, and a password in a nested multipart part, are found, redacted and not described")
+    func encodedAndNestedParts() throws {
+        let token = "ghp_Abcdefghijklmnopqrstuvwxyz0123456789"
+        let body = Data("""
+            --outer\r
+            Content-Disposition: form-data; name="file"\r
+            Content-Transfer-Encoding: base64\r
+            \r
+            \(Data("note \(token)".utf8).base64EncodedString())\r
+            --outer\r
+            Content-Disposition: form-data; name="files"\r
+            Content-Type: multipart/mixed; boundary=inner\r
+            \r
+            --inner\r
+            Content-Disposition: form-data; name="password"\r
+            \r
+            hunter2hunter2XYZ\r
+            --inner--\r
+            --outer--\r
+
+            """.utf8)
+        let fields: HTTPFields = [.contentType: "multipart/form-data; boundary=outer"]
+        let fixture = Fixture(request: .init(method: .post, url: try #require(URL(string: "https://example.com/upload")), headerFields: fields, body: body), response: .init(status: .noContent))
+        let kinds = Set(SecretScan.findings(inJSON: fixture.encoded()).map(\.kind))
+        #expect(kinds == ["a GitHub token", #"an unredacted "password""#], "\(kinds)")
+        let kept = Self.kept(Redaction().redacting(fixture))
+        #expect(!kept.contains("hunter2hunter2XYZ") && !kept.contains(Data("note \(token)".utf8).base64EncodedString()), "\(kept)")
+        let context = ResponseContext(url: URL(string: "https://example.com/upload"), method: .post, status: .ok, headerFields: fields)
+        let error = try #require(throws: SculptError.self) { try ModelResponseSerializer(matcher: StaticModelMatcher(User.self)).serialize(body, for: context, as: User.self) }
+        #expect(!error.description.contains("hunter2hunter2XYZ"), "\(error)")
+    }
 }

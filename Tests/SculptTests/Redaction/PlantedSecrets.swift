@@ -22,7 +22,7 @@ enum Planted {
         let upper = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
         var made: [(String, String)] = []
         for prefix in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"] { made.append((prefix, run(prefix, 36))) }
-        for prefix in ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-"] { made.append((prefix, run(prefix, 40))) }
+        for prefix in ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xoxc-", "xoxd-"] { made.append((prefix, run(prefix, 40))) }
         for prefix in ["sk_live_", "rk_live_"] { made.append((prefix, run(prefix, 24))) }
         for prefix in ["AKIA", "ASIA"] { made.append((prefix, run(prefix, 16, alphabet: upper))) }
         made.append(("github_pat_", run("github_pat_", 60)))

@@ -162,6 +162,8 @@ struct RedactionVocabularyTests {
     @Test("a private key is not recorded: its material and end line go with its first line, in JSON and in text", arguments: [
         ("application/json", #"{"pem":"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx7Qm2Lp9Zt4Rv8Ws1Yd3Ku6Nb0Hc5Jf\nq2Wr7Ty9Ui3Op5As8Dd1Ff4Gg6Hh0Jj2Kk\n-----END RSA PRIVATE KEY-----","id":1}"#),
         ("text/plain", "key:\n-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEAx7Qm2Lp9Zt4Rv8Ws1Yd3Ku6Nb0Hc5Jf\nq2Wr7Ty9Ui3Op5As8Dd1Ff4Gg6Hh0Jj2Kk\n-----END PRIVATE KEY-----\nid 1"),
+        ("application/json", #"{"pem":"-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17\n\nMIIEowIBAAKCAQEAx7Qm2Lp9Zt4Rv8Ws1Yd3Ku6Nb0Hc5Jf\nq2Wr7Ty9Ui3Op5As8Dd1Ff4Gg6Hh0Jj2Kk\n-----END RSA PRIVATE KEY-----","id":1}"#),
+        ("application/x-www-form-urlencoded", "note=-----BEGIN+RSA+PRIVATE+KEY-----%0AMIIEowIBAAKCAQEAx7Qm2Lp9Zt4Rv8Ws1Yd3Ku6Nb0Hc5Jf%0Aq2Wr7Ty9Ui3Op5As8Dd1Ff4Gg6Hh0Jj2Kk%0A-----END+RSA+PRIVATE+KEY-----&id=1"),
     ])
     func privateKeyMaterial(_ contentType: String, _ body: String) throws {
         let fixture = Fixture(

@@ -31,6 +31,14 @@ struct ShownTextTests {
         Row(testDescription: "a private key in JSON, its line breaks escaped", text: #"{"pem":"-----BEGIN PRIVATE KEY-----\n\#(key.replacingOccurrences(of: "\n", with: "\\n"))\n-----END PRIVATE KEY-----"}"#, hidden: ["MIIEowIBAAKCAQEA", Planted.run("key-3", 40)]),
         Row(testDescription: "a private key cut short, with no end line", text: "-----BEGIN EC PRIVATE KEY-----\n\(key.prefix(70))", hidden: ["MIIEowIBAAKCAQEA", Planted.run("key-1", 48)]),
         Row(testDescription: "a credential cut short before an ellipsis", text: "token \(github.prefix(14))… (40 bytes)", hidden: [String(github.dropFirst(4).prefix(10))]),
+        Row(testDescription: "a credential written with an escape, cut short", text: "/%67\(github.dropFirst().prefix(20))… (7 more bytes)", hidden: [String(github.dropFirst(4).prefix(12))]),
+        Row(testDescription: "an encrypted PEM key with its armor headers", text: "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n\(key)\n-----END RSA PRIVATE KEY-----",
+            hidden: ["MIIEowIBAAKCAQEA", Planted.run("key-2", 64), "3F17F5316E2BAC89"]),
+        Row(testDescription: "a PGP key block with its version line", text: "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\nlQOYBF\(Planted.run("pgp", 40))\n-----END PGP PRIVATE KEY BLOCK-----", hidden: [Planted.run("pgp", 40)]),
+        Row(testDescription: "a private key written as a form writes it", text: "note=-----BEGIN+RSA+PRIVATE+KEY-----%0AMIIEowIBAAKCAQEA\(Planted.run("form", 40))%0A-----END+RSA+PRIVATE+KEY-----", hidden: [Planted.run("form", 40)]),
+        Row(testDescription: "an unsigned JWT", text: "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1c2VyLTEyMzQ1Njc4OTAifQ.", hidden: ["eyJzdWIiOiJ1c2VyLTEyMzQ1Njc4OTAifQ"]),
+        Row(testDescription: "a Slack client token", text: "xoxc-" + Planted.run("xoxc", 40), hidden: [Planted.run("xoxc", 40)]),
+        Row(testDescription: "a secret parameter after a long path", text: "https://a.x/" + String(repeating: "a", count: 300) + "/token=s3cretV4lue", hidden: ["s3cretV4lue"]),
     ]
 
     @Test("a credential is redacted whole however it is written", arguments: rows)

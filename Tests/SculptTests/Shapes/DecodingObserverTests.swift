@@ -451,6 +451,26 @@ struct DecodingObserverTests {
         #expect(event.kind == .elementSkipped(index: 0, tag: tag))
         #expect(event.kind.description == "skipped element [0] (tag \(tag))")
     }
+
+    @Test("a tag the body also holds under a secret name is not shown", arguments: [false, true])
+    func secretTag(skipped: Bool) throws {
+        struct Strict: Decodable, Sendable { let question: String }
+        enum Skipping: TypeFieldFamily {
+            static let types = Events.types
+            static let fallback: (any (Decodable & Sendable).Type)? = Strict.self
+        }
+        let heard = Heard()
+        let body = #"[{"type":"Hunter2SuperSecretPw","password":"Hunter2SuperSecretPw"}]"#
+        if skipped {
+            _ = try serializer(StaticModelMatcher(LossyPolymorphicArray<Skipping>.self), heard).serialize(.json(body), for: response(), as: LossyPolymorphicArray<Skipping>.self)
+        } else {
+            _ = try serializer(StaticModelMatcher(PolymorphicArray<EventsKeepingUnknown>.self), heard).serialize(.json(body), for: response(), as: PolymorphicArray<EventsKeepingUnknown>.self)
+        }
+        let event = try #require(heard.all.only)
+        for text in [event.description, event.kind.description, event.reason ?? "", "\(event.kind)"] {
+            #expect(!text.contains("Hunter2"), "\(text)")
+        }
+    }
 }
 
 extension Array {
