@@ -132,12 +132,12 @@ extension ResponseContext: CustomStringConvertible {
     /// The longest URL a description shows, in bytes.
     static let shownURLLimit = 1024
 
-    /// `url`'s absolute form, redacted, and at most its first 1,024 bytes with how many more there
+    /// `url`'s absolute form, redacted (its secret values hidden wherever it repeats them), and at most its first 1,024 bytes with how many more there
     /// were (after redaction). Only the first 64 KB are read: a longer URL's tail is never shown.
     static func shown(_ url: URL) -> String {
         let absolute = url.absoluteString
         let window = absolute.utf8.count > 64 << 10 ? ClippedText.prefix(absolute, bytes: 64 << 10) : absolute
-        let redacted = SecretPolicy.default.redacting(urlText: window)
+        let redacted = SecretPolicy.default.shown(urlText: window)
         let (text, cut) = ClippedText.prefix(ofBytes: redacted.utf8, bytes: shownURLLimit)
         let more = cut + absolute.utf8.count - window.utf8.count
         return more > 0 ? "\(text)… (\(more) more bytes)" : text

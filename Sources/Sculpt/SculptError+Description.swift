@@ -36,11 +36,16 @@ extension SculptError {
     public var description: String {
         let contentTypes = response.headerFields[values: .contentType]
         let (text, readable, scan) = Self.secrets(in: body, of: response)
-        let secrets = scan.values
+        var secrets = scan.values
         let withheld: Withheld? =
             if body.starts(with: Array("bplist".utf8)) { .binaryPropertyList }
             else if body.count > Self.secretScanLimit { .pastScan(bodySize: body.count) }
             else { scan.isWhole ? nil : .tooManySecrets }
+        if withheld != nil {
+            // A coding path's key may be a value a model read, and a secret one past what was
+            // read for secrets: a key the body does not name as a member is hidden.
+            secrets += SecretPolicy.keys(Set(Self.quotedKeys(self)), notNamedIn: readable, contentTypes: contentTypes, scanning: Self.secretScanLimit)
+        }
         // A body that reads as UTF-16 or UTF-32 by its first bytes but does not decode is not
         // read for secrets: its bytes are not shown.
         let excerpt = text == nil ? "Body (\(body.count) bytes): UTF-16 or UTF-32 that does not read, not shown."
@@ -234,6 +239,24 @@ extension SculptError {
         @unknown default:
             return withheld?.reason ?? text(error, limit: listLimit)
         }
+    }
+
+    /// The keys (not indices) of the coding paths a report of `error` shows: a decoding error's
+    /// path and missing key, and those of the errors a ``SculptError`` holds.
+    static func quotedKeys(_ error: any Error) -> [String] {
+        if let error = error as? SculptError {
+            switch error.reason {
+            case .decodingFailed(_, let underlying), .unacceptableStatusCode(.some(let underlying)): return quotedKeys(underlying)
+            default: return []
+            }
+        }
+        guard let error = error as? DecodingError else { return [] }
+        let (path, missing): ([any CodingKey], (any CodingKey)?) = switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): (context.codingPath, nil)
+        case .keyNotFound(let key, let context): (context.codingPath, key)
+        @unknown default: ([], nil)
+        }
+        return (path + [missing].compactMap { $0 }).filter { $0.intValue == nil }.map(\.stringValue)
     }
 
     /// A coding path written as a key path: `items[3].user.login`; the top level is `(top level)`.

@@ -37,20 +37,41 @@ package enum RecordedBody {
         var body = stored
         // Undone last first. A body that is not compressed was decoded already, and its header kept.
         for coding in codings.reversed() {
-            body = try decompressed(body, deflate: coding == "deflate", limit: limit) ?? body
+            body = try decompressed(body, deflate: coding == "deflate", limit: limit, declared: true) ?? body
         }
         return (body, described)
     }
 
     /// `body` decompressed, or `nil` when it is not compressed: a gzip stream by its magic bytes
-    /// (and then it must decompress); a zlib stream, or with `deflate` raw deflate, only when it
+    /// (and then it must decompress); a zlib stream, or with `deflate` raw deflate, when it
     /// decompresses (two bytes that look like a zlib header begin much ordinary text, `x ` among
-    /// them).
-    private static func decompressed(_ body: Data, deflate: Bool, limit: Int) throws(Gzip.Failure) -> Data? {
+    /// them). Under a coding the fields `declared`, a body that decompresses neither way is
+    /// damaged unless it reads as text (a body a recorder decoded and kept the header of); one
+    /// that expands past `limit` is too large, whatever it is.
+    private static func decompressed(_ body: Data, deflate: Bool, limit: Int, declared: Bool) throws(Gzip.Failure) -> Data? {
         if Gzip.isCompressed(body) { return try Gzip.decompress(body, limit: limit) }
-        if looksLikeZlib(body), let inflated = try? Gzip.decompress(body, limit: limit) { return inflated }
+        var failure: Gzip.Failure?
+        if looksLikeZlib(body) {
+            do throws(Gzip.Failure) { return try Gzip.decompress(body, limit: limit) } catch { failure = error }
+        }
         // Deflate without the zlib wrapper, as some servers send it.
-        return deflate ? try? Gzip.decompress(body, limit: limit, raw: true) : nil
+        if deflate {
+            do throws(Gzip.Failure) { return try Gzip.decompress(body, limit: limit, raw: true) } catch { failure = failure ?? error }
+        }
+        guard let failure else { return nil }
+        if failure.isOverLimit || declared && !isText(body) { throw failure }
+        return nil
+    }
+
+    /// Whether `body` reads as text (in UTF-8, or in UTF-16 or UTF-32 as ``utf8(_:fields:)``
+    /// tells them) with no control character but white space in its first 4 KiB. Compressed
+    /// bytes never do.
+    private static func isText(_ body: Data) -> Bool {
+        // A cut in the middle of a character is not a fault: only the bytes before it are judged.
+        let text = String(decoding: utf8(body.prefix(4 << 10), fields: [:]), as: UTF8.self)
+        return !text.unicodeScalars.dropLast().contains { scalar in
+            scalar == "\u{FFFD}" || scalar.value < 0x20 && scalar != "\n" && scalar != "\r" && scalar != "\t" || scalar.value == 0x7F
+        }
     }
 
     /// The codings a recorded body can be decompressed from.
@@ -63,7 +84,7 @@ package enum RecordedBody {
     /// - Throws: `Gzip.Failure` for a compressed body that is damaged or too large, with what was
     ///   decompressed before the failure.
     package static func text(ofStored stored: Data) throws(Gzip.Failure) -> Data {
-        utf8(try decompressed(stored, deflate: false, limit: Gzip.maximumSize) ?? stored, fields: [:])
+        utf8(try decompressed(stored, deflate: false, limit: Gzip.maximumSize, declared: false) ?? stored, fields: [:])
     }
 
     /// ``decoded(_:fields:limit:)`` for a reader that shows what it cannot decode as stored (a

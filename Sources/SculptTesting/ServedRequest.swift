@@ -49,7 +49,7 @@ public struct ServedRequest: Sendable, Equatable, CustomStringConvertible {
     /// A log entry with `target` redacted by `policy` (a recording's own rules).
     init(method: HTTPRequest.Method, target: String, status: Int, outcome: Outcome, policy: SecretPolicy) {
         self.method = method
-        self.target = ShownText.line(policy.redacting(urlText: target), limit: 1_024, policy: policy)
+        self.target = ShownText.line(policy.shown(urlText: target), limit: 1_024, policy: policy)
         self.status = status
         self.outcome = outcome
     }

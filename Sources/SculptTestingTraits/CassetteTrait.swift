@@ -120,7 +120,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             if !conflicting.isEmpty {
                 let requests = ClippedText.list(conflicting.lazy.map { "\($0.request.method.rawValue) \($0.request.url.path(percentEncoded: true))" }, limit: 1_024)
                 Issue.record(Comment(rawValue: ShownText.line(
-                    "cassette \(name): cases of one test recorded \(requests) with other responses than the case before them; a replay answers every case with the first: give the requests something that tells them apart (a query, a header the replay matches) or each case a cassette of its own",
+                    "cassette \(name): the tests or cases that share it recorded \(requests) with other responses than the one before them; a replay answers each with the first: give the requests something that tells them apart (a query, a header the replay matches) or each test or case a cassette of its own",
                     limit: 4_096)), sourceLocation: sourceLocation)
             }
         } catch {

@@ -35,21 +35,26 @@ package final class DecodingObservation {
         case none
         /// A string tag, quoted when shown.
         case string(String)
-        /// A number's or boolean's text, or what stands in a tag's place (`null`, `an object`).
+        /// A number's or boolean's text.
         case bare(String)
+        /// What stands in a tag's place (`null`, `an object`).
+        case placeholder(String)
 
         /// The tag as an event shows it.
         var shown: String? {
             switch self {
             case .none: nil
             case .string(let text): TagText.quoted(text)
-            case .bare(let text): text
+            case .bare(let text), .placeholder(let text): text
             }
         }
 
-        /// A string tag's value.
-        var text: String? {
-            if case .string(let text) = self { text } else { nil }
+        /// The tag's value: a string's, or a number's text.
+        var value: String? {
+            switch self {
+            case .none, .placeholder: nil
+            case .string(let text), .bare(let text): text
+            }
         }
     }
 
@@ -59,7 +64,8 @@ package final class DecodingObservation {
         let field: String
         /// The tag as the body has it (``TagText``); `nil` when it is missing.
         let found: String?
-        /// A string tag's value.
+        /// The tag's value: a string's, or a number's text; `nil` when it is missing or not a
+        /// scalar.
         let raw: String?
         let fallback: String
 
@@ -209,41 +215,34 @@ package final class DecodingObservation {
         return try body()
     }
 
-    /// A tag as an event shows it (`shown`), or the marker quoted when its value (`raw`) is one of
-    /// `secrets`.
+    /// A tag as an event shows it (`shown`), or the marker (quoted, for a string) when its value
+    /// (`raw`) is one of `secrets`.
     private static func hiding(_ shown: String?, raw: String?, _ secrets: Set<String>) -> String? {
         guard let raw, secrets.contains(raw) else { return shown }
-        return TagText.quoted(Secrets.marker)
+        return shown?.hasPrefix("\"") == false ? Secrets.marker : TagText.quoted(Secrets.marker)
     }
 
     /// What a loss's texts quote from the body: its error's coding path and missing key, and its
-    /// string tag.
+    /// tag.
     private static func quoted(by loss: Loss) -> [String] {
-        let error: any Error
-        var tags: [String] = []
         switch loss {
         case .skipped(let index, let tag, let reason, let fallback):
-            error = reason.error(at: index)
-            if case .string(let text) = tag { tags.append(text) }
-            if let raw = fallback?.raw { tags.append(raw) }
-        case .dropped(let thrown): error = thrown
+            return [tag.value, fallback?.raw].compactMap { $0 } + SculptError.quotedKeys(reason.error(at: index))
+        case .dropped(let thrown): return SculptError.quotedKeys(thrown)
         case .unknownTag(let tag): return [tag.raw].compactMap { $0 }
         }
-        guard let error = error as? DecodingError else { return tags }
-        let (path, missing): ([any CodingKey], (any CodingKey)?) = switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): (context.codingPath, nil)
-        case .keyNotFound(let key, let context): (context.codingPath, key)
-        @unknown default: ([], nil)
-        }
-        return tags + (path + [missing].compactMap { $0 }).filter { $0.intValue == nil }.map(\.stringValue)
     }
 
     /// Writes each loss as an event and hands it to `observer`, one at a time, in order.
     private func deliver(to observer: @Sendable (DecodingEvent) -> Void) {
         // A coding path names the body's keys, a model may make a key of a value it read, and a
-        // tag is the body's value: one the body also holds under a secret name is hidden wherever
+        // tag is the body's value: one the body also holds as a secret value is hidden wherever
         // an event shows it.
-        let hidden = SecretPolicy.default.secretValues(among: Set(pending.lazy.flatMap { Self.quoted(by: $0.loss) }), in: data)
+        var quoted = Set(pending.lazy.flatMap { Self.quoted(by: $0.loss) })
+        for path in Set(pending.lazy.map(\.path)) {
+            quoted.formUnion(path.split(whereSeparator: { $0 == "." || $0 == "[" || $0 == "]" }).lazy.map(String.init))
+        }
+        let hidden = SecretPolicy.default.secretValues(among: quoted, in: data, contentTypes: response.headerFields[values: .contentType])
         let secrets = Set(hidden)
         let route = Self.rereading { matcher.matchedRoute(for: response, data: data) }.map { ShownText.line($0, limit: 1_024) }
         let url = response.url.map { ShownText.line(ResponseContext.shown($0), limit: ResponseContext.shownURLLimit + 64) } ?? "(no URL)"
@@ -256,7 +255,7 @@ package final class DecodingObservation {
             var reason: String?
             switch item.loss {
             case .skipped(let index, let tag, let failure, let fallback):
-                kind = .elementSkipped(index: index, tag: Self.hiding(tag.shown, raw: tag.text, secrets))
+                kind = .elementSkipped(index: index, tag: Self.hiding(tag.shown, raw: tag.value, secrets))
                 path = "\(item.path)[\(index)]"
                 let thrown = failure.error(at: index)
                 error = thrown

@@ -88,7 +88,7 @@ public struct LossyPolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendabl
                 let tag: DecodingObservation.Tag = switch read {
                 case .scalar(_, isString: true): .string(failure.tag ?? "")
                 case .scalar(_, isString: false): .bare(failure.tag ?? "")
-                case .other(let what): .bare(what)
+                case .other(let what): .placeholder(what)
                 case .missing, nil: .none
                 }
                 DecodingObservation.skipped(

@@ -123,7 +123,7 @@ struct TypeFieldTable {
                 codingPath: element.codingPath + keys.map { AnyCodingKey($0) },
                 debugDescription: "Unknown discriminator \(TagText.quoted(field)): found \(read.shown ?? "missing"); registered: \(registered)."))
         }
-        let raw: String? = if case .scalar(let text, isString: true) = read { text } else { nil }
+        let raw: String? = if case .scalar(let text, _) = read { text } else { nil }
         unknown = DecodingObservation.sharedUnknownTag(field: field, found: read.shown, raw: raw, fallback: fallbackName)
         let value = try type.init(from: element)
         if let unknown { DecodingObservation.unknownTag(unknown, at: element.codingPath) }

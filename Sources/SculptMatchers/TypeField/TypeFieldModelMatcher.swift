@@ -160,7 +160,12 @@ public struct TypeFieldModelMatcher: ModelMatcher {
         case .empty: return nil
         }
         if let fallback {
-            let raw: String? = if case .found(.string(let value)) = outcome { value } else { nil }
+            // The tag's value, to hide it when the body holds it under a secret name.
+            let raw: String? = switch outcome {
+            case .found(.string(let value)): value
+            case .found(.number): found
+            default: nil
+            }
             return answered(fallback, found: found, raw: raw)
         }
         if unknownValuesMatchNothing { return nil }

@@ -131,10 +131,10 @@ package struct CredentialShape: Sendable {
         return end - start
     }
 
-    /// A JWT at `start`: `eyJ` base64url, a dot, `eyJ` base64url, a dot, base64url (the
-    /// signature), the first two parts at least 10 characters and the signature too, or none (an
-    /// unsigned token, `alg: none`), not inside a longer word or token unless asked: its length,
-    /// or `nil` and where its first part ended.
+    /// A JWT at `start`: `eyJ` base64url, a dot, `eyJ` base64url, a dot, and base64url (the
+    /// signature, of any length: none for an unsigned token, `alg: none`), the first two parts at
+    /// least 10 characters, not inside a longer word or token unless asked: its length, or `nil`
+    /// and where its first part ended.
     private static func jwt(in bytes: [UInt8], at start: Int, insideWords: Bool) -> (length: Int?, firstPartEnd: Int) {
         if !insideWords, start > 0, isTokenByte(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: ".") { return (nil, start + 1) }
         let header = Array("eyJ".utf8)
@@ -145,9 +145,8 @@ package struct CredentialShape: Sendable {
             if part < 2, !bytes[index...].starts(with: header) { return (nil, firstPartEnd) }
             while index < bytes.count, isTokenByte(bytes[index]) { index += 1 }
             if part == 0 { firstPartEnd = index }
-            // An unsigned token ends at the dot after its claims.
-            if part == 2, index == partStart { break }
-            guard index - partStart >= 10 else { return (nil, firstPartEnd) }
+            // The header and the claims say it is a JWT: the signature may be short, or none.
+            guard part == 2 || index - partStart >= 10 else { return (nil, firstPartEnd) }
             if part < 2 {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ".") else { return (nil, firstPartEnd) }
                 index += 1

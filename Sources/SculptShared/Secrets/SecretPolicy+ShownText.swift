@@ -68,9 +68,12 @@ extension SecretPolicy {
                 index += 1
                 continue
             }
-            // The run of a token's characters before the cut, at most as long as the longest credential.
+            // The run of a token's characters before the cut, at most as long as the longest
+            // credential; an escape cut short (`Ig%7…`) is part of it.
             var start = index
-            while start > max(0, index - 320), CredentialShape.isTokenByte(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: ".") { start -= 1 }
+            while start > max(0, index - 320), CredentialShape.isTokenByte(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: ".") || bytes[start - 1] == UInt8(ascii: "%") {
+                start -= 1
+            }
             let cut = (start..<index).first { position in
                 cutPrefixes.contains { prefix in
                     index - position - prefix.count >= 4 && bytes[position...].starts(with: prefix)

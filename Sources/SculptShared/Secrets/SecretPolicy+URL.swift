@@ -33,6 +33,19 @@ extension SecretPolicy {
         redacting(urlText: text, depth: 0)
     }
 
+    /// URL text redacted as ``redacting(urlText:)`` redacts it, with the values of its secret parts
+    /// hidden wherever else it holds them too (`?token=abc123&state=abc123`, a path segment that
+    /// repeats one): what a text for a person shows of a URL.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.shown(urlText: "/cb?access_token=abc123&state=abc123")   // /cb?access_token=REDACTED&state=REDACTED
+    /// ```
+    package func shown(urlText text: String) -> String {
+        let redacted = redacting(urlText: text)
+        let values = secretValues(inURLText: text)
+        return values.isEmpty ? redacted : Self.redacting(values: values, in: redacted)
+    }
+
     /// ``redacting(urlText:)`` at a nesting `depth` (values decoded to get here).
     private func redacting(urlText text: String, depth: Int) -> String {
         let bytes = Array(text.utf8)

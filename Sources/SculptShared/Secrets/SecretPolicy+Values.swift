@@ -117,8 +117,9 @@ extension SecretPolicy {
         return values
     }
 
-    /// The secret values in a URL: its user name and password, and the values of its secret query
-    /// and fragment parameters (as written and percent-decoded). At most 1,024.
+    /// The secret values in a URL: its password (its user name when it has none), credentials of
+    /// a known shape, and the values of its secret query and fragment parameters (as written and
+    /// percent-decoded). At most 1,024.
     ///
     /// ```swift
     /// SecretPolicy.default.secretValues(in: URL(string: "https://h/cb?access_token=abc123")!)   // ["abc123"]
@@ -138,9 +139,15 @@ extension SecretPolicy {
                 add(String(decoding: text[found.range], as: UTF8.self))
                 add(String(decoding: found.decoded, as: UTF8.self))
             }
-            absolute.user(percentEncoded: true).map(add)
+            // A user name is the credential when no password follows it (`https://sk_live_…:@h`);
+            // beside one, it names who signs in, and hiding it would blank every `users` a text
+            // holds when it is `user`.
+            let password = absolute.password(percentEncoded: true) ?? ""
+            if password.isEmpty {
+                absolute.user(percentEncoded: true).map(add)
+                absolute.user(percentEncoded: false).map(add)
+            }
             absolute.password(percentEncoded: true).map(add)
-            absolute.user(percentEncoded: false).map(add)
             absolute.password(percentEncoded: false).map(add)
         }
         let lists = [absolute.query(percentEncoded: true), absolute.fragment(percentEncoded: true)].compactMap { $0 }

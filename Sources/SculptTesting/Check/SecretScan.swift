@@ -62,7 +62,27 @@ public enum SecretScan {
         }
         let found = Set(findings.map(\.needle))
         findings += shapes(in: Array(data), path: "(the file's text)").filter { !found.contains($0.needle) }
-        return findings
+        return hidingValues(in: findings)
+    }
+
+    /// `findings` with each value found hidden where a path names it (a member keyed by a token
+    /// the file holds elsewhere): a path is shown, a value never.
+    private static func hidingValues(in findings: [Finding]) -> [Finding] {
+        let values = Set(findings.lazy.map(\.needle).filter { $0.utf8.count >= SecretPolicy.shortestSecretValue })
+        guard !values.isEmpty else { return findings }
+        // A value that reads as more than one step of a path is looked for in the whole path.
+        let steps = values.filter { $0.contains(".") || $0.contains("[") }
+        return findings.map { finding in
+            var finding = finding
+            finding.path = finding.path.split(separator: ".", omittingEmptySubsequences: false).map { step in
+                // `name[2][0]`: the name before its indices.
+                let name = step.prefix { $0 != "[" }
+                return values.contains(String(name)) ? Secrets.marker + step.dropFirst(name.count) : String(step)
+            }.joined(separator: ".")
+            let inPath = steps.filter(finding.path.contains)
+            if !inPath.isEmpty { finding.path = SecretPolicy.redacting(values: Array(inPath), in: finding.path) }
+            return finding
+        }
     }
 
     /// A name that names a value, judged once where it is read (a member's name, however many
@@ -162,7 +182,7 @@ public enum SecretScan {
                     } else {
                         add(self.findings(in: body, name: nil, policy, boundary: boundary), at: path, to: &found)
                     }
-                    findings += found.map { Finding(path: $0.path, kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64))) }
+                    findings += hidingValues(in: found).map { Finding(path: $0.path, kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64))) }
                     // What could not be read may hold a secret: the file is not called clean.
                     if let failure {
                         findings.append(Finding(path: path.text, kind: "a compressed body that cannot be read whole (\(failure))", shown: "not checked past \(body.utf8.count) bytes", needle: String(text.prefix(64))))

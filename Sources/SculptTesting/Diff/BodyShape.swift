@@ -44,6 +44,10 @@ struct BodyShape {
     private(set) var parents: [String: String] = [:]
     private(set) var order: [String] = []
 
+    /// Members named by one of these (a secret value a body holds: a session keyed by its
+    /// token) are at a path that names ``Secrets/marker`` instead.
+    var hiding: Set<String> = []
+
     /// Adds a body's shape.
     mutating func add(_ body: Data) {
         guard !body.isEmpty else { return note("", .empty, parent: nil) }
@@ -95,7 +99,8 @@ struct BodyShape {
             var position = JSONTape.firstChild(of: index)
             while position < entry.end {
                 let key = entries[position]
-                let name = MemberPath.name(text, key.offset..<(key.offset + key.length), escaped: !key.isSimpleString)
+                var name = MemberPath.name(text, key.offset..<(key.offset + key.length), escaped: !key.isSimpleString)
+                if hiding.contains(name) { name = Secrets.marker }
                 if names.insert(name).inserted {
                     walk(JSONTape.value(ofKey: position), entries, text, path: MemberPath.appending(name, to: path), parent: path)
                 }

@@ -98,8 +98,12 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
     ///   - old: the interactions recorded first.
     ///   - new: the interactions recorded since.
     public init(old: [Fixture], new: [Fixture]) {
-        let before = Side(old)
-        let after = Side(new)
+        let old = old.map(Reading.init), new = new.map(Reading.init)
+        // A member a body names by a secret value a recording holds (a session keyed by the token
+        // another response gave) is listed under the marker.
+        let secrets = Set((old + new).flatMap(\.secretValues))
+        let before = Side(old, hiding: secrets)
+        let after = Side(new, hiding: secrets)
         changes = []
         for key in before.order {
             let line = before.lines[key] ?? ""
@@ -199,14 +203,38 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
         var shape = BodyShape()
     }
 
+    /// A recorded interaction's body as every reader of recordings reads it: decompressed, in
+    /// UTF-8.
+    struct Reading {
+        var fixture: Fixture
+        var body: Data
+        /// The content type without parameters, lowercased; `nil` when none is recorded.
+        var mediaType: String?
+
+        init(_ fixture: Fixture) {
+            self.fixture = fixture
+            let (body, fields) = RecordedBody.decodedIfPossible(fixture.response.body, fields: fixture.response.headerFields)
+            mediaType = fields[.contentType].map { type in
+                type.split(separator: ";", maxSplits: 1).first.map { ASCII.lowercased(String($0)).trimmingCharacters(in: .whitespaces) } ?? ""
+            }
+            self.body = RecordedBody.utf8(body, fields: fields)
+        }
+
+        /// The secret values the body holds.
+        var secretValues: [String] {
+            SecretPolicy.default.secretValues(in: body, contentTypes: mediaType.map { [$0] } ?? [], scanning: body.count).values
+        }
+    }
+
     /// One recording's interactions by method and path.
     struct Side {
         var recordings: [String: Recording] = [:]
         var lines: [String: String] = [:]
         var order: [String] = []
 
-        init(_ fixtures: [Fixture]) {
-            for fixture in fixtures {
+        init(_ readings: [Reading], hiding secrets: Set<String>) {
+            for reading in readings {
+                let fixture = reading.fixture
                 let path = RequestComparison.path(of: fixture.request.url)
                 let key = fixture.request.method.rawValue + " " + path
                 if recordings[key] == nil {
@@ -216,13 +244,9 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
                 var recording = recordings[key] ?? Recording()
                 recordings[key] = nil
                 recording.statuses.insert(fixture.response.status.code)
-                // The body as every reader of recordings reads it: decompressed, in UTF-8.
-                let (body, fields) = RecordedBody.decodedIfPossible(fixture.response.body, fields: fixture.response.headerFields)
-                if let type = fields[.contentType] {
-                    let media = type.split(separator: ";", maxSplits: 1).first.map { ASCII.lowercased(String($0)).trimmingCharacters(in: .whitespaces) } ?? ""
-                    recording.contentTypes.insert(media)
-                }
-                recording.shape.add(RecordedBody.utf8(body, fields: fields))
+                if let media = reading.mediaType { recording.contentTypes.insert(media) }
+                recording.shape.hiding = secrets
+                recording.shape.add(reading.body)
                 recordings[key] = recording
             }
         }

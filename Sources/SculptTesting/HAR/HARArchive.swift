@@ -42,7 +42,7 @@ public struct HARArchive: Sendable {
         /// most 4,096 bytes, whatever the archive holds.
         public var description: String {
             // The URL as written may not parse: its secrets are found in its text.
-            let shown = url.map { " (\(ClippedText.value(SecretPolicy.default.redacting(urlText: String($0.utf8.prefix(64 << 10)) ?? ""), limit: 1_024)))" }
+            let shown = url.map { " (\(ClippedText.value(SecretPolicy.default.shown(urlText: String($0.utf8.prefix(64 << 10)) ?? ""), limit: 1_024)))" }
             return ShownText.line("entry \(index)\(shown ?? ""): \(reason)", limit: 4_096)
         }
     }
@@ -95,7 +95,7 @@ public struct HARArchive: Sendable {
                 fixture.source = "\(source ?? "HAR") entry \(index)"
                 fixtures.append(fixture)
             } catch {
-                let url = entry["request"]?["url"]?.string.map { ShownText.line(redaction.redacting(urlText: $0), limit: 1_024, policy: redaction.policy) }
+                let url = entry["request"]?["url"]?.string.map { ShownText.line(redaction.policy.shown(urlText: $0), limit: 1_024, policy: redaction.policy) }
                 skipped.append(Skipped(index: index, url: url, reason: error.reason))
             }
         }

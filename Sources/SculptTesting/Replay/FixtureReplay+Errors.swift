@@ -51,10 +51,13 @@ extension FixtureReplay {
         public var description: String {
             let policy = redaction
             let asked = Self.line(request, policy)
+            // A secret value of one URL shown is hidden wherever another shows it under an
+            // ordinary name.
+            let hidden = ([request] + nearest.prefix(Self.shownCandidates).map(\.fixture.request)).flatMap { policy.secretValues(in: $0.url) }
             if usedUp > 0 {
                 return ShownText.line(
                     "No unused recorded interaction matches \(asked): its \(ClippedText.count(usedUp)) recorded response\(usedUp == 1 ? " was" : "s were") already used. Set repeatsLastResponse to serve the last one again.",
-                    limit: Self.descriptionLimit, policy: policy)
+                    limit: Self.descriptionLimit, hiding: hidden, policy: policy)
             }
             var lines = ["No recorded interaction matches \(asked)."]
             if nearest.isEmpty {
@@ -64,13 +67,13 @@ extension FixtureReplay {
                 for candidate in nearest.prefix(Self.shownCandidates) {
                     let source = candidate.fixture.source.map { " (\(ClippedText.value($0, limit: 128)))" } ?? ""
                     let differences = ClippedText.list(candidate.differences, separator: "; ", limit: Self.candidateLimit)
-                    lines.append(ShownText.line("- \(Self.line(candidate.fixture.request, policy))\(source): \(differences)", limit: Self.candidateLimit, policy: policy))
+                    lines.append(ShownText.line("- \(Self.line(candidate.fixture.request, policy))\(source): \(differences)", limit: Self.candidateLimit, hiding: hidden, policy: policy))
                 }
                 if nearest.count > Self.shownCandidates {
                     lines.append("and \(ClippedText.count(nearest.count - Self.shownCandidates)) more")
                 }
             }
-            return ClippedText.value(lines.map { ShownText.line($0, limit: Self.descriptionLimit, policy: policy) }.joined(separator: "\n"), limit: Self.descriptionLimit)
+            return ClippedText.value(lines.map { ShownText.line($0, limit: Self.descriptionLimit, hiding: hidden, policy: policy) }.joined(separator: "\n"), limit: Self.descriptionLimit)
         }
 
         /// `GET /path?query`, redacted, escaped and bounded.
@@ -83,9 +86,15 @@ extension FixtureReplay {
         /// bytes, without joining a long path and query first: descriptions end up in logs and,
         /// from ``FixtureServer``, in response bodies.
         static func target(of url: URL, _ policy: SecretPolicy = .default) -> String {
+            // A secret value the URL repeats elsewhere (`?token=abc123&state=abc123`) is hidden
+            // there too.
+            let values = policy.secretValues(in: url)
             let url = policy.redacting(url)
             let query = url.query(percentEncoded: true).map { ["?", $0] } ?? []
-            return PrintableText.value(joining: [RequestComparison.shownPath(of: url)] + query, limit: 1_024)
+            let parts = [RequestComparison.shownPath(of: url)] + query
+            guard !values.isEmpty else { return PrintableText.value(joining: parts, limit: 1_024) }
+            // Looked for in what can be shown: each part's first 64 KiB.
+            return PrintableText.value(joining: parts.map { SecretPolicy.redacting(values: values, in: ClippedText.prefix($0, bytes: 64 << 10)) }, limit: 1_024)
         }
     }
 

@@ -6,7 +6,7 @@ import Sculpt
 /// The lines a miss shows for a comparison.
 ///
 /// They show no secret: values are redacted by ``Redaction``'s rules plus the names the recording
-/// itself redacted, then their control characters escaped (``PrintableText``), then cut to a
+/// itself redacted (and the secret values of either URL wherever they stand), then their control characters escaped (``PrintableText``), then cut to a
 /// bounded length, so a line is one line whatever the request held.
 extension RequestComparison {
     /// The most one shown value (a path, a header value, a query difference) takes, in bytes.
@@ -54,7 +54,10 @@ extension RequestComparison {
         for name in refusingRules {
             lines.append("rule \(Self.shown(name)): refused the recorded request")
         }
-        return lines.map { ShownText.line($0, limit: Self.shownLimit * 3, policy: policy) }
+        // A secret value either URL holds is hidden where the other holds it under an ordinary
+        // name (`token=abc123` asked, `state=abc123` recorded).
+        let hidden = policy.secretValues(in: asked.request.url) + policy.secretValues(in: recorded.url)
+        return lines.map { ShownText.line($0, limit: Self.shownLimit * 3, hiding: hidden, policy: policy) }
     }
 
     /// Whether a query's items hold an OAuth parameter that makes a `code` beside it secret.

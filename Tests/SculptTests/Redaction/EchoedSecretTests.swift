@@ -117,6 +117,26 @@ struct EchoedSecretTests {
         #expect(error.description.contains(#"{"kind":"…","id":…,"n":7,"#), "\(error.description.prefix(1_500))")
     }
 
+    @Test("past the first 4 MiB a key a model made of a value is not shown unless the body names a member so", arguments: [false, true])
+    func valueAsKeyPastScan(named: Bool) throws {
+        struct Keyed: Decodable, Sendable {
+            init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: AnyKey.self)
+                let reference = try container.decode(String.self, forKey: AnyKey(stringValue: "ref"))
+                _ = try container.decode(Int.self, forKey: AnyKey(stringValue: reference))
+            }
+        }
+        // The secret lies past the bytes read for secrets; a key the body names as a member is a
+        // key, shown.
+        let key = named ? "quantity" : "Hunter2SuperSecretPw"
+        let data = Data((#"{"ref":"\#(key)","quantity":"many","# + String(repeating: " ", count: 5 << 20) + #""password":"Hunter2SuperSecretPw"}"#).utf8)
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Keyed.self))
+        let context = ResponseContext(url: URL(string: "https://h/x"), status: .ok, headerFields: [.contentType: "application/json"])
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(data, for: context) }
+        #expect(!error.description.contains("Hunter2"), "\(error.description.prefix(1_500))")
+        #expect(error.description.contains("At quantity") == named, "\(error.description.prefix(1_500))")
+    }
+
     @Test("a credential in an HTML page's hidden input or meta tag, or after its scheme in text, is not shown", arguments: [
         ("text/html", #"<html><form><input type="hidden" name="authenticity_token" value="\#(secret)"></form></html>"#),
         ("text/html", #"<html><head><meta name="csrf-token" content="\#(secret)"></head></html>"#),

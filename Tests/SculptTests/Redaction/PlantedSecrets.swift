@@ -53,10 +53,11 @@ enum Planted {
     static let escape = "\u{1B}]0;pwned\u{7}\u{1B}[2J"
 
     /// A URL with a credential in its user information, its path, its query (named and by
-    /// shape) and its fragment, and an escape in its path.
+    /// shape, and a named one repeated under an ordinary name) and its fragment, and an escape in
+    /// its path.
     static let url: URL = {
         let text = "https://user:\(password)@api.example.com/v3/users/\(credential("ghp_"))/keys/\(credential("xoxb-"))/%1B%5D0%3Bpwned%07"
-            + "?access_token=\(credential("AKIA"))&token=\(queryToken)&note=\(credential("sk_live_"))#id_token=\(credential("eyJ"))"
+            + "?access_token=\(credential("AKIA"))&token=\(queryToken)&state=\(queryToken)&note=\(credential("sk_live_"))#id_token=\(credential("eyJ"))"
         return URL(string: text) ?? URL(filePath: "/")
     }()
 

@@ -264,7 +264,7 @@ struct TextGateTests {
             }
             do { try replay.verifyAllUsed() } catch { texts.append("\(error)") }
             texts.append(RequestMatching.custom("\(Planted.credential("ghp_"))\(Planted.escape)") { _, _ in true }.description)
-            let served = ServedRequest(method: .get, target: "/users/\(Planted.credential("ghp_"))?token=\(Planted.queryToken)\(Planted.escape)", status: 404, outcome: .failed(reason: Planted.credential("xoxr-")))
+            let served = ServedRequest(method: .get, target: "/users/\(Planted.credential("ghp_"))?token=\(Planted.queryToken)&state=\(Planted.queryToken)\(Planted.escape)", status: 404, outcome: .failed(reason: Planted.credential("xoxr-")))
             return texts + [served.description, served.target]
         },
         Channel(name: "cassette errors, record and playback modes, and cassette names", covers: [

@@ -412,8 +412,8 @@ struct DecodingObserverTests {
         #expect(heard.all.last?.reason == "At [19999]: expected Int. (the value is not shown)")
     }
 
-    @Test("a value the body holds under a secret name is not shown where a model used it as a key")
-    func bodyValueAsKey() throws {
+    @Test("a value the body holds under a secret name is not shown where a model used it as a key", arguments: [1, 300])
+    func bodyValueAsKey(elements: Int) throws {
         struct Keyed: Decodable, Sendable {
             init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: AnyKey.self)
@@ -422,11 +422,13 @@ struct DecodingObserverTests {
             }
         }
         let heard = Heard()
-        _ = try serializer(StaticModelMatcher(LossyArray<Keyed>.self), heard)
-            .serialize(.json(#"[{"ref":"hunter2hunter2","password":"hunter2hunter2"}]"#), for: response(), as: LossyArray<Keyed>.self)
-        let event = try #require(heard.all.only)
-        for text in [event.description, event.reason ?? "", event.codingPath] {
-            #expect(!text.contains("hunter2"), "\(text)")
+        let body = "[" + (0..<elements).map { #"{"ref":"hunter2hunter2-\#($0)","password":"hunter2hunter2-\#($0)"}"# }.joined(separator: ",") + "]"
+        _ = try serializer(StaticModelMatcher(LossyArray<Keyed>.self), heard).serialize(.json(body), for: response(), as: LossyArray<Keyed>.self)
+        #expect(heard.all.count == elements)
+        for event in heard.all {
+            for text in [event.description, event.reason ?? "", event.codingPath] {
+                #expect(!text.contains("hunter2"), "\(text)")
+            }
         }
     }
 
@@ -452,15 +454,22 @@ struct DecodingObserverTests {
         #expect(event.kind.description == "skipped element [0] (tag \(tag))")
     }
 
-    @Test("a tag the body also holds under a secret name is not shown", arguments: [false, true])
-    func secretTag(skipped: Bool) throws {
+    @Test("a tag the body also holds under a secret name is not shown", arguments: [
+        #"[{"type":"Hunter2SuperSecretPw","password":"Hunter2SuperSecretPw"}]"#,
+        #"[{"type":"Hunter2SuperSecretPw","password":"Hunter2Super\u0053ecretPw"}]"#,
+        #"[{"type":"Hunter2SuperSecretPw","data":"a=1&password=Hunter2SuperSecretPw"}]"#,
+        #"[{"type":98765432,"password":98765432}]"#,
+        #"[{"type":"Hunter2SuperSecretPw","note":"Authorization: Bearer Hunter2SuperSecretPw"}]"#,
+        #"[{"type":"Hunter2SuperSecretPw","note":"Authorization: Bearer\tHunter2SuperSecretPw"}]"#,
+        #"[{"type":"Hunter2SuperSecretPw","credentials":{"current":["Hunter2SuperSecretPw"]}}]"#,
+    ], [false, true])
+    func secretTag(body: String, skipped: Bool) throws {
         struct Strict: Decodable, Sendable { let question: String }
         enum Skipping: TypeFieldFamily {
             static let types = Events.types
             static let fallback: (any (Decodable & Sendable).Type)? = Strict.self
         }
         let heard = Heard()
-        let body = #"[{"type":"Hunter2SuperSecretPw","password":"Hunter2SuperSecretPw"}]"#
         if skipped {
             _ = try serializer(StaticModelMatcher(LossyPolymorphicArray<Skipping>.self), heard).serialize(.json(body), for: response(), as: LossyPolymorphicArray<Skipping>.self)
         } else {
@@ -468,8 +477,9 @@ struct DecodingObserverTests {
         }
         let event = try #require(heard.all.only)
         for text in [event.description, event.kind.description, event.reason ?? "", "\(event.kind)"] {
-            #expect(!text.contains("Hunter2"), "\(text)")
+            #expect(!text.contains("Hunter2") && !text.contains("98765432"), "\(text)")
         }
+        #expect(event.kind.description.contains("REDACTED"))
     }
 }
 

@@ -287,7 +287,7 @@ struct CassetteTraitTests {
                 reported.withLock { $0.append(String(describing: issue)) }
                 return true
             }
-            #expect(reported.withLock { $0 }.contains { $0.contains("cases of one test recorded GET /counter with other responses") }, "\(reported.withLock { $0 })")
+            #expect(reported.withLock { $0 }.contains { $0.contains("the tests or cases that share it recorded GET /counter with other responses") }, "\(reported.withLock { $0 })")
         }
     }
 

@@ -98,12 +98,17 @@ struct RecordedBodyTests {
         #expect(Set(SecretScan.findings(inJSON: file).map(\.kind)) == ["a GitHub token", #"an unredacted "password""#])
     }
 
-    @Test("a compressed body that does not decompress is kept as stored, with its coding, by every reader, and check reports it")
-    func damaged() throws {
-        let stored = Stored(name: "truncated", encoding: "gzip", bytes: GzipData.member(Self.json).prefix(20))
+    static let damagedBodies: [Stored] = [
+        Stored(name: "truncated gzip", encoding: "gzip", bytes: GzipData.member(Self.json).prefix(20)),
+        Stored(name: "a truncated zlib stream", encoding: "deflate", bytes: GzipData.zlib(Data(Self.json.utf8)).prefix(20)),
+        Stored(name: "truncated raw deflate", encoding: "deflate", bytes: GzipData.rawDeflate(Data(Self.json.utf8)).prefix(20)),
+    ]
+
+    @Test("a compressed body that does not decompress is kept as stored, with its coding, by every reader, and check reports it", arguments: damagedBodies)
+    func damaged(_ stored: Stored) throws {
         let fixture = try Fixture(json: stored.file)
         #expect(fixture.data == stored.bytes)
-        #expect(fixture.response.headerFields[.contentEncoding] == "gzip")
+        #expect(fixture.response.headerFields[.contentEncoding] == stored.encoding)
         let again = try Fixture(json: fixture.encoded())
         #expect(again.data == stored.bytes && again.response.headerFields == fixture.response.headerFields, "it reads back as written")
         #expect(SecretScan.findings(inJSON: stored.file).contains { $0.kind.hasPrefix("a compressed body that cannot be read whole") })

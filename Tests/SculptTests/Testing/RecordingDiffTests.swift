@@ -114,6 +114,22 @@ struct RecordingDiffTests {
         #expect(!diff.description.contains(token), "\(diff)")
     }
 
+    @Test("a member named by a secret value a recording holds is listed as REDACTED, so a token that changes is no change")
+    func secretValuesAsNames() throws {
+        let session = "Hunter2SuperSecretPw"
+        let old = [
+            try Fixture.stub(.post, "/login", json: #"{"session_token": "\#(session)"}"#),
+            try Fixture.stub(.get, "/sessions", json: #"{"sessions": {"\#(session)": {"user": "octocat"}}}"#),
+        ]
+        let renewed = [
+            try Fixture.stub(.post, "/login", json: #"{"session_token": "Renewed2SecretValue"}"#),
+            try Fixture.stub(.get, "/sessions", json: #"{"sessions": {"Renewed2SecretValue": {"user": 1}}}"#),
+        ]
+        let diff = RecordingDiff(old: old, new: renewed)
+        #expect(diff.changes.map(\.kind) == [.retyped(member: "sessions.REDACTED.user", from: "string", to: "number")])
+        #expect(!diff.description.contains(session) && !diff.description.contains("Renewed2"), "\(diff)")
+    }
+
     @Test("sculpt diff lists the changes and exits 1 on a breaking one, 0 on none, 2 on a recording it cannot read")
     func command() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-diff-\(UUID())")
