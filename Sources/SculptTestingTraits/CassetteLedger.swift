@@ -17,22 +17,41 @@ final class CassetteLedger: @unchecked Sendable {
     /// The suite or test function whose scope this ledger is: the one test filter that records
     /// its cassette for every test that shares it.
     let scope: Test.ID
-    /// What the cases have recorded and saved so far: a case's recording of a request another
-    /// case recorded is not saved again (see ``save(_:keepingUnreplaced:)``).
+    /// What the cases have recorded and saved so far, in the order they saved.
     private var recorded: [Fixture] = []
 
     init(scope: Test.ID) {
         self.scope = scope
     }
 
-    /// Saves a case's recording, leaving out what the cases before it recorded for the same
-    /// requests: on replay every case of the scope gets the first answer to a request they all
-    /// make, so a second copy would never be used (and would fail the scope as unused). Returns
-    /// the interactions left out whose responses differ from the first's: a replay cannot give
-    /// each case its own, and the run says so.
-    func save(_ recording: CassetteRecording, keepingUnreplaced: Bool) throws -> [Fixture] {
+    /// A case's recording, with how much of what the cases recorded its replay holds.
+    struct Opening {
+        /// The case's recording.
+        var recording: CassetteRecording
+        /// How many of the interactions the cases had saved when it was opened its replay answers
+        /// from (all of them when it read the file, none when it did not).
+        var replayed: Int
+    }
+
+    /// Opens a case's recording with `open`, under the lock that saves take, so that what its
+    /// replay read of the file and what the ledger says the cases had saved agree.
+    func open(_ open: () throws -> CassetteRecording) throws -> Opening {
         try lock.withLock {
-            let saving = try recording.save(keepingUnreplaced: keepingUnreplaced, answeredBy: recorded)
+            let recording = try open()
+            return Opening(recording: recording, replayed: recording.replaysFile ? recorded.count : 0)
+        }
+    }
+
+    /// Saves a case's recording, leaving out what other cases recorded for the same requests that
+    /// its replay did not hold: cases running at once, or re-recording in ``RecordMode/all``,
+    /// record the same requests, and on replay each case gets the cassette whole, so one copy of
+    /// each request for every time one case makes it is what the file needs (a second copy would
+    /// never be used, and would fail the scope as unused). A case that makes a request more often
+    /// than the others keeps its extra copies. Returns the interactions left out whose responses
+    /// differ from the one kept: a replay cannot give each case its own, and the run says so.
+    func save(_ opening: Opening, keepingUnreplaced: Bool) throws -> [Fixture] {
+        try lock.withLock {
+            let saving = try opening.recording.save(keepingUnreplaced: keepingUnreplaced, answeredBy: Array(recorded[opening.replayed...]))
             recorded += saving.written
             return saving.conflicting
         }

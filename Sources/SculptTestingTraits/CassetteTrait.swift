@@ -99,12 +99,16 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             if let thrown { throw thrown }
             return
         }
+        let ledger = CassetteLedger.current[key]
+        let opening: CassetteLedger.Opening?
         let recording: CassetteRecording
         do {
-            recording = try CassetteRecording(file: file, mode: mode, playback: playback, options: options, redaction: redaction)
+            let open = { try CassetteRecording(file: file, mode: mode, playback: playback, options: options, redaction: redaction) }
+            opening = try ledger?.open(open)
+            recording = try opening?.recording ?? open()
         } catch var error as CassetteRecording.MissingCassetteError {
             // The scope that shares the cassette is recorded whole: a suite's every test.
-            let scope = CassetteLedger.current[key]?.scope ?? test.id
+            let scope = ledger?.scope ?? test.id
             error.test = Self.filterPattern(scope.moduleName + "." + scope.nameComponents.joined(separator: "/"))
             throw error
         }
@@ -112,11 +116,13 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         // real traffic, and an unused interaction is worth knowing beside a failure.
         let thrown = await Self.error { try await CassetteRecording.$current.withValue(recording) { try await function() } }
         recording.session.finishTasksAndInvalidate()
-        let ledger = CassetteLedger.current[key]
         do {
             // A test that threw keeps the recorded answers to the requests it did not reach.
-            let conflicting = try ledger?.save(recording, keepingUnreplaced: thrown != nil)
-                ?? recording.save(keepingUnreplaced: thrown != nil, answeredBy: []).conflicting
+            let conflicting = if let ledger, let opening {
+                try ledger.save(opening, keepingUnreplaced: thrown != nil)
+            } else {
+                try recording.save(keepingUnreplaced: thrown != nil, answeredBy: []).conflicting
+            }
             if !conflicting.isEmpty {
                 let requests = ClippedText.list(conflicting.lazy.map { "\($0.request.method.rawValue) \($0.request.url.path(percentEncoded: true))" }, limit: 1_024)
                 Issue.record(Comment(rawValue: ShownText.line(

@@ -50,6 +50,9 @@ public final class CassetteRecording: Sendable {
     /// What was replayed from the cassette when it was opened (kept by ``save()`` in
     /// ``RecordMode/newEpisodes``).
     private let existing: [Fixture]
+    /// Whether ``replay`` holds the file as it was when opened: not in ``RecordMode/all`` mode or
+    /// live playback, nor when there was no file.
+    package let replaysFile: Bool
     /// Sends what the cassette lacks; `nil` when nothing may reach the network.
     private let recorder: FixtureRecorder?
     /// Whether what the recorder sends is kept and written.
@@ -87,13 +90,15 @@ public final class CassetteRecording: Sendable {
         // recorded: a test that opens it after another saved it replays what is there and records
         // what it lacks, as in new-episodes mode.
         let recordsOnce = mode == .once && !CassetteFiles.shared.existedAtFirstOpening(file, existsNow: exists)
-        let existing = exists && mode != .all && playback != .live ? try Cassette(contentsOf: file).interactions : []
+        let replaysFile = exists && mode != .all && playback != .live
+        let existing = replaysFile ? try Cassette(contentsOf: file).interactions : []
         let records = playback != .live && (mode == .all || mode == .newEpisodes || recordsOnce)
         let recorder = records || playback != .strict ? FixtureRecorder(configuration: configuration, redaction: redaction) : nil
         self.file = file
         self.mode = mode
         self.playback = playback
         self.existing = existing
+        self.replaysFile = replaysFile
         self.recorder = recorder
         self.records = records
         self.replay = FixtureReplay(existing, options: options, recorder: recorder)
@@ -157,10 +162,11 @@ public final class CassetteRecording: Sendable {
     ///   (matches, as the replay matches requests) are kept after the recorded ones, whatever the
     ///   mode and whichever test saved first, so a request the run did not reach keeps its
     ///   recorded answer.
-    /// - `answeredBy`: what the other cases of one test recorded. A recorded interaction one of
-    ///   them answers (the same request, made by every case) is not written again: on replay
-    ///   every case gets the first, so a second copy would never be used. One with another
-    ///   response than the first is a conflict, reported.
+    /// - `answeredBy`: what other cases of one test recorded that this recording's replay did
+    ///   not hold. A recorded interaction one of them answers (each answering once: the same
+    ///   request, made by both cases) is not written again: on replay every case gets the first,
+    ///   so a second copy would never be used. One with another response than the first is a
+    ///   conflict, reported.
     package func save(keepingUnreplaced: Bool, answeredBy others: [Fixture]) throws -> Saving {
         try saved.withLock { saved in
             let recorded = recordedInteractions

@@ -347,4 +347,37 @@ struct CassetteTraitTests {
             #expect(bodies.count == 3, "\(bodies)")
         }
     }
+    @Test("a test or case that makes a request more often than the others sharing its cassette keeps every answer it needs, and the next run replays each whole",
+          arguments: [[1, 2], [2, 1], [1, 3, 2]], [RecordMode.once, .all, .newEpisodes])
+    func repeatedRequestsAreKept(_ counts: [Int], _ mode: RecordMode) async throws {
+        let api = FixtureReplay([try .stub(.get, "/c", text: "c")], options: .init(repeatsLastResponse: true))
+        try await FixtureServer.running(api) { _, base in
+            let test = try #require(Test.current)
+            let testCase = Test.Case.current
+            for together in [false, true] {
+                let folder = Self.folder()
+                for run in [mode, .replayOnly] {
+                    let trait: CassetteTrait = .cassette("repeated", in: folder, mode: run, playback: .strict)
+                    let requests: @Sendable (Int) async throws -> Void = { count in
+                        try await trait.provideScope(for: test, testCase: testCase) {
+                            for _ in 0..<count {
+                                _ = try await #require(CassetteRecording.current).session.data(from: base.appending(path: "c"))
+                            }
+                        }
+                    }
+                    try await trait.provideScope(for: test, testCase: nil) {
+                        if together {
+                            try await withThrowingTaskGroup(of: Void.self) { group in
+                                for count in counts { group.addTask { try await requests(count) } }
+                                try await group.waitForAll()
+                            }
+                        } else {
+                            for count in counts { try await requests(count) }
+                        }
+                    }
+                    #expect(try Cassette(contentsOf: try trait.file()).interactions.count == counts.max(), "\(run), together: \(together)")
+                }
+            }
+        }
+    }
 }
