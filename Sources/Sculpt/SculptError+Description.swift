@@ -43,8 +43,10 @@ extension SculptError {
             else { scan.isWhole ? nil : .tooManySecrets }
         if withheld != nil {
             // A coding path's key may be a value a model read, and a secret one past what was
-            // read for secrets: a key the body does not name as a member is hidden.
-            secrets += SecretPolicy.keys(Set(Self.quotedKeys(self)), notNamedIn: readable, contentTypes: contentTypes, scanning: Self.secretScanLimit)
+            // read for secrets: a key of a type that takes any name (a dictionary's, a model's
+            // own dynamic keys) is hidden unless the body names a member so.
+            let open = Self.codingKeys(self).filter { $0.intValue == nil && Self.takesAnyName($0) }.map(\.stringValue)
+            secrets += SecretPolicy.keys(Set(open), notNamedIn: readable, contentTypes: contentTypes, scanning: Self.secretScanLimit)
         }
         // A body that reads as UTF-16 or UTF-32 by its first bytes but does not decode is not
         // read for secrets: its bytes are not shown.
@@ -244,19 +246,30 @@ extension SculptError {
     /// The keys (not indices) of the coding paths a report of `error` shows: a decoding error's
     /// path and missing key, and those of the errors a ``SculptError`` holds.
     static func quotedKeys(_ error: any Error) -> [String] {
+        codingKeys(error).filter { $0.intValue == nil }.map(\.stringValue)
+    }
+
+    /// The coding keys a report of `error` shows, as ``quotedKeys(_:)`` lists them.
+    private static func codingKeys(_ error: any Error) -> [any CodingKey] {
         if let error = error as? SculptError {
             switch error.reason {
-            case .decodingFailed(_, let underlying), .unacceptableStatusCode(.some(let underlying)): return quotedKeys(underlying)
+            case .decodingFailed(_, let underlying), .unacceptableStatusCode(.some(let underlying)): return codingKeys(underlying)
             default: return []
             }
         }
         guard let error = error as? DecodingError else { return [] }
-        let (path, missing): ([any CodingKey], (any CodingKey)?) = switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): (context.codingPath, nil)
-        case .keyNotFound(let key, let context): (context.codingPath, key)
-        @unknown default: ([], nil)
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): return context.codingPath
+        case .keyNotFound(let key, let context): return context.codingPath + [key]
+        @unknown default: return []
         }
-        return (path + [missing].compactMap { $0 }).filter { $0.intValue == nil }.map(\.stringValue)
+    }
+
+    /// Whether `key`'s type makes a key of any name, as a dictionary's keys and a model's dynamic
+    /// keys do: such a key may be a value the body holds. A model's own `CodingKeys` make only
+    /// the names written in its code.
+    private static func takesAnyName(_ key: any CodingKey) -> Bool {
+        type(of: key).init(stringValue: "\u{0}a name no model declares") != nil
     }
 
     /// A coding path written as a key path: `items[3].user.login`; the top level is `(top level)`.
