@@ -119,13 +119,7 @@ struct EchoedSecretTests {
 
     @Test("past the first 4 MiB a key a model made of a value is not shown unless the body names a member so", arguments: [false, true])
     func valueAsKeyPastScan(named: Bool) throws {
-        struct Keyed: Decodable, Sendable {
-            init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: AnyKey.self)
-                let reference = try container.decode(String.self, forKey: AnyKey(stringValue: "ref"))
-                _ = try container.decode(Int.self, forKey: AnyKey(stringValue: reference))
-            }
-        }
+        typealias Keyed = KeyedByReference<Int>
         // The secret lies past the bytes read for secrets; a key the body names as a member is a
         // key, shown.
         let key = named ? "quantity" : "Hunter2SuperSecretPw"

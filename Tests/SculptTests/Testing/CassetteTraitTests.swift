@@ -183,6 +183,18 @@ struct CassetteTraitTests {
         FileManager.default.temporaryDirectory.appending(path: "sculpt-trait-\(UUID())").path
     }
 
+    /// The issues `body` records, as text, each taken as known.
+    static func issues(_ comment: Comment, in body: @Sendable () async throws -> Void) async throws -> [String] {
+        let reported = Locked<[String]>([])
+        try await withKnownIssue(comment) {
+            try await body()
+        } matching: { issue in
+            reported.withLock { $0.append(String(describing: issue)) }
+            return true
+        }
+        return reported.withLock { $0 }
+    }
+
     /// What a test threw, by name.
     struct Thrown: Error, Equatable {
         var name: String
@@ -221,10 +233,9 @@ struct CassetteTraitTests {
         let api = FixtureReplay([try .stub(.get, "/items/a", text: "a")])
         try await FixtureServer.running(api) { _, base in
             let trait: CassetteTrait = .cassette("items", in: blocker.appending(path: "cassettes").path, mode: .once, playback: .strict)
-            let reported = Locked<[String]>([])
             let test = try #require(Test.current)
             let testCase = Test.Case.current
-            try await withKnownIssue("the cassette cannot be written under a file") {
+            let reported = try await Self.issues("the cassette cannot be written under a file") {
                 let thrown = try await #require(throws: Thrown.self) {
                     try await trait.provideScope(for: test, testCase: testCase) {
                         _ = try await #require(CassetteRecording.current).session.data(from: base.appending(path: "items/a"))
@@ -232,11 +243,8 @@ struct CassetteTraitTests {
                     }
                 }
                 #expect(thrown == Thrown(name: "the test's own failure"))
-            } matching: { issue in
-                reported.withLock { $0.append(String(describing: issue)) }
-                return true
             }
-            #expect(reported.withLock { $0 }.contains { $0.contains("cassette items was not saved") }, "\(reported.withLock { $0 })")
+            #expect(reported.contains { $0.contains("cassette items was not saved") }, "\(reported)")
         }
     }
 
@@ -274,8 +282,7 @@ struct CassetteTraitTests {
             let trait: CassetteTrait = .cassette("counter", in: Self.folder(), mode: .all, playback: .strict)
             let test = try #require(Test.current)
             let testCase = Test.Case.current
-            let reported = Locked<[String]>([])
-            try await withKnownIssue("the second case's answer differs from the first's") {
+            let reported = try await Self.issues("the second case's answer differs from the first's") {
                 try await trait.provideScope(for: test, testCase: nil) {
                     for _ in 0..<2 {
                         try await trait.provideScope(for: test, testCase: testCase) {
@@ -283,11 +290,8 @@ struct CassetteTraitTests {
                         }
                     }
                 }
-            } matching: { issue in
-                reported.withLock { $0.append(String(describing: issue)) }
-                return true
             }
-            #expect(reported.withLock { $0 }.contains { $0.contains("the tests or cases that share it recorded GET /counter with other responses") }, "\(reported.withLock { $0 })")
+            #expect(reported.contains { $0.contains("the tests or cases that share it recorded GET /counter with other responses") }, "\(reported)")
         }
     }
 
@@ -298,14 +302,11 @@ struct CassetteTraitTests {
         let name = "evil\u{1B}]0;title\u{7}"
         try Cassette([try .stub(.get, "/counter", text: "1")]).encoded().write(to: URL(filePath: folder).appending(path: "\(name).json"))
         let trait: CassetteTrait = .cassette(name, in: folder, mode: .replayOnly, playback: .strict)
-        let reported = Locked<[String]>([])
-        try await withKnownIssue("the interaction is left unused") {
-            try await trait.provideScope(for: try #require(Test.current), testCase: Test.Case.current) {}
-        } matching: { issue in
-            reported.withLock { $0.append(String(describing: issue)) }
-            return true
-        }
-        let text = try #require(reported.withLock { $0 }.first)
+        let test = try #require(Test.current)
+        let testCase = Test.Case.current
+        let text = try #require(try await Self.issues("the interaction is left unused") {
+            try await trait.provideScope(for: test, testCase: testCase) {}
+        }.first)
         #expect(text.contains(#"cassette evil\u{1B}]0;title\u{7}: 1 recorded interaction was not used"#), "\(text)")
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
     }

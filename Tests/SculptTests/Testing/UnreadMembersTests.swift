@@ -268,17 +268,3 @@ indirect enum Chain: Decodable, Sendable {
         self = try container.decodeIfPresent(Chain.self, forKey: .n).map(Chain.next) ?? .end
     }
 }
-
-/// Any key, by name.
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-
-    init(stringValue: String) {
-        self.stringValue = stringValue
-    }
-
-    init?(intValue: Int) {
-        nil
-    }
-}
