@@ -74,7 +74,7 @@ enum JSONFaultDiagnosis {
         guard start + 4 <= end else { return nil }
         var value: UInt16 = 0
         for index in start..<(start + 4) {
-            guard let digit = hexDigit(text[index]) else { return nil }
+            guard let digit = PercentEncoding.hexValue(text[index]) else { return nil }
             value = value << 4 | UInt16(digit)
         }
         return value
@@ -82,15 +82,6 @@ enum JSONFaultDiagnosis {
 
     private static func hexText(in text: UnsafeBufferPointer<UInt8>, at start: Int, end: Int) -> String {
         String(decoding: text[start..<min(start + 4, end)], as: UTF8.self)
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func isUTF8(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {

@@ -57,13 +57,13 @@ package struct EscapedText {
         let byte = bytes[index]
         if byte == UInt8(ascii: "+") { return (UInt8(ascii: " "), 1) }
         if byte == UInt8(ascii: "&"), let reference = characterReference(in: bytes, at: index) { return reference }
-        if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+        if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = PercentEncoding.hexValue(bytes[index + 1]), let low = PercentEncoding.hexValue(bytes[index + 2]) {
             return (high << 4 | low, 3)
         }
         guard byte == UInt8(ascii: "\\"), index + 1 < bytes.count else { return (byte, 1) }
         if bytes[index + 1] == UInt8(ascii: "/") { return (UInt8(ascii: "/"), 2) }
         guard bytes[index + 1] == UInt8(ascii: "u"), index + 5 < bytes.count,
-            let a = hex(bytes[index + 2]), let b = hex(bytes[index + 3]), let c = hex(bytes[index + 4]), let d = hex(bytes[index + 5]),
+            let a = PercentEncoding.hexValue(bytes[index + 2]), let b = PercentEncoding.hexValue(bytes[index + 3]), let c = PercentEncoding.hexValue(bytes[index + 4]), let d = PercentEncoding.hexValue(bytes[index + 5]),
             a == 0, b == 0, c < 8
         else { return (byte, 1) }
         return (c << 4 | d, 6)
@@ -77,21 +77,12 @@ package struct EscapedText {
         var cursor = index + (isHex ? 3 : 2)
         var value = 0
         // Leading zeros aside, an ASCII character's reference has at most three digits.
-        while cursor < bytes.count, cursor - index < 12, let digit = isHex ? hex(bytes[cursor]) : bytes[cursor] &- UInt8(ascii: "0") < 10 ? bytes[cursor] &- UInt8(ascii: "0") : nil {
+        while cursor < bytes.count, cursor - index < 12, let digit = isHex ? PercentEncoding.hexValue(bytes[cursor]) : bytes[cursor] &- UInt8(ascii: "0") < 10 ? bytes[cursor] &- UInt8(ascii: "0") : nil {
             value = value * (isHex ? 16 : 10) + Int(digit)
             guard value < 0x80 else { return nil }
             cursor += 1
         }
         guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: ";"), cursor > index + (isHex ? 3 : 2) else { return nil }
         return (UInt8(value), cursor + 1 - index)
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
