@@ -60,7 +60,8 @@ extension SculptError {
         return ClippedText.value(lines.joined(separator: "\n"), limit: room) + "\n" + excerpt
     }
 
-    /// The secret values `body` and `response`'s URL hold, for a text about them to hide; with the
+    /// The secret values `body`, `response`'s URL and its secret headers hold, for a text about
+    /// them to hide; with the
     /// body as text (`nil`: UTF-16 or UTF-32 that does not decode) and as it is read for secrets.
     /// The body is read as its decoder reads it: in UTF-16 or UTF-32 transcoded, and an XML
     /// document in the single-byte encoding it declares transcoded, so that a secret past ASCII is
@@ -71,6 +72,7 @@ extension SculptError {
         let readable = text.flatMap { $0.transcodedFrom == nil ? XMLDeclaredEncoding.transcoded($0.utf8) : nil } ?? text?.utf8 ?? body
         var scan = policy.secretValues(in: readable, contentTypes: response.headerFields[values: .contentType], scanning: secretScanLimit)
         if let url = response.url { scan.values += policy.secretValues(in: url) }
+        scan.values += policy.secretValues(in: response.headerFields)
         return (text, readable, scan)
     }
 
@@ -82,12 +84,13 @@ extension SculptError {
         case tooManySecrets
         /// The body is a binary property list, whose strings are not read for secrets.
         case binaryPropertyList
-        /// The text is for a ``DecodingEvent``, which quotes nothing from the body.
-        case decodingEvent
+        /// The text is read apart from the body (a ``DecodingEvent``'s, an ``ElementFailure``'s),
+        /// so it quotes nothing from it.
+        case apartFromBody
 
         /// Whether nothing an error says is shown, wherever it stands.
         var quotesNothing: Bool {
-            if case .decodingEvent = self { true } else { false }
+            if case .apartFromBody = self { true } else { false }
         }
 
         var reason: String {
@@ -96,7 +99,7 @@ extension SculptError {
                 "(not shown: the body is a binary property list, which Sculpt does not read for secrets)"
             case .pastScan(let size):
                 "(not shown: the body is \(ClippedText.count(size)) bytes, and Sculpt looks for secrets in its first \(ClippedText.count(SculptError.secretScanLimit)))"
-            case .decodingEvent:
+            case .apartFromBody:
                 "(the value is not shown)"
             case .tooManySecrets:
                 "(not shown: the body holds more than \(ClippedText.count(SecretPolicy.mostSecretValues)) secret values, the most Sculpt looks for)"

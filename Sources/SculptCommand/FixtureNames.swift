@@ -21,9 +21,11 @@ enum FixtureNames {
     }
 
     /// `get-users-octocat`: the method and the path's segments, lowercased, anything but letters
-    /// and digits made `-`, cut to 80 characters; `get-root` for `/`.
+    /// and digits made `-`, cut to 80 characters; `get-root` for `/`. The path is read as every
+    /// text is shown, so a credential in it names no file (`get-users-redacted-repos`).
     static func name(for fixture: Fixture) -> String {
-        let path = fixture.request.url.path(percentEncoded: false)
+        let shown = ShownText.line(SecretPolicy.default.shown(urlText: fixture.request.url.path(percentEncoded: true)), limit: 4_096)
+        let path = shown.removingPercentEncoding ?? shown
         var words: [String] = [fixture.request.method.rawValue.lowercased()]
         var word = ""
         for scalar in path.unicodeScalars {

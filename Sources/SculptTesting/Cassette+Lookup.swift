@@ -22,7 +22,7 @@ extension Cassette {
     public func interactions(_ method: HTTPRequest.Method? = nil, path: String) -> [Fixture] {
         // A whole URL is taken by its path, and a query is left aside.
         var written = path.isEmpty ? "/" : path
-        if let url = URL(string: written), url.scheme != nil {
+        if let url = WrittenURL.parse(written), url.scheme != nil {
             written = RequestComparison.shownPath(of: url)
         } else if let query = written.firstIndex(where: { $0 == "?" || $0 == "#" }) {
             written = String(written[..<query])

@@ -12,7 +12,7 @@ extension Fixture {
         }
         guard let request = value["request"], case .object = request else { throw FormatError(reason: "missing object \"\(path)request\"", at: path) }
         guard let response = value["response"], case .object = response else { throw FormatError(reason: "missing object \"\(path)response\"", at: path) }
-        guard let urlText = request["url"]?.string, let url = URL(string: urlText) else {
+        guard let urlText = request["url"]?.string, let url = WrittenURL.parse(urlText) else {
             throw FormatError(reason: "\(path)request.url must be a URL string", at: "\(path)request.url")
         }
         let methodText = request["method"]?.string ?? "GET"
@@ -26,18 +26,25 @@ extension Fixture {
         }
         // Each body read as every reader reads it (``RecordedBody``): one stored compressed is
         // the body a client sees.
-        let (requestBody, requestFields) = Self.readable(try Self.body(of: request, at: "\(path)request"), try Self.fields(request["headers"], at: "\(path)request.headers"))
-        let (responseBody, responseFields) = Self.readable(try Self.body(of: response, at: "\(path)response"), try Self.fields(response["headers"], at: "\(path)response.headers"))
+        let (requestBody, requestFields) = try Self.readable(try Self.body(of: request, at: "\(path)request"), try Self.fields(request["headers"], at: "\(path)request.headers"), at: "\(path)request")
+        let (responseBody, responseFields) = try Self.readable(try Self.body(of: response, at: "\(path)response"), try Self.fields(response["headers"], at: "\(path)response.headers"), at: "\(path)response")
         self.init(
             request: .init(method: method, url: url, headerFields: requestFields, body: requestBody),
             response: .init(status: .standard(status), headerFields: responseFields, body: responseBody ?? Data()))
     }
 
-    /// A stored body and its fields as a client sees them (``RecordedBody``); one that does not
-    /// decompress as stored, as every reader keeps it (`sculpt check` reports it).
-    private static func readable(_ body: Data?, _ fields: HTTPFields) -> (Data?, HTTPFields) {
+    /// A stored body and its fields as a client sees them (``RecordedBody``).
+    /// - Throws: ``FormatError`` for a body its `Content-Encoding` says is compressed that does
+    ///   not decompress (damaged, or larger than a body may be): no reader could give a client
+    ///   the body, so none reads the file.
+    private static func readable(_ body: Data?, _ fields: HTTPFields, at path: String) throws(FormatError) -> (Data?, HTTPFields) {
         guard let body else { return (nil, fields) }
-        return RecordedBody.decodedIfPossible(body, fields: fields)
+        do {
+            return try RecordedBody.decoded(body, fields: fields)
+        } catch {
+            let coding = fields[values: .contentEncoding].joined(separator: ", ")
+            throw FormatError(reason: "\(path).body is stored under Content-Encoding \(PrintableText.value(coding, limit: 64)) and does not decompress (\(error.reason))", at: "\(path).body")
+        }
     }
 
     /// The fixture as a JSON object, bodies stored as ``encoded(byteExact:)`` describes.

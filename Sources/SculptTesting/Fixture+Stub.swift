@@ -85,8 +85,8 @@ extension Fixture {
         _ method: HTTPRequest.Method, _ url: String, status: HTTPResponse.Status, headerFields: HTTPFields, contentType: String?, body: Data
     ) throws(FormatError) -> Fixture {
         // An absolute http(s) URL with a host, or a path: what a replay can be asked for.
-        let scheme = URL(string: url)?.scheme.map { $0.lowercased() }
-        guard let parsed = URL(string: url), !url.isEmpty,
+        let scheme = WrittenURL.parse(url)?.scheme.map { $0.lowercased() }
+        guard let parsed = WrittenURL.parse(url), !url.isEmpty,
             scheme == nil ? url.hasPrefix("/") && !url.hasPrefix("//") : (scheme == "http" || scheme == "https") && parsed.host() != nil
         else {
             throw FormatError(reason: "the stub's URL \"\(PrintableText.value(url, limit: 256))\" is not a URL; write an absolute URL or a path such as /users/1")

@@ -189,7 +189,7 @@ public actor FixtureServer {
     /// The base URL with `target` (a path and query) appended, when the result still names this
     /// server.
     private func url(appending target: String) throws -> URL {
-        guard let baseURL, let url = URL(string: baseURL.absoluteString + target),
+        guard let baseURL, let url = WrittenURL.parse(baseURL.absoluteString + target),
             url.host() == baseURL.host(), url.port == baseURL.port, url.scheme == baseURL.scheme
         else { throw URLError(.badURL) }
         return url

@@ -16,7 +16,8 @@ import SculptShared
 /// recorder or a browser sometimes keeps it (`Content-Encoding: gzip`, `x-gzip` or `deflate` over
 /// the compressed bytes), is decompressed, and the fields that described the stored bytes
 /// (`Content-Encoding`, `Content-Length`) are left out. A `Content-Encoding` over a body that is
-/// not compressed (a recorder that kept the header of a body it had decoded) is left out too.
+/// not compressed (a recorder that kept the header of a body it had decoded) is left out too; one
+/// over bytes that do not decompress is damaged, and a fixture that holds one does not load.
 /// Other codings (`br`) are kept as stored, header included.
 package enum RecordedBody {
     /// The body a client sees, and the fields that describe it.
@@ -66,7 +67,7 @@ package enum RecordedBody {
     /// Whether `body` reads as text (in UTF-8, or in UTF-16 or UTF-32 as ``utf8(_:fields:)``
     /// tells them) with no control character but white space in its first 4 KiB. Compressed
     /// bytes never do.
-    private static func isText(_ body: Data) -> Bool {
+    package static func isText(_ body: Data) -> Bool {
         // A cut in the middle of a character is not a fault: only the bytes before it are judged.
         let text = String(decoding: utf8(body.prefix(4 << 10), fields: [:]), as: UTF8.self)
         return !text.unicodeScalars.dropLast().contains { scalar in
@@ -91,6 +92,18 @@ package enum RecordedBody {
     /// server, a replay): a damaged compressed body stays as it is, its fields with it.
     package static func decodedIfPossible(_ stored: Data, fields: HTTPFields) -> (body: Data, fields: HTTPFields) {
         (try? decoded(stored, fields: fields)) ?? (stored, fields)
+    }
+
+    /// ``decoded(_:fields:limit:)`` for a writer of recordings (the recorder, redaction): a body
+    /// that does not decompress under the coding its fields state is kept as the bytes it is,
+    /// without the `Content-Encoding` and `Content-Length` that call it compressed (a session
+    /// that gave it had undone the coding already), so that what is written reads back.
+    package static func decodedForWriting(_ stored: Data, fields: HTTPFields) -> (body: Data, fields: HTTPFields) {
+        if let decoded = try? decoded(stored, fields: fields) { return decoded }
+        var described = fields
+        described[.contentEncoding] = nil
+        described[.contentLength] = nil
+        return (stored, described)
     }
 
     /// The body as UTF-8 text for a reader of its content (shapes, secrets): transcoded when its

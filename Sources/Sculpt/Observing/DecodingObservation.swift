@@ -236,13 +236,15 @@ package final class DecodingObservation {
     /// Writes each loss as an event and hands it to `observer`, one at a time, in order.
     private func deliver(to observer: @Sendable (DecodingEvent) -> Void) {
         // A coding path names the body's keys, a model may make a key of a value it read, and a
-        // tag is the body's value: one the body also holds as a secret value is hidden wherever
-        // an event shows it.
+        // tag is the body's value: one the body, the URL or a header also holds as a secret value
+        // is hidden wherever an event shows it.
         var quoted = Set(pending.lazy.flatMap { Self.quoted(by: $0.loss) })
         for path in Set(pending.lazy.map(\.path)) {
             quoted.formUnion(path.split(whereSeparator: { $0 == "." || $0 == "[" || $0 == "]" }).lazy.map(String.init))
         }
-        let hidden = SecretPolicy.default.secretValues(among: quoted, in: data, contentTypes: response.headerFields[values: .contentType])
+        let policy = SecretPolicy.default
+        let hidden = policy.secretValues(among: quoted, in: data, contentTypes: response.headerFields[values: .contentType])
+            + (response.url.map { policy.secretValues(in: $0) } ?? []) + policy.secretValues(in: response.headerFields)
         let secrets = Set(hidden)
         let route = Self.rereading { matcher.matchedRoute(for: response, data: data) }.map { ShownText.line($0, limit: 1_024) }
         let url = response.url.map { ShownText.line(ResponseContext.shown($0), limit: ResponseContext.shownURLLimit + 64) } ?? "(no URL)"
@@ -259,13 +261,13 @@ package final class DecodingObservation {
                 path = "\(item.path)[\(index)]"
                 let thrown = failure.error(at: index)
                 error = thrown
-                let why = SculptError.describe(thrown, withholding: .decodingEvent)
+                let why = SculptError.describe(thrown, withholding: .apartFromBody)
                 reason = fallback.map { "\(TagText.sentence(field: $0.field, found: Self.hiding($0.found, raw: $0.raw, secrets))); its fallback \($0.fallback) did not decode: \(why)" } ?? why
             case .dropped(let thrown):
                 kind = .valueDropped
                 path = item.path
                 error = thrown
-                reason = SculptError.describe(thrown, withholding: .decodingEvent)
+                reason = SculptError.describe(thrown, withholding: .apartFromBody)
             case .unknownTag(let tag):
                 kind = .unknownTag(field: tag.field, found: Self.hiding(tag.found, raw: tag.raw, secrets), fallback: tag.fallback)
                 path = item.path

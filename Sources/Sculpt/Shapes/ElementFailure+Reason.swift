@@ -34,18 +34,24 @@ extension ElementFailure {
         let path: [Step]
         /// The description: the context's, or the error's own for `other`.
         let text: String
+        /// Whether Sculpt wrote `text` itself (an unknown tag, a reason not kept), quoting no value
+        /// but the element's tag: a description shows it. A model's or a decoder's text may quote
+        /// any value of the element, and a description read apart from the body does not.
+        let isSculpts: Bool
 
-        private init(kind: Kind, type: Any.Type? = nil, key: Step? = nil, path: [Step] = [], text: String) {
+        private init(kind: Kind, type: Any.Type? = nil, key: Step? = nil, path: [Step] = [], text: String, isSculpts: Bool = false) {
             self.kind = kind
             self.type = type
             self.key = key
             self.path = path
             self.text = ClippedText.value(text, limit: Self.textLimit)
+            self.isSculpts = isSculpts
         }
 
         /// The reason for `error`, thrown by the element at `index`; `elementDepth` is the length of
-        /// the element decoder's coding path (its last key the index), when known.
-        convenience init(_ error: any Error, index: Int, elementDepth: Int?) {
+        /// the element decoder's coding path (its last key the index), when known; `isSculpts`
+        /// when Sculpt threw it (a family's unknown tag).
+        convenience init(_ error: any Error, index: Int, elementDepth: Int?, isSculpts: Bool = false) {
             guard let error = error as? DecodingError else {
                 self.init(kind: .other, text: SculptError.describe(error))
                 return
@@ -73,7 +79,7 @@ extension ElementFailure {
             case .keyNotFound(let key, let context):
                 self.init(kind: .keyNotFound, key: Self.step(key), path: steps(context.codingPath), text: text(context))
             case .dataCorrupted(let context):
-                self.init(kind: .dataCorrupted, path: steps(context.codingPath), text: text(context))
+                self.init(kind: .dataCorrupted, path: steps(context.codingPath), text: text(context), isSculpts: isSculpts)
             @unknown default:
                 self.init(kind: .other, text: SculptError.describe(error))
             }
@@ -87,7 +93,8 @@ extension ElementFailure {
         /// different ones.
         static let notKept = Reason(
             kind: .other,
-            text: "the reason was not kept: this array's failures had more than \(ClippedText.count(FailureLog.distinctReasonLimit)) different reasons, and only the first \(ClippedText.count(FailureLog.distinctReasonLimit)) are kept")
+            text: "the reason was not kept: this array's failures had more than \(ClippedText.count(FailureLog.distinctReasonLimit)) different reasons, and only the first \(ClippedText.count(FailureLog.distinctReasonLimit)) are kept",
+            isSculpts: true)
 
         /// The error again, for the element at `index`: a `DecodingError` of the same case, type,
         /// key and path (its description holding any underlying error's), or an error that prints
@@ -106,7 +113,7 @@ extension ElementFailure {
 
         static func == (lhs: Reason, rhs: Reason) -> Bool {
             lhs.kind == rhs.kind && lhs.type.map(ObjectIdentifier.init) == rhs.type.map(ObjectIdentifier.init)
-                && lhs.key == rhs.key && lhs.path == rhs.path && lhs.text == rhs.text
+                && lhs.key == rhs.key && lhs.path == rhs.path && lhs.text == rhs.text && lhs.isSculpts == rhs.isSculpts
         }
 
         func hash(into hasher: inout Hasher) {

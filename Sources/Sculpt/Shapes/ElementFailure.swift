@@ -47,9 +47,12 @@ public struct ElementFailure: Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// E.g. `element [3]: At [3].id: expected Int. ...`.
+    /// E.g. `element [3]: At [3].id: expected Int. (the value is not shown)`: read apart from the
+    /// body, it quotes no value from it, nor what a model's own error says; an unknown tag is
+    /// told as Sculpt tells it.
     public var description: String {
         let tag = self.tag.map { " (tag \(TagText.quoted($0)))" } ?? ""
-        return ShownText.line("element [\(index)]\(tag): \(SculptError.describe(error))", limit: 2_048)
+        let why = SculptError.describe(error, withholding: reason.isSculpts ? nil : .apartFromBody)
+        return ShownText.line("element [\(index)]\(tag): \(why)", limit: 2_048)
     }
 }

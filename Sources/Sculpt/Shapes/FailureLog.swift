@@ -12,11 +12,12 @@ struct FailureLog {
     private var reasons: Set<ElementFailure.Reason> = []
     private var tags: Set<String> = []
 
-    /// Records that the element decoded by `element`, at `index`, failed with `error`; returns the
-    /// failure as kept (its reason and tag shared with the failures before it that had them).
+    /// Records that the element decoded by `element`, at `index`, failed with `error` (one Sculpt
+    /// threw itself when `isSculpts`); returns the failure as kept (its reason and tag shared with
+    /// the failures before it that had them).
     @discardableResult
-    mutating func record(index: Int, tag: String?, error: any Error, element: any Decoder) -> ElementFailure {
-        var reason = ElementFailure.Reason(error, index: index, elementDepth: element.codingPath.count)
+    mutating func record(index: Int, tag: String?, error: any Error, element: any Decoder, isSculpts: Bool = false) -> ElementFailure {
+        var reason = ElementFailure.Reason(error, index: index, elementDepth: element.codingPath.count, isSculpts: isSculpts)
         if let kept = reasons.firstIndex(of: reason) {
             reason = reasons[kept]
         } else if reasons.count < Self.distinctReasonLimit {

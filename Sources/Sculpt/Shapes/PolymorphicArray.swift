@@ -81,7 +81,9 @@ public struct LossyPolymorphicArray<Family: TypeFieldFamily>: Decodable, Sendabl
                 elements.append(try table.decode(element, fallingBack: &fallback).value)
             } catch {
                 let read = try? table.read(element)
-                let failure = log.record(index: index, tag: read?.text, error: error, element: element)
+                // A tag the family does not know, with no fallback: the error is the family's own.
+                let unknown = table.fallback == nil && read?.text.flatMap { table.types[$0] } == nil
+                let failure = log.record(index: index, tag: read?.text, error: error, element: element, isSculpts: unknown)
                 // What the element's own decode reported is not in the result: its skip says it all,
                 // with the unknown tag whose fallback failed.
                 DecodingObservation.discard(from: mark)

@@ -94,7 +94,10 @@ extension SecretPolicy {
         let mayBeURL = Self.containsScheme(content) || content.contains(UInt8(ascii: "?")) || content.contains(UInt8(ascii: "#"))
         let mayBeDocument = depth < Self.deepestEmbeddedDocument
             && [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(content.first { !JSONBytes.isWhitespace($0) })
-        guard mayBeURL || mayBeDocument,
+        // A form or a parameter written in prose (`a=1&token=…`, `x token=… y`), or a
+        // credential after its scheme (`Bearer …`); escapes may write either.
+        let mayHoldParameters = content.contains(UInt8(ascii: "=")) || content.contains(UInt8(ascii: "\\")) || Self.namesAScheme(content)
+        guard mayBeURL || mayBeDocument || mayHoldParameters,
             let decoded = JSONEscape.decodedContent(content.base, in: content.startIndex..<content.endIndex)
         else { return nil }
         let text = String(decoding: decoded, as: UTF8.self)
@@ -105,9 +108,45 @@ extension SecretPolicy {
             let redacted = String(decoding: Self.splice(document, replacements, upTo: document.count), as: UTF8.self)
             return (Self.jsonString(redacted), secretValues(of: replacements, in: document))
         }
-        let redacted = redacting(urlText: text)
+        let url = mayBeURL ? redacting(urlText: text) : text
+        var hidden = url == text ? [] : secretValues(inURLText: text)
+        let redacted = redactingParameters(in: url, hiding: &hidden)
         guard redacted != text else { return nil }
-        return (Self.jsonString(redacted), secretValues(inURLText: text))
+        return (Self.jsonString(redacted), hidden)
+    }
+
+    /// `text` with the values of the secret parameters written in it, and the credentials after
+    /// a scheme, replaced by ``Secrets/marker`` (``embeddedParameterValueRanges(in:escapes:)``),
+    /// each value replaced added to `hidden`.
+    private func redactingParameters(in text: String, hiding hidden: inout [String]) -> String {
+        let bytes = Array(text.utf8)
+        let ranges = embeddedParameterValueRanges(in: bytes).filter { !bytes[$0].elementsEqual(Secrets.marker.utf8) }
+        guard !ranges.isEmpty else { return text }
+        var output: [UInt8] = []
+        var rest = 0
+        for range in ranges {
+            output += bytes[rest..<range.lowerBound]
+            output += Secrets.marker.utf8
+            let value = String(decoding: bytes[range], as: UTF8.self)
+            hidden.append(value)
+            value.removingPercentEncoding.map { hidden.append($0) }
+            rest = range.upperBound
+        }
+        output += bytes[rest...]
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether `bytes` hold `Bearer` or `Basic`, in any case.
+    private static func namesAScheme(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        var index = bytes.startIndex
+        while let b = bytes[index...].firstIndex(where: { $0 | 0x20 == UInt8(ascii: "b") }) {
+            for word in ["bearer", "basic"] where bytes[b...].count >= word.utf8.count
+                && zip(bytes[b...], word.utf8).allSatisfy({ $0 | 0x20 == $1 }) {
+                return true
+            }
+            index = b + 1
+        }
+        return false
     }
 
     /// `text` as a JSON string literal, quotes included.

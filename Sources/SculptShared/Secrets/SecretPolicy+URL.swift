@@ -232,8 +232,9 @@ extension SecretPolicy {
 
     private static let urlHeaderNames = Set(Secrets.urlHeaders)
 
+    /// What ends a parameter: `&`, `;` and `?`, and a line break (a text body's line).
     private static func isSeparator(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "?")
+        byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
     }
 
     /// The names (as written) of a parameter list's items.

@@ -81,7 +81,7 @@ extension SecretPolicy {
             fallthrough  // then as text, as a form is read
         case .form:
             let policy = formPolicy
-            for pair in scanned.split(whereSeparator: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") }) {
+            for pair in scanned.split(whereSeparator: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
                 guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
                 let name = String(decoding: pair[..<equals], as: UTF8.self)
                 guard policy.isSecret(parameter: name, besideOAuth: false) else { continue }
@@ -228,7 +228,8 @@ extension SecretPolicy {
     }
 
     /// The strings and other scalars in one JSON value (a string, a number, or an object or array
-    /// of them), each passed to `add`; a string with escapes is passed as written and decoded.
+    /// of them), each passed to `add`; a string with escapes is passed as written and decoded,
+    /// then its ``secretParts(of:)``.
     private static func tokens(_ bytes: UnsafeBufferPointer<UInt8>, _ value: Range<Int>, into add: ([UInt8]) -> Void) {
         var index = value.lowerBound
         var scalar: [UInt8] = []
@@ -265,6 +266,8 @@ extension SecretPolicy {
             index += 1
             add(written)
             if escaped { add(decoded) }
+            // A credential after its scheme, a cookie's value: a part may be written alone elsewhere.
+            for part in secretParts(of: decoded) { add(Array(part)) }
         }
         endScalar()
     }

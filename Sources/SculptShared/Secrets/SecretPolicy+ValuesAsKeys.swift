@@ -139,6 +139,11 @@ private struct QuotedSecretFinder {
         }
         if isCandidate(content[...]), isSecret(under: name) { found.insert(String(decoding: content, as: UTF8.self)) }
         guard mayHold else { return }
+        // A word of a secret value (a credential after its scheme, a cookie's value).
+        let parts = SecretPolicy.secretParts(of: content).filter { isCandidate($0) }
+        if !parts.isEmpty, isSecret(under: name) {
+            for part in parts { found.insert(String(decoding: part, as: UTF8.self)) }
+        }
         // A query or a form written in the string, and a credential after `Bearer` or `Basic`:
         // their secret values, as written and percent-decoded.
         for value in policy.embeddedParameterValueRanges(in: content) {
@@ -165,7 +170,8 @@ private struct QuotedSecretFinder {
 
     /// Whether JSON text `raw`, which has no `\uXXXX` or percent-escape, may hold `candidate` as
     /// a value the walk looks at: written whole as a string (not a member's name), a number, a
-    /// parameter's value (after `=`) or a credential after `Bearer` or `Basic`; or, for one with
+    /// parameter's value (after `=`), a word after white space, `;` or `,` (a part of a secret
+    /// value) or a credential after `Bearer` or `Basic`; or, for one with
     /// a `/`, a space or a quote, written with an escape that could hide it (`\/`, `+`, `\"`).
     /// Costs a search of the text for the candidate.
     static func mayHold(_ candidate: String, in raw: UnsafeRawBufferPointer) -> Bool {
@@ -188,8 +194,9 @@ private struct QuotedSecretFinder {
                 if next >= raw.count || raw[next] != UInt8(ascii: ":") { return true }
             case UInt8(ascii: "="):
                 if after.map(isWordByte) != true { return true }
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), 0xA0:
-                if isNumber, after.map(isWordByte) != true { return true }
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), 0xA0, UInt8(ascii: ";"), UInt8(ascii: ","):
+                // A word of a value: a number, a secret value's part, a credential after its scheme.
+                if after.map(isWordByte) != true { return true }
                 if followsScheme(found, in: raw) { return true }
             case UInt8(ascii: "t") where found >= 2 && raw[found - 2] == UInt8(ascii: "\\"):
                 // After a tab written as JSON writes one.

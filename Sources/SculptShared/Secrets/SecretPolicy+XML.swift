@@ -199,7 +199,38 @@ extension SecretPolicy {
             depth += 1
         }
         text(index..<count)
-        return ranges
+        // A secret written as an entity the document declares (`<password>&e;</password>`):
+        // the declaration's value is the secret.
+        let declared = Self.declaredValues(referencedIn: ranges, of: bytes)
+        return declared.isEmpty ? ranges : (ranges + declared).sorted { $0.lowerBound < $1.lowerBound }
+    }
+
+    /// The values of the internal entities (`<!ENTITY e "value">`) that `ranges` of `bytes`
+    /// refer to (`&e;`).
+    private static func declaredValues(referencedIn ranges: [Range<Int>], of bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
+        var referenced: Set<[UInt8]> = []
+        for range in ranges {
+            var index = range.lowerBound
+            while let ampersand = bytes.offset(of: UInt8(ascii: "&"), in: index..<range.upperBound) {
+                let name = (ampersand + 1)..<nameEnd(bytes, from: ampersand + 1)
+                if !name.isEmpty, name.upperBound < range.upperBound, bytes[name.upperBound] == UInt8(ascii: ";") { referenced.insert(Array(bytes[name])) }
+                index = max(name.upperBound, ampersand + 1)
+            }
+        }
+        guard !referenced.isEmpty else { return [] }
+        let declaration = Array("<!ENTITY".utf8)
+        var values: [Range<Int>] = []
+        var index = 0
+        while let found = bytes.offset(of: declaration, from: index) {
+            let nameStart = skippingSpace(bytes, from: found + declaration.count)
+            let name = nameStart..<nameEnd(bytes, from: nameStart)
+            index = skippingSpace(bytes, from: name.upperBound)
+            guard !name.isEmpty, index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { continue }
+            let value = (index + 1)..<(bytes.offset(of: bytes[index], from: index + 1) ?? bytes.count)
+            if !value.isEmpty, referenced.contains(Array(bytes[name])) { values.append(value) }
+            index = value.upperBound
+        }
+        return values
     }
 
     /// `text` with XML's five entity references and its character references replaced by what

@@ -96,7 +96,8 @@ package enum PercentEncoding {
         return output
     }
 
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
+    /// The capital hexadecimal digit of `value` (0 to 15).
+    package static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 

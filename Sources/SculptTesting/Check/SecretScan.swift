@@ -29,7 +29,8 @@ public enum SecretScan {
         public var path: String
         /// What it looks like: `a GitHub token`.
         public var kind: String
-        /// Its start and length, never the whole value: `ghp_… (40 characters)`.
+        /// A known shape's prefix and the length, never a character of the secret itself:
+        /// `ghp_… (40 characters)`; `REDACTED (11 characters)` for a value of no known shape.
         public var shown: String
         /// Text to find in the file for its line (the value, or the start of the encoded body
         /// that holds it): never shown.
@@ -229,7 +230,12 @@ public enum SecretScan {
                 return (String(decoding: try RecordedBody.text(ofStored: bytes), as: UTF8.self), nil)
             }
             let decoded = try RecordedBody.decoded(bytes, fields: fields)
-            return (String(decoding: RecordedBody.utf8(decoded.body, fields: decoded.fields), as: UTF8.self), nil)
+            let text = String(decoding: RecordedBody.utf8(decoded.body, fields: decoded.fields), as: UTF8.self)
+            // A coding no reader undoes (`br`) over bytes that are not text: what they hold is unknown.
+            if let coding = decoded.fields[.contentEncoding], !RecordedBody.isText(decoded.body) {
+                return (text, "Content-Encoding \(PrintableText.value(coding, limit: 64)) is not read")
+            }
+            return (text, nil)
         } catch {
             return (String(decoding: error.partial, as: UTF8.self), error.description)
         }
@@ -286,7 +292,7 @@ public enum SecretScan {
             findings += shapes(in: Array(decoded.utf8), path: path).filter { !found.contains($0.needle) }
         }
         if let password = urlPassword(in: decoded ?? text), !holdsMarker(password), !isPlaceholder(password.utf8) {
-            findings.append(Finding(path: path, kind: "a password in a URL", shown: shown(String(password), prefixLength: 0), needle: String(password)))
+            findings.append(Finding(path: path, kind: "a password in a URL", shown: hidden(String(password)), needle: String(password)))
         }
         guard findings.isEmpty else { return findings }
         return namedFindings(in: text, name: name, path: path, policy, delimiter: delimiter)
@@ -329,7 +335,7 @@ public enum SecretScan {
             if let partName, partName.isAlwaysRedacted, !value.isEmpty, !holdsMarker(value),
                 !isPlaceholder((value.split(separator: " ").last ?? value).utf8), !hasTypePrefix(value)
             {
-                findings.append(Finding(path: path, kind: "an unredacted \"\(PrintableText.value(partName.text, limit: 64))\"", shown: shown(String(value), prefixLength: 4), needle: String(value)))
+                findings.append(Finding(path: path, kind: "an unredacted \"\(PrintableText.value(partName.text, limit: 64))\"", shown: hidden(String(value)), needle: String(value)))
                 continue
             }
             let secretName = outerIsSecret || partName?.suggestsSecret ?? false
@@ -339,7 +345,7 @@ public enum SecretScan {
                 seen.insert(run)
                 let called = (outerIsSecret ? name : partName).map { "\"\(PrintableText.value($0.text, limit: 64))\"" } ?? ""
                 let kind = secretName ? "a random value named \(called)" : "a long random value"
-                findings.append(Finding(path: path, kind: kind, shown: shown(String(run), prefixLength: 4), needle: String(run)))
+                findings.append(Finding(path: path, kind: kind, shown: hidden(String(run)), needle: String(run)))
             }
         }
         return findings
@@ -496,8 +502,14 @@ public enum SecretScan {
         return bits >= (strictly ? 0.85 : 0.7) * log2(min(size, 64))
     }
 
-    /// The first `prefixLength` characters, an ellipsis, and the length: never the whole value.
+    /// A credential's first `prefixLength` characters (its shape's prefix, such as `ghp_`), an
+    /// ellipsis, and the length: never the whole value.
     private static func shown(_ value: String, prefixLength: Int) -> String {
         "\(value.prefix(min(prefixLength, value.count / 4)))… (\(value.count) characters)"
+    }
+
+    /// A value of no known shape: the marker and the length, none of its characters.
+    private static func hidden(_ value: String) -> String {
+        "\(Secrets.marker) (\(value.count) characters)"
     }
 }

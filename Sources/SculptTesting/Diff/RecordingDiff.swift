@@ -220,9 +220,19 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
             self.body = RecordedBody.utf8(body, fields: fields)
         }
 
-        /// The secret values the body holds.
+        /// The secret values the recording holds: in its response's body, its request's URL and
+        /// body, and the headers of both.
         var secretValues: [String] {
-            SecretPolicy.default.secretValues(in: body, contentTypes: mediaType.map { [$0] } ?? [], scanning: body.count).values
+            let policy = SecretPolicy.default
+            let request = fixture.request
+            var values = policy.secretValues(in: body, contentTypes: mediaType.map { [$0] } ?? [], scanning: body.count).values
+                + policy.secretValues(in: request.url) + policy.secretValues(in: request.headerFields) + policy.secretValues(in: fixture.response.headerFields)
+            if let stored = request.body {
+                let (decoded, fields) = RecordedBody.decodedIfPossible(stored, fields: request.headerFields)
+                let text = RecordedBody.utf8(decoded, fields: fields)
+                values += policy.secretValues(in: text, contentTypes: fields[values: .contentType], scanning: text.count).values
+            }
+            return values
         }
     }
 

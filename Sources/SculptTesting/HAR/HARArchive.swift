@@ -108,7 +108,7 @@ public struct HARArchive: Sendable {
 
     private static func fixture(from entry: OrderedJSON, budget: inout DecompressionBudget) throws(EntryError) -> Fixture {
         guard let request = entry["request"], let response = entry["response"] else { throw EntryError(reason: "no request or response") }
-        guard let urlText = request["url"]?.string, let url = URL(string: urlText) else { throw EntryError(reason: "request.url is not a URL") }
+        guard let urlText = request["url"]?.string, let url = WrittenURL.parse(urlText) else { throw EntryError(reason: "request.url is not a URL") }
         guard let method = request["method"]?.string.flatMap({ HTTPRequest.Method($0) }) else { throw EntryError(reason: "request.method is not a method") }
         guard let status = response["status"]?.int, status == 0 || (100...999).contains(status) else {
             throw EntryError(reason: "response.status is not an HTTP status (100 to 999)")

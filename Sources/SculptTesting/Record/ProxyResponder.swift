@@ -32,7 +32,7 @@ struct ProxyResponder: HTTPResponder {
 
     private func answer(_ head: HTTPRequestHead, body: Data) -> (ServerResponse, ServedRequest.Outcome) {
         // Appended to the origin, never resolved against it: `//elsewhere/x` stays a path.
-        guard let url = URL(string: target.absoluteString + head.target), url.host() == target.host(), url.port == target.port else {
+        guard let url = WrittenURL.parse(target.absoluteString + head.target), url.host() == target.host(), url.port == target.port else {
             return failure("the request target \(head.target.prefix(256)) is not a path on \(target.absoluteString)", status: 400)
         }
         var fields = HTTPFields()
@@ -66,7 +66,7 @@ struct ProxyResponder: HTTPResponder {
     /// query and fragment kept); any other left as it is.
     func location(_ value: String) -> String {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        guard let url = URL(string: trimmed.hasPrefix("//") ? (target.scheme ?? "https") + ":" + trimmed : trimmed),
+        guard let url = WrittenURL.parse(trimmed.hasPrefix("//") ? (target.scheme ?? "https") + ":" + trimmed : trimmed),
             url.scheme.map(ASCII.lowercased) == target.scheme.map(ASCII.lowercased), url.host().map(ASCII.lowercased) == target.host().map(ASCII.lowercased),
             (url.port ?? Self.defaultPort(url.scheme)) == (target.port ?? Self.defaultPort(target.scheme))
         else { return value }

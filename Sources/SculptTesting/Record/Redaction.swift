@@ -137,18 +137,27 @@ public struct Redaction: Sendable {
         var fixture = fixture
         // Each body as every reader of recordings reads it: a compressed one decompressed, so
         // that what it holds can be redacted.
-        (fixture.response.body, fixture.response.headerFields) = RecordedBody.decodedIfPossible(fixture.response.body, fields: fixture.response.headerFields)
+        (fixture.response.body, fixture.response.headerFields) = RecordedBody.decodedForWriting(fixture.response.body, fields: fixture.response.headerFields)
         if let body = fixture.request.body {
-            let readable = RecordedBody.decodedIfPossible(body, fields: fixture.request.headerFields)
+            let readable = RecordedBody.decodedForWriting(body, fields: fixture.request.headerFields)
             (fixture.request.body, fixture.request.headerFields) = (readable.body, readable.fields)
         }
         fixture.request.url = redacting(fixture.request.url)
         fixture.request.headerFields = redacting(fixture.request.headerFields)
         fixture.request.body = fixture.request.body.map { redacting(body: $0, describedBy: fixture.request.headerFields) }
         fixture.response.body = redacting(body: fixture.response.body, describedBy: fixture.response.headerFields)
-        fixture.request.headerFields = redacting(fixture.request.headerFields)
-        fixture.response.headerFields = redacting(fixture.response.headerFields)
+        fixture.request.headerFields = Self.stating(fixture.request.body, in: redacting(fixture.request.headerFields))
+        fixture.response.headerFields = Self.stating(fixture.response.body, in: redacting(fixture.response.headerFields))
         return fixture
+    }
+
+    /// `fields` with a `Content-Length` they state made the length of `body` as it is kept
+    /// (decompressed, secrets replaced).
+    private static func stating(_ body: Data?, in fields: HTTPFields) -> HTTPFields {
+        guard let body, let stated = fields[.contentLength], stated != String(body.count) else { return fields }
+        var fields = fields
+        fields[.contentLength] = String(body.count)
+        return fields
     }
 
     /// `fields` with the value of every redacted header replaced by ``marker``, and the URLs in

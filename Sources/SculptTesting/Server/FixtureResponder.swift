@@ -23,7 +23,7 @@ struct FixtureResponder: HTTPResponder {
 
     /// The response to `head`, and what became of the request.
     private func answer(_ head: HTTPRequestHead, body: Data?) -> (ServerResponse, ServedRequest.Outcome) {
-        guard let url = URL(string: baseURL + head.target) else {
+        guard let url = WrittenURL.parse(baseURL + head.target) else {
             return (.text(400, "Bad Request", "The request target \(head.target.prefix(256)) is not a URL this server can match."), .missed)
         }
         let asked = Fixture.Request(method: head.method, url: url, headerFields: head.fields, body: body)

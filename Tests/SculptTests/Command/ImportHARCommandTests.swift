@@ -60,4 +60,22 @@ struct ImportHARCommandTests {
         #expect(status != 0)
         #expect(errors.contains("get-root.json:1: not a HAR archive"), "\(errors)")
     }
+
+    @Test("a credential in a request's path names no file: the name says where it was redacted", arguments: [
+        ("/users/ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8/repos", "get-users-redacted-repos.json"),
+        ("/keys/sk_live_4eC39HqLyjWDarjtT1zdp7dc", "get-keys-redacted.json"),
+        ("/reset/AKIAIOSFODNN7EXAMPLE", "get-reset-redacted.json"),
+        ("/users/%67hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8", "get-users-redacted.json"),
+    ])
+    func credentialInPath(_ path: String, _ expected: String) async throws {
+        let out = Self.outputFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let har = out.appending(path: "capture.har")
+        try Data(#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://api.example.com\#(path)", "headers": []}, "response": {"status": 200, "headers": [], "content": {"text": "ok"}}}]}}"#.utf8).write(to: har)
+        let fixtures = out.appending(path: "fixtures")
+        let (status, output, errors) = try await CommandProcess.run(["import-har", har.path(percentEncoded: false), "--out", fixtures.path(percentEncoded: false)])
+        #expect(status == 0, "\(errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixtures.path(percentEncoded: false)) == [expected], "\(output)")
+    }
 }

@@ -67,7 +67,14 @@ struct EchoedSecretTests {
         #"{"note":"Bearer\u00A0\#(secret)","kind":"\#(secret)"}"#,
         #"{"note":"Bearer  \#(secret)","kind":"\#(secret)"}"#,
         #"{"note":"Bearer xQz\/SECRET42","kind":"xQz/SECRET42"}"#,
+        #"{"Authorization":"Token \#(secret)","kind":"\#(secret)"}"#,
+        #"{"cookie":"sid=\#(secret); theme=dark","kind":"\#(secret)"}"#,
+        #"{"authorization":"token \#(secret)","kind":"\#(secret)"}"#,
     ].map { Body(name: $0, data: Data($0.utf8)) } + [
+        Body(
+            name: "an XML secret element written with an entity the document declares",
+            data: Data(#"<!DOCTYPE r [<!ENTITY e "\#(secret)">]><r><password>&e;</password><kind>&e;</kind></r>"#.utf8),
+            contentType: "application/xml", decoder: .xml()),
 
         Body(
             name: "a property list key written with a reference",

@@ -149,6 +149,41 @@ struct RedactionVocabularyTests {
         #expect(!error.description.contains(credential), "\(error.description)")
     }
 
+    @Test("a form, a parameter or a credential written in a JSON string is recorded redacted, as descriptions hide it, and check passes it", arguments: [
+        (#"{"a":"a=1&token=abc123456"}"#, #"{"a":"a=1&token=REDACTED"}"#),
+        (#"{"b":"token=def123456"}"#, #"{"b":"token=REDACTED"}"#),
+        (#"{"c":"x token=ghi123456 y"}"#, #"{"c":"x token=REDACTED y"}"#),
+        (#"{"d":"https://h/cb?token=jkl123456"}"#, #"{"d":"https://h/cb?token=REDACTED"}"#),
+        (#"{"e":"Authorization: Bearer mno123456789"}"#, #"{"e":"Authorization: Bearer REDACTED"}"#),
+        (#"{"f":"a\u003d1\u0026token\u003dpqr123456"}"#, #"{"f":"a=1&token=REDACTED"}"#),
+    ])
+    func parametersInStrings(_ body: String, _ expected: String) throws {
+        let fixture = try Self.redacted(headers: [.contentType: "application/json"], body: body)
+        #expect(String(decoding: fixture.request.body ?? Data(), as: UTF8.self) == expected)
+        let findings = SecretScan.findings(inJSON: fixture.encoded())
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    @Test("a secret parameter in a text body ends at its line: the lines after it are kept, and the stated length is the kept body's", arguments: [
+        ("line one\ntoken=abc123456\nline three", "line one\ntoken=REDACTED\nline three"),
+        ("token=abc123456\r\nuser=bob\nlines of text that matter\nid=42; done", "token=REDACTED\r\nuser=bob\nlines of text that matter\nid=42; done"),
+    ])
+    func parameterInTextEndsAtItsLine(_ body: String, _ expected: String) throws {
+        let fixture = try Self.redacted(headers: [.contentType: "text/plain", .contentLength: "\(body.utf8.count)"], body: body)
+        let kept = String(decoding: fixture.request.body ?? Data(), as: UTF8.self)
+        #expect(kept == expected)
+        #expect(fixture.request.headerFields[.contentLength] == "\(kept.utf8.count)")
+    }
+
+    @Test("a finding shows a value of no known shape as REDACTED and its length, no character of it", arguments: [
+        #"{"users":{"a":{"password":"abcd1234XYZ"}}}"#,
+        #"{"request":{"url":"https://bob:abcd1234XYZ@h/x"}}"#,
+    ])
+    func findingShowsNoCharacter(_ json: String) {
+        let findings = SecretScan.findings(inJSON: Data(json.utf8))
+        #expect(findings.map(\.shown) == ["REDACTED (11 characters)"], "\(findings)")
+    }
+
     @Test("what a recording keeps, sculpt check does not flag")
     func recordingPassesTheCheck() throws {
         let body = #"{"personal_access_token":"Zq8LmN2pQ4rS6tU8vW0x","resetToken":"Iq8LmN2pQ4rS6tU8vW0y","note":"\#(Self.githubToken)"}"#

@@ -399,6 +399,28 @@ struct DecodingObserverTests {
         #expect(heard.all.last?.reason == "At [19999]: expected Int. (the value is not shown)")
     }
 
+    @Test("a value the URL, a header or a secret member's words hold is not shown where a model used it as a key", arguments: [
+        ("https://h/x?api_key=urlKey99x", nil, #"{"items":{"urlKey99x":{"id":"x"}}}"#, "urlKey99x"),
+        ("https://bob:pwUrl99xy@h/x", nil, #"{"items":{"pwUrl99xy":{"id":"x"}}}"#, "pwUrl99xy"),
+        ("https://h/x", "sid=ckS3cret77x; theme=dark", #"{"items":{"ckS3cret77x":{"id":"x"}}}"#, "ckS3cret77x"),
+        ("https://h/x", nil, #"{"cookie":"sid=ckS3cret77x; theme=dark","items":{"ckS3cret77x":{"id":"x"}}}"#, "ckS3cret77x"),
+        ("https://h/x", nil, #"{"authorization":"token azS3cret77x","items":{"azS3cret77x":{"id":"x"}}}"#, "azS3cret77x"),
+    ])
+    func otherSecretAsKey(_ url: String, _ cookie: String?, _ body: String, _ secret: String) throws {
+        struct Item: Decodable, Sendable { let id: Int }
+        struct Wrap: Decodable, Sendable { let items: [String: Lossy<Item>] }
+        let heard = Heard()
+        var context = response(url)
+        if let cookie { context.headerFields[.setCookie] = cookie }
+        _ = try serializer(StaticModelMatcher(Wrap.self), heard).serialize(.json(body), for: context, as: Wrap.self)
+        #expect(heard.all.count == 1)
+        for event in heard.all {
+            for text in [event.description, event.reason ?? "", event.codingPath] {
+                #expect(!text.contains(secret), "\(text)")
+            }
+        }
+    }
+
     @Test("a value the body holds under a secret name is not shown where a model used it as a key", arguments: [1, 300])
     func bodyValueAsKey(elements: Int) throws {
         typealias Keyed = KeyedByReference<String>

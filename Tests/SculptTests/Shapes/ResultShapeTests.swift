@@ -52,6 +52,21 @@ struct ResultShapeTests {
         #expect(users.failures[1].error is DecodingError)
     }
 
+    @Test("an element failure's description quotes nothing its model's own error says: a value it names may be a secret")
+    func elementFailureQuotesNoModelError() throws {
+        struct Refusing: Decodable, Sendable {
+            init(from decoder: any Decoder) throws {
+                struct Keys: CodingKey { var stringValue: String; var intValue: Int? { nil }; init(stringValue: String) { self.stringValue = stringValue }; init?(intValue: Int) { nil } }
+                let value = try decoder.container(keyedBy: Keys.self).decode(String.self, forKey: Keys(stringValue: "v"))
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "rejected \(value)"))
+            }
+        }
+        let refused = try decode(#"[{"v":"famS3cret77","token":"famS3cret77"}]"#, as: LossyArray<Refusing>.self)
+        let failure = try #require(refused.failures.first)
+        #expect(!failure.description.contains("famS3cret77"), "\(failure)")
+        #expect(failure.description.hasPrefix("element [0]: "), "\(failure)")
+    }
+
     @Test("a lossy array is still an array")
     func lossyArrayNotArray() throws {
         let error = try #require(throws: SculptError.self) { try decode(#"{"login":"a"}"#, as: LossyArray<User>.self) }

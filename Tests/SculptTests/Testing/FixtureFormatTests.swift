@@ -107,4 +107,35 @@ struct FixtureFormatTests {
         #expect(error.description.contains("position 1"), "\(error.description)")
         #expect(!error.description.contains("zzSECRETzz"), "\(error.description)")
     }
+
+    static let writtenURLs: [(written: String, read: String)] = [
+        ("https://h/s?filter[x]=a%20b", "https://h/s?filter%5Bx%5D=a%20b"),
+        ("https://h/a%2Fb[x]", "https://h/a%2Fb%5Bx%5D"),
+        ("https://h/p q?x=%zz&y=%", "https://h/p%20q?x=%25zz&y=%25"),
+        ("https://h/caf\u{E9}?q=a%2Bb", "https://h/caf%C3%A9?q=a%2Bb"),
+        ("https://h/x#a#b", "https://h/x#a%23b"),
+        ("https://h/s?filter%5Bx%5D=a%20b", "https://h/s?filter%5Bx%5D=a%20b"),
+    ]
+
+    @Test("a URL written with characters a URL must encode beside escapes already written reads as one URL, its escapes kept", arguments: writtenURLs)
+    func writtenURL(_ written: String, _ read: String) throws {
+        let file = #"{"request": {"url": "\#(written)"}, "response": {"status": 200, "body": "ok"}}"#
+        #expect(try Fixture(json: Data(file.utf8)).request.url.absoluteString == read)
+        let har = #"{"log": {"entries": [{"request": {"method": "GET", "url": "\#(written)", "headers": []}, "response": {"status": 200, "headers": [], "content": {"text": "ok"}}}]}}"#
+        #expect(try HARArchive(json: Data(har.utf8)).fixtures.map(\.request.url.absoluteString) == [read])
+        #expect(try Fixture.stub(.get, written, text: "ok").request.url.absoluteString == read)
+    }
+
+    @Test("a request line written as browsers write such a URL is answered by the fixture recorded with it")
+    func writtenRequestLine() async throws {
+        let fixture = try Fixture(json: Data(#"{"request": {"url": "https://h/s?filter[x]=a%20b"}, "response": {"status": 200, "body": "filtered"}}"#.utf8))
+        try await FixtureServer.running(FixtureReplay([fixture])) { _, base in
+            let connection = try RawHTTP(base)
+            defer { connection.close() }
+            connection.send("GET /s?filter[x]=a%20b HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+            let responses = RawHTTP.responses(in: await connection.readAll())
+            #expect(responses.map(\.status) == [200])
+            #expect(responses.first?.body == "filtered")
+        }
+    }
 }

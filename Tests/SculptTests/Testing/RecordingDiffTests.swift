@@ -130,6 +130,19 @@ struct RecordingDiffTests {
         #expect(!diff.description.contains(session) && !diff.description.contains("Renewed2"), "\(diff)")
     }
 
+    @Test("a member named by a secret value the request's URL or a header holds is listed as REDACTED")
+    func secretValuesOfTheRequestAsNames() throws {
+        let old = [try Fixture.stub(.get, "/x", json: #"{"a": 1}"#)]
+        var renewed = try Fixture.stub(.get, "/x?access_token=urlKey12345", json: #"{"a": 1, "urlKey12345": {"b": 1}, "hdrKey12345": 2, "ckKey12345x": 3}"#)
+        renewed.request.headerFields[.authorization] = "Bearer hdrKey12345"
+        renewed.request.headerFields[.cookie] = "sid=ckKey12345x; theme=dark"
+        let diff = RecordingDiff(old: old, new: [renewed])
+        for secret in ["urlKey12345", "hdrKey12345", "ckKey12345x"] {
+            #expect(!diff.description.contains(secret), "\(diff)")
+        }
+        #expect(diff.description.contains("added REDACTED"), "\(diff)")
+    }
+
     @Test("sculpt diff lists the changes and exits 1 on a breaking one, 0 on none, 2 on a recording it cannot read")
     func command() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "sculpt-diff-\(UUID())")

@@ -1,0 +1,47 @@
+package import HTTPTypes
+
+extension SecretPolicy {
+    /// Parts of a secret value shorter than this are not looked for on their own: `theme=dark`'s
+    /// `dark` would replace parts of words.
+    package static let shortestSecretPart = 8
+
+    /// The words of a secret value that may be written alone elsewhere: a credential after a
+    /// scheme of any name (`Token abc…`, `Bearer abc…`), a cookie's values (`sid=abc…; theme=…`),
+    /// a list's items. The pieces between white space, `;` and `,`, and what follows an `=` in
+    /// one, of ``shortestSecretPart`` bytes or more; none for a value of one word.
+    ///
+    /// ```swift
+    /// SecretPolicy.secretParts(of: Array("sid=cookieVal99; theme=dark".utf8)).map { String(decoding: $0, as: UTF8.self) }
+    /// // ["cookieVal99"]
+    /// ```
+    package static func secretParts<Bytes: Collection<UInt8>>(of value: Bytes) -> [Bytes.SubSequence] {
+        let pieces = value.split { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
+            || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",")
+        }
+        var parts: [Bytes.SubSequence] = []
+        for piece in pieces {
+            let word = piece.firstIndex(of: UInt8(ascii: "=")).map { piece[piece.index(after: $0)...] } ?? piece
+            if word.count >= shortestSecretPart, word.count < value.count { parts.append(word) }
+        }
+        return parts
+    }
+
+    /// The secret values header fields hold: each secret field's value (`Authorization`,
+    /// `Cookie`, an API key's), whole and in its ``secretParts(of:)``. At most 1,024.
+    ///
+    /// ```swift
+    /// SecretPolicy.default.secretValues(in: [.authorization: "token abcdEFGH1234"])   // ["token abcdEFGH1234", "abcdEFGH1234"]
+    /// ```
+    package func secretValues(in fields: HTTPFields) -> [String] {
+        var values: [String] = []
+        for field in fields where isSecret(header: field.name) {
+            let bytes = Array(field.value.utf8)
+            for value in [bytes[...]] + Self.secretParts(of: bytes) {
+                let text = String(decoding: value, as: UTF8.self)
+                guard text.utf8.count >= Self.shortestSecretValue, values.count < Self.mostSecretValues, !values.contains(text) else { continue }
+                values.append(text)
+            }
+        }
+        return values
+    }
+}
