@@ -21,11 +21,16 @@ enum FixtureNames {
     }
 
     /// `get-users-octocat`: the method and the path's segments, lowercased, anything but letters
-    /// and digits made `-`, cut to 80 characters; `get-root` for `/`. The path is read as every
-    /// text is shown, so a credential in it names no file (`get-users-redacted-repos`).
+    /// and digits made `-`, cut to 80 characters; `get-root` for `/`. The path is decoded as
+    /// often as it decodes, then read as every text is shown, so a credential in it, however
+    /// encoded, names no file (`get-users-redacted-repos`).
     static func name(for fixture: Fixture) -> String {
-        let shown = ShownText.line(SecretPolicy.default.shown(urlText: fixture.request.url.path(percentEncoded: true)), limit: 4_096)
-        let path = shown.removingPercentEncoding ?? shown
+        var decoded = fixture.request.url.path(percentEncoded: true)
+        for _ in 0..<8 {
+            guard let once = decoded.removingPercentEncoding, once != decoded else { break }
+            decoded = once
+        }
+        let path = ShownText.line(SecretPolicy.default.shown(urlText: decoded), limit: 4_096)
         var words: [String] = [fixture.request.method.rawValue.lowercased()]
         var word = ""
         for scalar in path.unicodeScalars {

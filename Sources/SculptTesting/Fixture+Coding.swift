@@ -40,7 +40,8 @@ extension Fixture {
     private static func readable(_ body: Data?, _ fields: HTTPFields, at path: String) throws(FormatError) -> (Data?, HTTPFields) {
         guard let body else { return (nil, fields) }
         do {
-            return try RecordedBody.decoded(body, fields: fields)
+            let (decoded, described) = try RecordedBody.decoded(body, fields: fields)
+            return (decoded, RecordedBody.stating(decoded, in: described))
         } catch {
             let coding = fields[values: .contentEncoding].joined(separator: ", ")
             throw FormatError(reason: "\(path).body is stored under Content-Encoding \(PrintableText.value(coding, limit: 64)) and does not decompress (\(error.reason))", at: "\(path).body")

@@ -79,19 +79,29 @@ package enum RecordedBody {
     private static let decodable: Set<String> = ["gzip", "x-gzip", "deflate"]
 
     /// A stored body whose fields are not at hand (a body inside a file being scanned) as a client
-    /// would read it: decompressed when it is a gzip or zlib stream, as UTF-8 text (a byte order
-    /// mark, or the zero bytes of UTF-16 and UTF-32 JSON, telling another encoding).
+    /// would get it: decompressed when it is a gzip or zlib stream (read as text with
+    /// ``utf8(_:fields:)``).
     ///
     /// - Throws: `Gzip.Failure` for a compressed body that is damaged or too large, with what was
     ///   decompressed before the failure.
-    package static func text(ofStored stored: Data) throws(Gzip.Failure) -> Data {
-        utf8(try decompressed(stored, deflate: false, limit: Gzip.maximumSize, declared: false) ?? stored, fields: [:])
+    package static func decompressed(ofStored stored: Data) throws(Gzip.Failure) -> Data {
+        try decompressed(stored, deflate: false, limit: Gzip.maximumSize, declared: false) ?? stored
     }
 
     /// ``decoded(_:fields:limit:)`` for a reader that shows what it cannot decode as stored (a
     /// server, a replay): a damaged compressed body stays as it is, its fields with it.
     package static func decodedIfPossible(_ stored: Data, fields: HTTPFields) -> (body: Data, fields: HTTPFields) {
         (try? decoded(stored, fields: fields)) ?? (stored, fields)
+    }
+
+    /// `fields` with a `Content-Length` they state made the length of `body` as it is kept
+    /// (decompressed, secrets replaced, a JSON body written as the file holds it); an empty body
+    /// (a `HEAD` response's, a `304`'s) keeps the length stated.
+    package static func stating(_ body: Data?, in fields: HTTPFields) -> HTTPFields {
+        guard let body, !body.isEmpty, let stated = fields[.contentLength], stated != String(body.count) else { return fields }
+        var fields = fields
+        fields[.contentLength] = String(body.count)
+        return fields
     }
 
     /// ``decoded(_:fields:limit:)`` for a writer of recordings (the recorder, redaction): a body

@@ -46,10 +46,11 @@ public struct ServedRequest: Sendable, Equatable, CustomStringConvertible {
         self.init(method: method, target: target, status: status, outcome: outcome, policy: .default)
     }
 
-    /// A log entry with `target` redacted by `policy` (a recording's own rules).
-    init(method: HTTPRequest.Method, target: String, status: Int, outcome: Outcome, policy: SecretPolicy) {
+    /// A log entry with `target` redacted by `policy` (a recording's own rules), and the secret
+    /// values the request's `fields` hold hidden where the target repeats them.
+    init(method: HTTPRequest.Method, target: String, status: Int, outcome: Outcome, policy: SecretPolicy, fields: HTTPFields = [:]) {
         self.method = method
-        self.target = ShownText.line(policy.shown(urlText: target), limit: 1_024, policy: policy)
+        self.target = ShownText.line(policy.shown(urlText: target), limit: 1_024, hiding: policy.secretValues(in: fields), policy: policy)
         self.status = status
         self.outcome = outcome
     }

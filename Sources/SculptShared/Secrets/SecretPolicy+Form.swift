@@ -156,9 +156,23 @@ extension SecretPolicy {
     /// ```
     package func redacting(form body: Data) -> Data {
         guard !body.isEmpty else { return body }
-        let text = String(decoding: body, as: UTF8.self)
+        guard let text = String(data: body, encoding: .utf8) else {
+            // Bytes that are not UTF-8 are kept as they are: read one character a byte (ISO 8859-1).
+            guard let bytes = String(data: body, encoding: .isoLatin1) else { return body }
+            let redacted = redacting(text: bytes)
+            return redacted == bytes ? body : redacted.data(using: .isoLatin1) ?? body
+        }
         let redacted = redacting(text: text)
         return redacted == text ? body : Data(redacted.utf8)
+    }
+
+    /// `body` read as text one byte a character, whatever encoding it is said to be in: its
+    /// secret parameters and credentials of known shapes replaced, every other byte kept. For a
+    /// body whose first bytes alone made it UTF-16 or UTF-32 (`FF FE`), which may be text in
+    /// another encoding that only starts so.
+    package func redacting(bytes body: Data) -> Data {
+        let named = redacting(form: body)
+        return redactsURLs ? Self.redactingCredentialShapes(in: named) : named
     }
 
     /// Text (a form, a plain or HTML body) with its secrets replaced: secret parameters' values,

@@ -127,9 +127,7 @@ extension SecretPolicy {
         for range in ranges {
             output += bytes[rest..<range.lowerBound]
             output += Secrets.marker.utf8
-            let value = String(decoding: bytes[range], as: UTF8.self)
-            hidden.append(value)
-            value.removingPercentEncoding.map { hidden.append($0) }
+            hidden += Self.parameterValues(String(decoding: bytes[range], as: UTF8.self))
             rest = range.upperBound
         }
         output += bytes[rest...]

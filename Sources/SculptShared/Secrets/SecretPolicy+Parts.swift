@@ -26,6 +26,23 @@ extension SecretPolicy {
         return parts
     }
 
+    /// `value` and its ``secretParts(of:)``, as text: what hiding a secret value hides.
+    ///
+    /// ```swift
+    /// SecretPolicy.withParts("Token abcdEFGH1234")   // ["Token abcdEFGH1234", "abcdEFGH1234"]
+    /// ```
+    package static func withParts(_ value: String) -> [String] {
+        [value] + secretParts(of: Array(value.utf8)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A parameter's value (a query's, a form's) as text and as a form decodes it (`+` a space,
+    /// escapes decoded), each with its ``secretParts(of:)``: `Token+abc%E2…` holds `abc…`.
+    package static func parameterValues(_ value: some StringProtocol) -> [String] {
+        let written = String(value)
+        let decoded = [written.removingPercentEncoding, written.replacingOccurrences(of: "+", with: " ").removingPercentEncoding].compactMap { $0 }
+        return ([written] + decoded).flatMap(withParts)
+    }
+
     /// The secret values header fields hold: each secret field's value (`Authorization`,
     /// `Cookie`, an API key's), whole and in its ``secretParts(of:)``. At most 1,024.
     ///
@@ -35,9 +52,7 @@ extension SecretPolicy {
     package func secretValues(in fields: HTTPFields) -> [String] {
         var values: [String] = []
         for field in fields where isSecret(header: field.name) {
-            let bytes = Array(field.value.utf8)
-            for value in [bytes[...]] + Self.secretParts(of: bytes) {
-                let text = String(decoding: value, as: UTF8.self)
+            for text in Self.withParts(field.value) {
                 guard text.utf8.count >= Self.shortestSecretValue, values.count < Self.mostSecretValues, !values.contains(text) else { continue }
                 values.append(text)
             }

@@ -103,7 +103,9 @@ extension SecretPolicy {
             if let equals = item.firstIndex(of: UInt8(ascii: "=")), equals + 1 < end,
                 isSecret(parameter: Self.text(item[..<equals]), besideOAuth: oauth)
             {
-                output += item[...equals]
+                // White space after the `=` (`token = x` in a text) is kept.
+                let value = item[(equals + 1)...].firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? end
+                output += item[..<value]
                 output += Secrets.marker.utf8
                 changed = true
             } else if depth < Self.maximumNesting, let equals = item.firstIndex(of: UInt8(ascii: "=")),

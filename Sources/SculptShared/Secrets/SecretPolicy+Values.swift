@@ -61,8 +61,7 @@ extension SecretPolicy {
                 // As written, an escape (`\/`, `&#99;`) is part of a value.
                 let escapes: EscapeSyntax = bytes != written ? .none : kind == .json ? .json : kind == .xml ? .xml : .none
                 for range in embeddedParameterValueRanges(in: bytes, escapes: escapes) {
-                    add(bytes[range])
-                    if let decoded = String(decoding: bytes[range], as: UTF8.self).removingPercentEncoding { add(decoded.utf8) }
+                    for value in Self.parameterValues(String(decoding: bytes[range], as: UTF8.self)) { add(value.utf8) }
                 }
             }
         }
@@ -85,10 +84,7 @@ extension SecretPolicy {
                 guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
                 let name = String(decoding: pair[..<equals], as: UTF8.self)
                 guard policy.isSecret(parameter: name, besideOAuth: false) else { continue }
-                let value = pair[pair.index(after: equals)...]
-                add(value)
-                let plus = String(decoding: value, as: UTF8.self).replacingOccurrences(of: "+", with: " ")
-                if let decoded = plus.removingPercentEncoding { add(decoded.utf8) }
+                for value in Self.parameterValues(String(decoding: pair[pair.index(after: equals)...], as: UTF8.self)) { add(value.utf8) }
             }
             let bytes = Array(scanned)
             for range in embeddedMemberValueRanges(in: bytes) { add(bytes[range]) }
@@ -155,9 +151,7 @@ extension SecretPolicy {
         for list in lists {
             for item in list.split(whereSeparator: { $0 == "&" || $0 == ";" || $0 == "?" }) {
                 guard let equals = item.firstIndex(of: "="), isSecret(parameter: item[..<equals], besideOAuth: besideOAuth) else { continue }
-                let value = String(item[item.index(after: equals)...])
-                add(value)
-                value.removingPercentEncoding.map(add)
+                Self.parameterValues(item[item.index(after: equals)...]).forEach(add)
             }
         }
         return values

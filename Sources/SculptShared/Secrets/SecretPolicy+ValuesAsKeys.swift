@@ -147,8 +147,7 @@ private struct QuotedSecretFinder {
         // A query or a form written in the string, and a credential after `Bearer` or `Basic`:
         // their secret values, as written and percent-decoded.
         for value in policy.embeddedParameterValueRanges(in: content) {
-            let written = String(decoding: content[value], as: UTF8.self)
-            for form in [written, written.removingPercentEncoding].compactMap({ $0 }) where isCandidate(Array(form.utf8)[...]) {
+            for form in SecretPolicy.parameterValues(String(decoding: content[value], as: UTF8.self)) where isCandidate(Array(form.utf8)[...]) {
                 found.insert(form)
             }
         }
@@ -170,8 +169,8 @@ private struct QuotedSecretFinder {
 
     /// Whether JSON text `raw`, which has no `\uXXXX` or percent-escape, may hold `candidate` as
     /// a value the walk looks at: written whole as a string (not a member's name), a number, a
-    /// parameter's value (after `=`), a word after white space, `;` or `,` (a part of a secret
-    /// value) or a credential after `Bearer` or `Basic`; or, for one with
+    /// parameter's value (after `=`), a word after white space, `+`, `;` or `,` (a part of a
+    /// secret value) or a credential after `Bearer` or `Basic`; or, for one with
     /// a `/`, a space or a quote, written with an escape that could hide it (`\/`, `+`, `\"`).
     /// Costs a search of the text for the candidate.
     static func mayHold(_ candidate: String, in raw: UnsafeRawBufferPointer) -> Bool {
@@ -194,8 +193,9 @@ private struct QuotedSecretFinder {
                 if next >= raw.count || raw[next] != UInt8(ascii: ":") { return true }
             case UInt8(ascii: "="):
                 if after.map(isWordByte) != true { return true }
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), 0xA0, UInt8(ascii: ";"), UInt8(ascii: ","):
-                // A word of a value: a number, a secret value's part, a credential after its scheme.
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), 0xA0, UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: "+"):
+                // A word of a value (after a space, or a `+` a form writes for one): a number, a
+                // secret value's part, a credential after its scheme.
                 if after.map(isWordByte) != true { return true }
                 if followsScheme(found, in: raw) { return true }
             case UInt8(ascii: "t") where found >= 2 && raw[found - 2] == UInt8(ascii: "\\"):

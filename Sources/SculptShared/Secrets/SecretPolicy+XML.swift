@@ -202,24 +202,27 @@ extension SecretPolicy {
         // A secret written as an entity the document declares (`<password>&e;</password>`):
         // the declaration's value is the secret.
         let declared = Self.declaredValues(referencedIn: ranges, of: bytes)
-        return declared.isEmpty ? ranges : (ranges + declared).sorted { $0.lowerBound < $1.lowerBound }
+        guard !declared.isEmpty else { return ranges }
+        // In order, none inside another (a declaration written in a secret element's CDATA).
+        var merged: [Range<Int>] = []
+        for range in (ranges + declared).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound < last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
     }
 
     /// The values of the internal entities (`<!ENTITY e "value">`) that `ranges` of `bytes`
-    /// refer to (`&e;`).
+    /// refer to (`&e;`), and of those their values refer to, however deep.
     private static func declaredValues(referencedIn ranges: [Range<Int>], of bytes: UnsafeRawBufferPointer) -> [Range<Int>] {
-        var referenced: Set<[UInt8]> = []
-        for range in ranges {
-            var index = range.lowerBound
-            while let ampersand = bytes.offset(of: UInt8(ascii: "&"), in: index..<range.upperBound) {
-                let name = (ampersand + 1)..<nameEnd(bytes, from: ampersand + 1)
-                if !name.isEmpty, name.upperBound < range.upperBound, bytes[name.upperBound] == UInt8(ascii: ";") { referenced.insert(Array(bytes[name])) }
-                index = max(name.upperBound, ampersand + 1)
-            }
-        }
-        guard !referenced.isEmpty else { return [] }
+        var pending = ranges.flatMap { references(in: $0, of: bytes) }
+        guard !pending.isEmpty else { return [] }
+        // Every declaration, by name.
+        var declared: [[UInt8]: [Range<Int>]] = [:]
         let declaration = Array("<!ENTITY".utf8)
-        var values: [Range<Int>] = []
         var index = 0
         while let found = bytes.offset(of: declaration, from: index) {
             let nameStart = skippingSpace(bytes, from: found + declaration.count)
@@ -227,10 +230,29 @@ extension SecretPolicy {
             index = skippingSpace(bytes, from: name.upperBound)
             guard !name.isEmpty, index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { continue }
             let value = (index + 1)..<(bytes.offset(of: bytes[index], from: index + 1) ?? bytes.count)
-            if !value.isEmpty, referenced.contains(Array(bytes[name])) { values.append(value) }
+            if !value.isEmpty { declared[Array(bytes[name]), default: []].append(value) }
             index = value.upperBound
         }
+        var values: [Range<Int>] = []
+        var seen: Set<[UInt8]> = []
+        while let name = pending.popLast() {
+            guard seen.insert(name).inserted, let found = declared[name] else { continue }
+            values += found
+            for value in found { pending += references(in: value, of: bytes) }
+        }
         return values
+    }
+
+    /// The names of the entities `range` of `bytes` refers to (`&e;`).
+    private static func references(in range: Range<Int>, of bytes: UnsafeRawBufferPointer) -> [[UInt8]] {
+        var names: [[UInt8]] = []
+        var index = range.lowerBound
+        while let ampersand = bytes.offset(of: UInt8(ascii: "&"), in: index..<range.upperBound) {
+            let name = (ampersand + 1)..<nameEnd(bytes, from: ampersand + 1)
+            if !name.isEmpty, name.upperBound < range.upperBound, bytes[name.upperBound] == UInt8(ascii: ";") { names.append(Array(bytes[name])) }
+            index = max(name.upperBound, ampersand + 1)
+        }
+        return names
     }
 
     /// `text` with XML's five entity references and its character references replaced by what

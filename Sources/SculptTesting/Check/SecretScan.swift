@@ -69,7 +69,8 @@ public enum SecretScan {
     /// `findings` with each value found hidden where a path names it (a member keyed by a token
     /// the file holds elsewhere): a path is shown, a value never.
     private static func hidingValues(in findings: [Finding]) -> [Finding] {
-        let values = Set(findings.lazy.map(\.needle).filter { $0.utf8.count >= SecretPolicy.shortestSecretValue })
+        // A value, and its words that may be written alone (`Token abc…`, a cookie's values).
+        let values = Set(findings.lazy.flatMap { SecretPolicy.withParts($0.needle) }.filter { $0.utf8.count >= SecretPolicy.shortestSecretValue })
         guard !values.isEmpty else { return findings }
         // A value that reads as more than one step of a path is looked for in the whole path.
         let steps = values.filter { $0.contains(".") || $0.contains("[") }
@@ -226,13 +227,15 @@ public enum SecretScan {
         // As every reader of recordings reads a stored body (``RecordedBody``): decompressed, in
         // UTF-8; by the fields that describe it when there are any.
         do {
-            guard fields[.contentEncoding] != nil || RecordedBody.charset(in: fields[values: .contentType]) != nil else {
-                return (String(decoding: try RecordedBody.text(ofStored: bytes), as: UTF8.self), nil)
-            }
-            let decoded = try RecordedBody.decoded(bytes, fields: fields)
-            let text = String(decoding: RecordedBody.utf8(decoded.body, fields: decoded.fields), as: UTF8.self)
+            let (body, described) = fields[.contentEncoding] != nil || RecordedBody.charset(in: fields[values: .contentType]) != nil
+                ? try RecordedBody.decoded(bytes, fields: fields) : (try RecordedBody.decompressed(ofStored: bytes), fields)
+            let utf8 = RecordedBody.utf8(body, fields: described)
+            var text = String(decoding: utf8, as: UTF8.self)
+            // Read as UTF-16 or UTF-32 by its first bytes, but with no zero byte, which text in
+            // those encodings of any ASCII has: it may be text that only starts so, read byte by byte too.
+            if utf8 != body, !body.contains(0), let bytes = String(data: body, encoding: .isoLatin1) { text += "\n" + bytes }
             // A coding no reader undoes (`br`) over bytes that are not text: what they hold is unknown.
-            if let coding = decoded.fields[.contentEncoding], !RecordedBody.isText(decoded.body) {
+            if let coding = described[.contentEncoding], !RecordedBody.isText(body) {
                 return (text, "Content-Encoding \(PrintableText.value(coding, limit: 64)) is not read")
             }
             return (text, nil)

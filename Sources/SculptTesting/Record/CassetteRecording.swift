@@ -170,7 +170,9 @@ public final class CassetteRecording: Sendable {
     package func save(keepingUnreplaced: Bool, answeredBy others: [Fixture]) throws -> Saving {
         try saved.withLock { saved in
             let recorded = recordedInteractions
-            guard recorded.count > saved.count else { return Saving() }
+            // A run that stopped early keeps what the file held, whether or not it recorded
+            // anything: the tests that save after it must not write the file without it.
+            guard recorded.count > saved.count || keepingUnreplaced && records else { return Saving() }
             var outcome = Saving(wrote: true)
             let answering = others.isEmpty ? nil : FixtureReplay(others, options: singleUse)
             for fixture in recorded[saved.count...] {

@@ -26,7 +26,7 @@ struct ProxyResponder: HTTPResponder {
 
     func respond(to head: HTTPRequestHead, body: Data?) -> ServerResponse {
         let (response, outcome) = answer(head, body: body ?? Data())
-        log?(ServedRequest(method: head.method, target: head.target, status: response.status, outcome: outcome, policy: redaction.policy))
+        log?(ServedRequest(method: head.method, target: head.target, status: response.status, outcome: outcome, policy: redaction.policy, fields: head.fields))
         return response
     }
 

@@ -146,18 +146,9 @@ public struct Redaction: Sendable {
         fixture.request.headerFields = redacting(fixture.request.headerFields)
         fixture.request.body = fixture.request.body.map { redacting(body: $0, describedBy: fixture.request.headerFields) }
         fixture.response.body = redacting(body: fixture.response.body, describedBy: fixture.response.headerFields)
-        fixture.request.headerFields = Self.stating(fixture.request.body, in: redacting(fixture.request.headerFields))
-        fixture.response.headerFields = Self.stating(fixture.response.body, in: redacting(fixture.response.headerFields))
+        fixture.request.headerFields = RecordedBody.stating(fixture.request.body, in: redacting(fixture.request.headerFields))
+        fixture.response.headerFields = RecordedBody.stating(fixture.response.body, in: redacting(fixture.response.headerFields))
         return fixture
-    }
-
-    /// `fields` with a `Content-Length` they state made the length of `body` as it is kept
-    /// (decompressed, secrets replaced).
-    private static func stating(_ body: Data?, in fields: HTTPFields) -> HTTPFields {
-        guard let body, let stated = fields[.contentLength], stated != String(body.count) else { return fields }
-        var fields = fields
-        fields[.contentLength] = String(body.count)
-        return fields
     }
 
     /// `fields` with the value of every redacted header replaced by ``marker``, and the URLs in
@@ -202,7 +193,10 @@ public struct Redaction: Sendable {
         let text = RecordedBody.utf8(body, fields: fields)
         guard text != body else { return policy.redacting(body: body, contentTypes: types) }
         let redacted = policy.redacting(body: text, contentTypes: types)
-        return redacted == text ? body : RecordedBody.encoded(redacted, like: body, fields: fields)
+        let encoded = redacted == text ? body : RecordedBody.encoded(redacted, like: body, fields: fields)
+        // Its first bytes may have made it UTF-16 or UTF-32 when it is text that only starts so
+        // (text in those encodings of any ASCII holds zero bytes): read byte by byte too.
+        return encoded.contains(0) ? encoded : policy.redacting(bytes: encoded)
     }
 
     /// URL text (absolute, or a reference such as `/next?token=x`) redacted as a request URL is.

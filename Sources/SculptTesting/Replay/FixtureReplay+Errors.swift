@@ -51,9 +51,11 @@ extension FixtureReplay {
         public var description: String {
             let policy = redaction
             let asked = Self.line(request, policy)
-            // A secret value of one URL shown is hidden wherever another shows it under an
-            // ordinary name.
-            let hidden = ([request] + nearest.prefix(Self.shownCandidates).map(\.fixture.request)).flatMap { policy.secretValues(in: $0.url) }
+            // A secret value of one URL shown, or of its request's secret headers, is hidden
+            // wherever another shows it under an ordinary name.
+            let hidden = ([request] + nearest.prefix(Self.shownCandidates).map(\.fixture.request)).flatMap {
+                policy.secretValues(in: $0.url) + policy.secretValues(in: $0.headerFields)
+            }
             if usedUp > 0 {
                 return ShownText.line(
                     "No unused recorded interaction matches \(asked): its \(ClippedText.count(usedUp)) recorded response\(usedUp == 1 ? " was" : "s were") already used. Set repeatsLastResponse to serve the last one again.",

@@ -54,9 +54,10 @@ extension RequestComparison {
         for name in refusingRules {
             lines.append("rule \(Self.shown(name)): refused the recorded request")
         }
-        // A secret value either URL holds is hidden where the other holds it under an ordinary
-        // name (`token=abc123` asked, `state=abc123` recorded).
+        // A secret value either URL or either request's secret headers hold is hidden where the
+        // other holds it under an ordinary name (`token=abc123` asked, `state=abc123` recorded).
         let hidden = policy.secretValues(in: asked.request.url) + policy.secretValues(in: recorded.url)
+            + policy.secretValues(in: asked.request.headerFields) + policy.secretValues(in: recorded.headerFields)
         return lines.map { ShownText.line($0, limit: Self.shownLimit * 3, hiding: hidden, policy: policy) }
     }
 

@@ -17,7 +17,7 @@ struct FixtureResponder: HTTPResponder {
 
     func respond(to head: HTTPRequestHead, body: Data?) -> ServerResponse {
         let (response, outcome) = answer(head, body: body)
-        log?(ServedRequest(method: head.method, target: head.target, status: response.status, outcome: outcome))
+        log?(ServedRequest(method: head.method, target: head.target, status: response.status, outcome: outcome, policy: .default, fields: head.fields))
         return response
     }
 

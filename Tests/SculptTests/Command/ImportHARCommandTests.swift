@@ -66,6 +66,7 @@ struct ImportHARCommandTests {
         ("/keys/sk_live_4eC39HqLyjWDarjtT1zdp7dc", "get-keys-redacted.json"),
         ("/reset/AKIAIOSFODNN7EXAMPLE", "get-reset-redacted.json"),
         ("/users/%67hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8", "get-users-redacted.json"),
+        ("/users/%2567hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8/x", "get-users-redacted-x.json"),
     ])
     func credentialInPath(_ path: String, _ expected: String) async throws {
         let out = Self.outputFolder()

@@ -72,6 +72,14 @@ struct EchoedSecretTests {
         #"{"authorization":"token \#(secret)","kind":"\#(secret)"}"#,
     ].map { Body(name: $0, data: Data($0.utf8)) } + [
         Body(
+            name: "an XML secret element written with an entity whose value refers to another",
+            data: Data(#"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e "\#(secret)"><!ENTITY f "&e;">]><r><password>&f;</password><kind>&e;</kind></r>"#.utf8),
+            contentType: "application/xml", decoder: .xml()),
+        Body(name: "a form whose secret parameter is a credential after its scheme", data: Data("authorization=Token+\(secret)&kind=\(secret)".utf8), contentType: "application/x-www-form-urlencoded"),
+        Body(name: "a text body, the credential and its echo on lines of their own", data: Data("authorization=Token \(secret)\nkind=\(secret)\n".utf8), contentType: "text/plain"),
+        Body(name: "a form's cookie, percent-encoded", data: Data("cookie=theme%3Ddark%3B+sid%3D\(secret)&kind=\(secret)".utf8), contentType: "application/x-www-form-urlencoded"),
+        Body(name: "a query in a JSON string, the credential after its scheme", data: Data(#"{"next":"https://h/?authorization=Token%20\#(secret)","kind":"\#(secret)"}"#.utf8)),
+        Body(
             name: "an XML secret element written with an entity the document declares",
             data: Data(#"<!DOCTYPE r [<!ENTITY e "\#(secret)">]><r><password>&e;</password><kind>&e;</kind></r>"#.utf8),
             contentType: "application/xml", decoder: .xml()),
@@ -93,6 +101,16 @@ struct EchoedSecretTests {
         // Any part of a secret, its end included: a value cut short by a delimiter still hides it.
         #expect(!error.description.contains("SECRET42") && !error.description.contains("RET42") && !error.description.contains("xSECR\u{C9}Tx"),
             "\(error.description.prefix(1_500))")
+    }
+
+    @Test("a word of a secret value the URL holds (a credential after its scheme) is never printed", arguments: [
+        "https://h/x?authorization=Token+\(secret)", "https://h/x?authorization=Token%20\(secret)", "https://h/x?authorization=Bearer%20\(secret)",
+    ])
+    func wordOfURLSecret(_ url: String) throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Typed.self))
+        let context = ResponseContext(url: URL(string: url), status: .ok, headerFields: [.contentType: "application/json"])
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(Data(#"{"kind":"\#(Self.secret)"}"#.utf8), for: context) }
+        #expect(!error.description.contains("SECRET42"), "\(error.description.prefix(1_500))")
     }
 
     @Test("a description of a body of megabytes of =, or of names and =, is built in time linear in the body", .timeLimit(.minutes(10)), arguments: [

@@ -167,6 +167,7 @@ struct RedactionVocabularyTests {
     @Test("a secret parameter in a text body ends at its line: the lines after it are kept, and the stated length is the kept body's", arguments: [
         ("line one\ntoken=abc123456\nline three", "line one\ntoken=REDACTED\nline three"),
         ("token=abc123456\r\nuser=bob\nlines of text that matter\nid=42; done", "token=REDACTED\r\nuser=bob\nlines of text that matter\nid=42; done"),
+        ("a token = abc123456\nnext", "a token = REDACTED\nnext"),
     ])
     func parameterInTextEndsAtItsLine(_ body: String, _ expected: String) throws {
         let fixture = try Self.redacted(headers: [.contentType: "text/plain", .contentLength: "\(body.utf8.count)"], body: body)
@@ -215,6 +216,76 @@ struct RedactionVocabularyTests {
             #expect(!finding.path.contains("Hunter2") && !finding.shown.contains("Hunter2"), "\(finding.path)")
         }
         #expect(findings.contains { $0.path.hasSuffix("sessions.REDACTED.password") }, "\(findings.map(\.path))")
+    }
+
+    @Test("sculpt check never shows in a finding's path a word of a secret value: a credential after its scheme, a cookie's value", arguments: [
+        #"{"authorization":"Token abcSecretXyz12345","m":{"abcSecretXyz12345":"ghp_Abcdefghijklmnopqrstuvwxyz0123456789"}}"#,
+        #"{"cookie":"theme=dark; sid=abcSecretXyz12345","m":{"abcSecretXyz12345":"ghp_Abcdefghijklmnopqrstuvwxyz0123456789"}}"#,
+    ])
+    func findingPathsHideWords(_ body: String) throws {
+        var fixture = try Fixture.stub(.get, "https://api.example.com/m", json: "{}")
+        fixture.response.body = Data(body.utf8)
+        let findings = SecretScan.findings(inJSON: fixture.encoded())
+        #expect(findings.contains { $0.path.hasSuffix("m.REDACTED") }, "\(findings.map(\.path))")
+        for finding in findings {
+            #expect(!finding.path.contains("abcSecret"), "\(finding.path)")
+        }
+    }
+
+    /// Bodies with bytes that are not UTF-8, as sent and as recorded: (content type, body, recorded).
+    static let notUTF8: [(String, [UInt8], [UInt8])] = [
+        ("text/plain", Array("a token = abcSecret12345\nline\n".utf8) + [0xFF, 0xFE, 0x20, 0xE9] + Array(" raw\r\nend".utf8),
+         Array("a token = REDACTED\nline\n".utf8) + [0xFF, 0xFE, 0x20, 0xE9] + Array(" raw\r\nend".utf8)),
+        ("application/x-www-form-urlencoded", Array("a=".utf8) + [0xE9] + Array("&token=abcSecret12345&b=2".utf8),
+         Array("a=".utf8) + [0xE9] + Array("&token=REDACTED&b=2".utf8)),
+    ]
+
+    @Test("a text or form body that is not UTF-8 keeps every byte but the secret's when it is recorded", arguments: notUTF8)
+    func bytesThatAreNotUTF8(_ contentType: String, _ body: [UInt8], _ expected: [UInt8]) throws {
+        let fixture = Fixture(
+            request: .init(method: .post, url: try #require(URL(string: "https://api.example.com/a")), headerFields: [.contentType: contentType], body: Data(body)),
+            response: .init(status: .ok))
+        #expect(Redaction().redacting(fixture).request.body.map(Array.init) == expected)
+    }
+
+    @Test("a body whose first bytes make it UTF-16 but that is text without zero bytes has its secret recorded redacted and found by check")
+    func textThatStartsAsUTF16() throws {
+        let body = Data([0xFF, 0xFE]) + Data(" raw first\ntoken=abcSecret12345\nend".utf8)
+        let fixture = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.example.com/a"))),
+            response: .init(headerFields: [.contentType: "text/plain"], body: body))
+        let recorded = Redaction().redacting(fixture).response.body
+        #expect(!String(decoding: recorded, as: UTF8.self).contains("abcSecret"))
+        #expect(recorded.starts(with: [0xFF, 0xFE]))
+        #expect(SecretScan.findings(inJSON: fixture.encoded()).contains { $0.kind.contains("token") }, "\(SecretScan.findings(inJSON: fixture.encoded()))")
+    }
+
+    @Test("a request's secret header values are hidden where its URL repeats them, in a miss and in the server's log")
+    func headerValuesInTheURL() async throws {
+        let logged = Locked<[String]>([])
+        let server = FixtureServer(replay: FixtureReplay([try .stub(.get, "/a", text: "a")]), limits: .unhurried) { request in
+            logged.withLock { $0.append(request.description) }
+        }
+        let base = try await server.start()
+        var request = URLRequest(url: base.appending(path: "zz").appending(queryItems: [URLQueryItem(name: "x", value: "zzSecretWord9x")]))
+        request.setValue("Bearer zzSecretWord9x", forHTTPHeaderField: "Authorization")
+        let client = URLSession(configuration: .unhurried)
+        let answered: Result<(Data, URLResponse), any Error>
+        do { answered = .success(try await client.data(for: request)) } catch { answered = .failure(error) }
+        client.invalidateAndCancel()
+        await server.stop()
+        let text = String(decoding: try answered.get().0, as: UTF8.self)
+        #expect(text.contains("No recorded interaction matches") && !text.contains("zzSecretWord9x"), "\(text)")
+        let lines = logged.withLock { $0 }
+        #expect(!lines.isEmpty && !lines.contains { $0.contains("zzSecretWord9x") }, "\(lines)")
+    }
+
+    @Test("a replay miss hides the words of a secret parameter where the URL repeats them", arguments: ["Token+", "Token%20", "Bearer%20"])
+    func wordsOfAParameterInAMiss(_ scheme: String) throws {
+        let replay = FixtureReplay([try .stub(.get, "/a", text: "a")])
+        let url = try #require(URL(string: "https://api.example.com/u/x?authorization=\(scheme)zzSecretWord9x&x=zzSecretWord9x"))
+        let miss = try #require(throws: FixtureReplay.MissError.self) { try replay.response(for: Fixture.Request(url: url)) }
+        #expect(!miss.description.contains("zzSecretWord9x"), "\(miss)")
     }
 
     @Test("a private key is not recorded: its material and end line go with its first line, in JSON and in text", arguments: [

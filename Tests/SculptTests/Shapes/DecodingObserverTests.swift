@@ -405,6 +405,9 @@ struct DecodingObserverTests {
         ("https://h/x", "sid=ckS3cret77x; theme=dark", #"{"items":{"ckS3cret77x":{"id":"x"}}}"#, "ckS3cret77x"),
         ("https://h/x", nil, #"{"cookie":"sid=ckS3cret77x; theme=dark","items":{"ckS3cret77x":{"id":"x"}}}"#, "ckS3cret77x"),
         ("https://h/x", nil, #"{"authorization":"token azS3cret77x","items":{"azS3cret77x":{"id":"x"}}}"#, "azS3cret77x"),
+        ("https://h/x?authorization=Token%20zzSecretWord9", nil, #"{"items":{"zzSecretWord9":{"id":"x"}}}"#, "zzSecretWord9"),
+        ("https://h/x?authorization=Token+zzSecretWord9", nil, #"{"items":{"zzSecretWord9":{"id":"x"}}}"#, "zzSecretWord9"),
+        ("https://h/x", nil, #"{"note":"a=1&authorization=Token+zzSecretWord9","items":{"zzSecretWord9":{"id":"x"}}}"#, "zzSecretWord9"),
     ])
     func otherSecretAsKey(_ url: String, _ cookie: String?, _ body: String, _ secret: String) throws {
         struct Item: Decodable, Sendable { let id: Int }

@@ -381,4 +381,41 @@ struct CassetteTraitTests {
             }
         }
     }
+
+    @Test("a test that throws before recording anything in all mode keeps the cassette's answers to its requests for the next run", arguments: [false, true])
+    func throwingBeforeRecording(throwingFirst: Bool) async throws {
+        let api = FixtureReplay(try ["a", "b"].map { try .stub(.get, "/\($0)", text: "new \($0)") }, options: .init(repeatsLastResponse: true))
+        try await FixtureServer.running(api) { _, base in
+            let folder = Self.folder()
+            let test = try #require(Test.current)
+            let testCase = Test.Case.current
+            let trait: CassetteTrait = .cassette("suite", in: folder, mode: .all, playback: .strict)
+            let file = try trait.file()
+            let old = try ["a", "b"].map { try Fixture.stub(.get, base.appending(path: $0).absoluteString, text: "old \($0)") }
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Cassette(old).encoded().write(to: file)
+            let first: @Sendable () async throws -> Void = {
+                try await trait.provideScope(for: test, testCase: testCase) {
+                    _ = try await #require(CassetteRecording.current).session.data(from: base.appending(path: "a"))
+                }
+            }
+            let second: @Sendable () async throws -> Void = {
+                try await trait.provideScope(for: test, testCase: testCase) { throw Thrown(name: "before its request") }
+            }
+            await #expect(throws: Thrown.self) {
+                try await trait.provideScope(for: test, testCase: nil) {
+                    if throwingFirst {
+                        do { try await second() } catch {}
+                        try await first()
+                    } else {
+                        try await first()
+                        try await second()
+                    }
+                    throw Thrown(name: "a test failed")
+                }
+            }
+            let bodies = try Cassette(contentsOf: file).interactions.map { String(decoding: $0.response.body, as: UTF8.self) }
+            #expect(Set(bodies) == ["new a", "old b"], "\(bodies)")
+        }
+    }
 }

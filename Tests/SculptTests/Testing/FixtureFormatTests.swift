@@ -138,4 +138,13 @@ struct FixtureFormatTests {
             #expect(responses.first?.body == "filtered")
         }
     }
+
+    @Test("a recorded Content-Length states the body the fixture holds; an empty body keeps the one recorded")
+    func statedLength() throws {
+        let file = #"{"request": {"url": "https://h/a"}, "response": {"status": 200, "headers": [["Content-Type", "application/json"], ["Content-Length", "172"]], "body": {"a": 1}}}"#
+        let fixture = try Fixture(json: Data(file.utf8))
+        #expect(fixture.response.headerFields[.contentLength] == "\(fixture.data.count)")
+        let head = #"{"request": {"method": "HEAD", "url": "https://h/a"}, "response": {"status": 200, "headers": [["Content-Length", "172"]]}}"#
+        #expect(try Fixture(json: Data(head.utf8)).response.headerFields[.contentLength] == "172")
+    }
 }
