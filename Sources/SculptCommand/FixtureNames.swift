@@ -21,13 +21,15 @@ enum FixtureNames {
     }
 
     /// `get-users-octocat`: the method and the path's segments, lowercased, anything but letters
-    /// and digits made `-`, cut to 80 characters; `get-root` for `/`. The path is decoded as
-    /// often as it decodes, then read as every text is shown, so a credential in it, however
+    /// and digits made `-`, cut to 80 characters; `get-root` for `/`. The path is decoded until
+    /// no escape is left, then read as every text is shown, so a credential in it, however
     /// encoded, names no file (`get-users-redacted-repos`).
     static func name(for fixture: Fixture) -> String {
+        // Each escape decoded, those that do not read left as they are, until none is left.
         var decoded = fixture.request.url.path(percentEncoded: true)
-        for _ in 0..<8 {
-            guard let once = decoded.removingPercentEncoding, once != decoded else { break }
+        while true {
+            let once = PercentEncoding.decoded(decoded.utf8)
+            guard once != decoded else { break }
             decoded = once
         }
         let path = ShownText.line(SecretPolicy.default.shown(urlText: decoded), limit: 4_096)

@@ -28,9 +28,7 @@ package enum RecordedBody {
     ///   - limit: the most bytes a decompressed body may have.
     /// - Throws: `Gzip.Failure` for a compressed body that is damaged or expands past `limit`.
     package static func decoded(_ stored: Data, fields: HTTPFields, limit: Int = Gzip.maximumSize) throws(Gzip.Failure) -> (body: Data, fields: HTTPFields) {
-        // Every coding the fields list, in the order applied; `identity` is none.
-        let codings = fields[values: .contentEncoding].flatMap { $0.split(separator: ",") }
-            .map { ASCII.lowercased($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 != "identity" }
+        let codings = codings(in: fields)
         guard !codings.isEmpty, codings.allSatisfy(decodable.contains) else { return (stored, fields) }
         var described = fields
         described[.contentEncoding] = nil
@@ -75,6 +73,12 @@ package enum RecordedBody {
         }
     }
 
+    /// Every coding `fields` list, in the order applied, lowercased; `identity` is none.
+    private static func codings(in fields: HTTPFields) -> [String] {
+        fields[values: .contentEncoding].flatMap { $0.split(separator: ",") }
+            .map { ASCII.lowercased($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 != "identity" }
+    }
+
     /// The codings a recorded body can be decompressed from.
     private static let decodable: Set<String> = ["gzip", "x-gzip", "deflate"]
 
@@ -102,6 +106,19 @@ package enum RecordedBody {
         var fields = fields
         fields[.contentLength] = String(body.count)
         return fields
+    }
+
+    /// The fields of a response a `URLSession` gave, as they describe the body it gave: a session
+    /// undoes `gzip` and `deflate`, so those codings, and the length of the compressed bytes, are
+    /// left out; the body is kept as given (a `.gz` file served under `Content-Encoding: gzip` is
+    /// the file).
+    package static func describingSessionBody(_ fields: HTTPFields) -> HTTPFields {
+        let codings = codings(in: fields)
+        guard !codings.isEmpty, codings.allSatisfy(decodable.contains) else { return fields }
+        var described = fields
+        described[.contentEncoding] = nil
+        described[.contentLength] = nil
+        return described
     }
 
     /// ``decoded(_:fields:limit:)`` for a writer of recordings (the recorder, redaction): a body

@@ -179,7 +179,7 @@ extension SecretPolicy {
     /// quoted secret members' values (JSON or JSONP written in it), and the user name and
     /// password of every URL in it (`https://user:password@host/`).
     package func redacting(text: String) -> String {
-        redacting(embeddedMembers: formPolicy.redacting(parameters: redactingUserInfo(in: text)))
+        redacting(embeddedMembers: formPolicy.redacting(parametersInText: redactingUserInfo(in: text)))
     }
 
     /// `text` with the user name and password of each URL written in it (after `://`, before an

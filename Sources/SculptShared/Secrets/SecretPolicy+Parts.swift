@@ -8,19 +8,23 @@ extension SecretPolicy {
     /// The words of a secret value that may be written alone elsewhere: a credential after a
     /// scheme of any name (`Token abc…`, `Bearer abc…`), a cookie's values (`sid=abc…; theme=…`),
     /// a list's items. The pieces between white space, `;` and `,`, and what follows an `=` in
-    /// one, of ``shortestSecretPart`` bytes or more; none for a value of one word.
+    /// one, without the quotes around it, of ``shortestSecretPart`` bytes or more; none for a
+    /// value of one word.
     ///
     /// ```swift
     /// SecretPolicy.secretParts(of: Array("sid=cookieVal99; theme=dark".utf8)).map { String(decoding: $0, as: UTF8.self) }
     /// // ["cookieVal99"]
     /// ```
-    package static func secretParts<Bytes: Collection<UInt8>>(of value: Bytes) -> [Bytes.SubSequence] {
+    package static func secretParts<Bytes: BidirectionalCollection<UInt8>>(of value: Bytes) -> [Bytes.SubSequence] {
         let pieces = value.split { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
             || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",")
         }
         var parts: [Bytes.SubSequence] = []
         for piece in pieces {
-            let word = piece.firstIndex(of: UInt8(ascii: "=")).map { piece[piece.index(after: $0)...] } ?? piece
+            var word = piece.firstIndex(of: UInt8(ascii: "=")).map { piece[piece.index(after: $0)...] } ?? piece
+            // Quoted, as a cookie or an `Authorization` parameter may be (`sid="abc…"`, `token="abc…"`).
+            while let first = word.first, first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") { word = word.dropFirst() }
+            while let last = word.last, last == UInt8(ascii: "\"") || last == UInt8(ascii: "'") { word = word.dropLast() }
             if word.count >= shortestSecretPart, word.count < value.count { parts.append(word) }
         }
         return parts

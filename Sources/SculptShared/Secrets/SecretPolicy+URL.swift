@@ -69,11 +69,11 @@ extension SecretPolicy {
         let besideOAuth = hasOAuthCompanion(Self.names(in: query ?? "") + Self.names(in: fragment ?? ""))
         if let query {
             output.append(UInt8(ascii: "?"))
-            output += redacting(parameters: query, besideOAuth: besideOAuth, depth: depth).utf8
+            output += redacting(parameters: query, besideOAuth: besideOAuth, depth: depth, inText: false).utf8
         }
         if let fragment {
             output.append(UInt8(ascii: "#"))
-            output += redacting(parameters: fragment, besideOAuth: besideOAuth, depth: depth).utf8
+            output += redacting(parameters: fragment, besideOAuth: besideOAuth, depth: depth, inText: false).utf8
         }
         return String(decoding: output, as: UTF8.self)
     }
@@ -86,30 +86,55 @@ extension SecretPolicy {
     /// // a=1;ACCESS_TOKEN=REDACTED&access_token[]=REDACTED
     /// ```
     package func redacting(parameters text: some StringProtocol, besideOAuth: Bool? = nil) -> String {
-        redacting(parameters: text, besideOAuth: besideOAuth, depth: 0)
+        redacting(parameters: text, besideOAuth: besideOAuth, depth: 0, inText: false)
     }
 
-    /// ``redacting(parameters:besideOAuth:)`` at a nesting `depth`.
-    private func redacting(parameters text: some StringProtocol, besideOAuth: Bool?, depth: Int) -> String {
+    /// ``redacting(parameters:besideOAuth:)`` for a text body (plain text, HTML, a form): a
+    /// secret value ends at white space, `<`, `>` or a quote, as it does in prose and markup, and
+    /// goes on past a `&`, `;` or `,` that no `name=` follows (`password=ab;cd` is one value),
+    /// so that neither the text after it nor a part of it is lost.
+    package func redacting(parametersInText text: some StringProtocol) -> String {
+        redacting(parameters: text, besideOAuth: nil, depth: 0, inText: true)
+    }
+
+    /// ``redacting(parameters:besideOAuth:)`` at a nesting `depth`, in a text body or not.
+    private func redacting(parameters text: some StringProtocol, besideOAuth: Bool?, depth: Int, inText: Bool) -> String {
         let bytes = Array(text.utf8)
         let oauth = besideOAuth ?? hasOAuthCompanion(Self.names(in: text))
         var output: [UInt8] = []
         var changed = false
         var start = 0
+        // In a text, a secret value that ran to a `&` or `;` goes on into the items after it that
+        // hold no `=`.
+        var continuesValue = false
         // Bytes, not Characters: a combining mark after `=` or `&` must not hide it.
         while start <= bytes.count {
             let end = bytes[start...].firstIndex(where: Self.isSeparator) ?? bytes.count
             let item = bytes[start..<end]
-            if let equals = item.firstIndex(of: UInt8(ascii: "=")), equals + 1 < end,
+            var continued = false
+            if continuesValue, start > 0, bytes[start - 1] == UInt8(ascii: "&") || bytes[start - 1] == UInt8(ascii: ";"),
+                !item.contains(UInt8(ascii: "=")), !item.contains(where: Self.endsTextValue)
+            {
+                // Part of the value: the separator before it goes with it.
+                output.removeLast()
+                continued = true
+            } else if let equals = item.firstIndex(of: UInt8(ascii: "=")), equals + 1 < end,
                 isSecret(parameter: Self.text(item[..<equals]), besideOAuth: oauth)
             {
                 // White space after the `=` (`token = x` in a text) is kept.
                 let value = item[(equals + 1)...].firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? end
+                let valueEnd = inText ? item[value...].firstIndex(where: Self.endsTextValue) ?? end : end
                 output += item[..<value]
                 output += Secrets.marker.utf8
+                output += item[valueEnd...]
                 changed = true
+                continuesValue = inText && valueEnd == end
+                guard end < bytes.count else { break }
+                output.append(bytes[end])
+                start = end + 1
+                continue
             } else if depth < Self.maximumNesting, let equals = item.firstIndex(of: UInt8(ascii: "=")),
-                let nested = redacting(nestedValue: item[(equals + 1)...], depth: depth)
+                let nested = redacting(nestedValue: item[(equals + 1)...], depth: depth, inText: inText)
             {
                 // A URL or parameter list carried percent-encoded in a value: `next=%2Fcb%3Ftoken%3Dx`.
                 output += item[...equals]
@@ -125,11 +150,20 @@ extension SecretPolicy {
             } else {
                 output += item
             }
+            continuesValue = continued
             guard end < bytes.count else { break }
             output.append(bytes[end])
             start = end + 1
         }
         return changed ? String(decoding: output, as: UTF8.self) : String(text)
+    }
+
+    /// What ends a secret value in a text: white space, `<`, `>` and quotes.
+    private static func endsTextValue(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        default: false
+        }
     }
 
     /// How many times a value is decoded to look for parameters inside it.
@@ -138,7 +172,7 @@ extension SecretPolicy {
     /// A value that holds a URL with user information (`next=https://u:p@h/`), parameters itself
     /// (`state=token=x`, as a decoded query item shows it) or percent-encoded ones, redacted;
     /// `nil` when it holds no secret.
-    private func redacting(nestedValue value: ArraySlice<UInt8>, depth: Int) -> String? {
+    private func redacting(nestedValue value: ArraySlice<UInt8>, depth: Int, inText: Bool) -> String? {
         if value.contains(UInt8(ascii: "@")) {
             let text = Self.text(value)
             let redacted = redacting(urlText: text, depth: depth + 1)
@@ -146,7 +180,7 @@ extension SecretPolicy {
         }
         if value.contains(UInt8(ascii: "=")) {
             let text = Self.text(value)
-            let redacted = redacting(parameters: text, besideOAuth: nil, depth: depth + 1)
+            let redacted = redacting(parameters: text, besideOAuth: nil, depth: depth + 1, inText: inText)
             if redacted != text { return redacted }
         }
         return redacting(encodedValue: value, depth: depth)
@@ -169,7 +203,7 @@ extension SecretPolicy {
         } while !decoded.utf8.contains(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "@") }) && depth + decodings <= Self.maximumNesting
         let isURL = decoded.contains("?") || decoded.contains("#") || decoded.contains("://") || decoded.contains("@")
         let nesting = depth + decodings
-        var redacted = isURL ? redacting(urlText: decoded, depth: nesting) : redacting(parameters: decoded, besideOAuth: nil, depth: nesting)
+        var redacted = isURL ? redacting(urlText: decoded, depth: nesting) : redacting(parameters: decoded, besideOAuth: nil, depth: nesting, inText: false)
         guard redacted != decoded else { return nil }
         for _ in 0..<decodings {
             redacted = redacted.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? Secrets.marker

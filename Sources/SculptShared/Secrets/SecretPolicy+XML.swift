@@ -238,7 +238,14 @@ extension SecretPolicy {
         while let name = pending.popLast() {
             guard seen.insert(name).inserted, let found = declared[name] else { continue }
             values += found
-            for value in found { pending += references(in: value, of: bytes) }
+            for value in found {
+                pending += references(in: value, of: bytes)
+                // Written with a character reference (`&#38;f;` is `&f;` once the entity is read).
+                if bytes[value].contains(UInt8(ascii: "#")) {
+                    let resolved = Array(resolvingReferences(in: String(decoding: bytes[value], as: UTF8.self)).utf8)
+                    pending += resolved.withUnsafeBytes { references(in: 0..<resolved.count, of: $0) }
+                }
+            }
         }
         return values
     }

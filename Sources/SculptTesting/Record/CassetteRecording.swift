@@ -171,8 +171,10 @@ public final class CassetteRecording: Sendable {
         try saved.withLock { saved in
             let recorded = recordedInteractions
             // A run that stopped early keeps what the file held, whether or not it recorded
-            // anything: the tests that save after it must not write the file without it.
-            guard recorded.count > saved.count || keepingUnreplaced && records else { return Saving() }
+            // anything: the tests that save after it must not write the file without it. With no
+            // file and nothing recorded, there is nothing to keep, and no empty cassette is made.
+            let keepsFile = keepingUnreplaced && records && FileManager.default.fileExists(atPath: file.path)
+            guard recorded.count > saved.count || keepsFile else { return Saving() }
             var outcome = Saving(wrote: true)
             let answering = others.isEmpty ? nil : FixtureReplay(others, options: singleUse)
             for fixture in recorded[saved.count...] {

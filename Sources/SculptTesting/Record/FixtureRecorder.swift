@@ -110,7 +110,7 @@ public final class FixtureRecorder: @unchecked Sendable {
             request: .init(
                 method: HTTPRequest.Method(request.httpMethod ?? "GET") ?? .get,
                 url: request.url ?? URL(filePath: "/"), headerFields: FoundationFields.fields(of: request), body: request.httpBody),
-            response: .init(status: .standard(status), headerFields: FoundationFields.fields(of: response), body: body)))
+            response: .init(status: .standard(status), headerFields: RecordedBody.describingSessionBody(FoundationFields.fields(of: response)), body: body)))
     }
 
     /// Collects each task's redirects, in order, as the session's delegate.

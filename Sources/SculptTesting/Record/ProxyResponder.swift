@@ -45,7 +45,7 @@ struct ProxyResponder: HTTPResponder {
             return failure("\(target.absoluteString) could not be reached: \(redaction.redacting(urlText: reason))", status: 502)
         case .response(let http, let data):
             let status = (0...999).contains(http.statusCode) ? http.statusCode : 0
-            let received = Fixture.Response(status: .standard(status), headerFields: FoundationFields.fields(of: http), body: data)
+            let received = Fixture.Response(status: .standard(status), headerFields: RecordedBody.describingSessionBody(FoundationFields.fields(of: http)), body: data)
             let exchange = Fixture(request: .init(method: head.method, url: url, headerFields: fields, body: body.isEmpty ? nil : body), response: received)
             let outcome: ServedRequest.Outcome = recording.append(redaction.redacting(exchange)).map { .failed(reason: $0) } ?? .recorded
             return (ServerResponse(relaying: received, moving: location), outcome)

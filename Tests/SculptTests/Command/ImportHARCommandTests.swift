@@ -67,6 +67,8 @@ struct ImportHARCommandTests {
         ("/reset/AKIAIOSFODNN7EXAMPLE", "get-reset-redacted.json"),
         ("/users/%67hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8", "get-users-redacted.json"),
         ("/users/%2567hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8/x", "get-users-redacted-x.json"),
+        ("/u/%FF/%2567hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8/r", "get-u-redacted-r.json"),
+        ("/u/" + String(repeating: "%25", count: 10) + "67hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8/r", "get-u-redacted-r.json"),
     ])
     func credentialInPath(_ path: String, _ expected: String) async throws {
         let out = Self.outputFolder()

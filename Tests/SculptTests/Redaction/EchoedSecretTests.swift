@@ -70,10 +70,16 @@ struct EchoedSecretTests {
         #"{"Authorization":"Token \#(secret)","kind":"\#(secret)"}"#,
         #"{"cookie":"sid=\#(secret); theme=dark","kind":"\#(secret)"}"#,
         #"{"authorization":"token \#(secret)","kind":"\#(secret)"}"#,
+        #"{"authorization":"Token token=\"\#(secret)\"","kind":"\#(secret)"}"#,
+        #"{"cookie":"sid=\"\#(secret)\"; theme=dark","kind":"\#(secret)"}"#,
     ].map { Body(name: $0, data: Data($0.utf8)) } + [
         Body(
             name: "an XML secret element written with an entity whose value refers to another",
             data: Data(#"<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e "\#(secret)"><!ENTITY f "&e;">]><r><password>&f;</password><kind>&e;</kind></r>"#.utf8),
+            contentType: "application/xml", decoder: .xml()),
+        Body(
+            name: "an XML secret element written with an entity that refers to another through a character reference",
+            data: Data(#"<!DOCTYPE r [<!ENTITY f "\#(secret)"><!ENTITY e "&#38;f;">]><r><password>&e;</password><kind>&f;</kind></r>"#.utf8),
             contentType: "application/xml", decoder: .xml()),
         Body(name: "a form whose secret parameter is a credential after its scheme", data: Data("authorization=Token+\(secret)&kind=\(secret)".utf8), contentType: "application/x-www-form-urlencoded"),
         Body(name: "a text body, the credential and its echo on lines of their own", data: Data("authorization=Token \(secret)\nkind=\(secret)\n".utf8), contentType: "text/plain"),
@@ -105,6 +111,7 @@ struct EchoedSecretTests {
 
     @Test("a word of a secret value the URL holds (a credential after its scheme) is never printed", arguments: [
         "https://h/x?authorization=Token+\(secret)", "https://h/x?authorization=Token%20\(secret)", "https://h/x?authorization=Bearer%20\(secret)",
+        "https://h/x?access_token=%22\(secret)%22",
     ])
     func wordOfURLSecret(_ url: String) throws {
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Typed.self))

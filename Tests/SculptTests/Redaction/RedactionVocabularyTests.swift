@@ -164,10 +164,15 @@ struct RedactionVocabularyTests {
         #expect(findings.isEmpty, "\(findings)")
     }
 
-    @Test("a secret parameter in a text body ends at its line: the lines after it are kept, and the stated length is the kept body's", arguments: [
+    @Test("a secret parameter in a text body ends at its line, or where prose or markup ends it: what follows is kept, and the stated length is the kept body's", arguments: [
         ("line one\ntoken=abc123456\nline three", "line one\ntoken=REDACTED\nline three"),
         ("token=abc123456\r\nuser=bob\nlines of text that matter\nid=42; done", "token=REDACTED\r\nuser=bob\nlines of text that matter\nid=42; done"),
         ("a token = abc123456\nnext", "a token = REDACTED\nnext"),
+        ("<p>token=abc1234567</p><p>keep me</p>", "<p>token=REDACTED</p><p>keep me</p>"),
+        ("x=1 token=sekretValue99 y=2", "x=1 token=REDACTED y=2"),
+        ("password=ab;sekretValue99\nnext=1", "password=REDACTED\nnext=1"),
+        ("password=ab&sekretValue99\nnext=1", "password=REDACTED\nnext=1"),
+        ("sid=1; password=abc123456; theme=dark", "sid=1; password=REDACTED; theme=dark"),
     ])
     func parameterInTextEndsAtItsLine(_ body: String, _ expected: String) throws {
         let fixture = try Self.redacted(headers: [.contentType: "text/plain", .contentLength: "\(body.utf8.count)"], body: body)
@@ -232,6 +237,17 @@ struct RedactionVocabularyTests {
         }
     }
 
+    @Test("a JSON body in the single-byte charset it declares is recorded whole, its secrets replaced", arguments: ["iso-8859-1", "windows-1252"])
+    func declaredCharsetJSON(_ charset: String) throws {
+        let body = try #require(#"{"next":"https://h/x?page=2&access_token=abc1234567 more","note":"see password=abc1234567 here","name":"café"}"#.data(using: .isoLatin1))
+        let fixture = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.example.com/a"))),
+            response: .init(headerFields: [.contentType: "application/json; charset=\(charset)"], body: body))
+        let recorded = try #require(String(data: Redaction().redacting(fixture).response.body, encoding: .isoLatin1))
+        // A URL's query value runs to its `&` or its end, space and all.
+        #expect(recorded == #"{"next":"https://h/x?page=2&access_token=REDACTED","note":"see password=REDACTED here","name":"café"}"#)
+    }
+
     /// Bodies with bytes that are not UTF-8, as sent and as recorded: (content type, body, recorded).
     static let notUTF8: [(String, [UInt8], [UInt8])] = [
         ("text/plain", Array("a token = abcSecret12345\nline\n".utf8) + [0xFF, 0xFE, 0x20, 0xE9] + Array(" raw\r\nend".utf8),
@@ -278,6 +294,18 @@ struct RedactionVocabularyTests {
         #expect(text.contains("No recorded interaction matches") && !text.contains("zzSecretWord9x"), "\(text)")
         let lines = logged.withLock { $0 }
         #expect(!lines.isEmpty && !lines.contains { $0.contains("zzSecretWord9x") }, "\(lines)")
+    }
+
+    @Test("a replay miss hides a request header's quoted word where the URL repeats it", arguments: [
+        ("Cookie", #"sid="zzSecretWord9x"; theme=dark"#), ("Authorization", #"Token token="zzSecretWord9x""#),
+        ("Authorization", #"Digest username="bob", response="zzSecretWord9x""#),
+    ])
+    func quotedHeaderWordsInAMiss(_ name: String, _ value: String) throws {
+        let replay = FixtureReplay([try .stub(.get, "/a", text: "a")])
+        var request = Fixture.Request(url: try #require(URL(string: "https://api.example.com/users/zzSecretWord9x?state=zzSecretWord9x")))
+        request.headerFields[try #require(HTTPField.Name(name))] = value
+        let miss = try #require(throws: FixtureReplay.MissError.self) { try replay.response(for: request) }
+        #expect(!miss.description.contains("zzSecretWord9x"), "\(miss)")
     }
 
     @Test("a replay miss hides the words of a secret parameter where the URL repeats them", arguments: ["Token+", "Token%20", "Bearer%20"])

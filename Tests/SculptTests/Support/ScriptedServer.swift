@@ -18,7 +18,12 @@ final class ScriptedServer: @unchecked Sendable {
 
     /// Starts listening; `answer` gets the request head (request line and fields) and returns the
     /// whole response to write (status line, fields, blank line, body).
-    init(answer: @escaping @Sendable (String) -> String) throws {
+    convenience init(answer: @escaping @Sendable (String) -> String) throws {
+        try self.init(bytes: { Array(answer($0).utf8) })
+    }
+
+    /// Starts listening; `answer` returns the whole response as bytes (a body that is not text).
+    init(bytes answer: @escaping @Sendable (String) -> [UInt8]) throws {
         (descriptor, port) = try LoopbackListener.open(backlog: 16)
         Thread { [self] in serve(answer) }.start()
     }
@@ -38,7 +43,7 @@ final class ScriptedServer: @unchecked Sendable {
         lock.withLock { stopped = true }
     }
 
-    private func serve(_ answer: @Sendable (String) -> String) {
+    private func serve(_ answer: @Sendable (String) -> [UInt8]) {
         defer { _ = closeScripted(descriptor) }
         while !lock.withLock({ stopped }) {
             var listening = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -47,7 +52,7 @@ final class ScriptedServer: @unchecked Sendable {
             guard connection >= 0 else { continue }
             let head = readHead(connection)
             lock.withLock { received.append(head) }
-            let response = Array(answer(head).utf8)
+            let response = answer(head)
             _ = response.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             shutdown(connection, Int32(SHUT_WR))
             var sink = [UInt8](repeating: 0, count: 4096)

@@ -418,4 +418,19 @@ struct CassetteTraitTests {
             #expect(Set(bodies) == ["new a", "old b"], "\(bodies)")
         }
     }
+
+    @Test("a test that throws before recording leaves no cassette behind, which would keep the next run from recording", arguments: [RecordMode.once, .all])
+    func throwingBeforeAnyCassette(_ mode: RecordMode) async throws {
+        let api = FixtureReplay([try .stub(.get, "/c", text: "c")], options: .init(repeatsLastResponse: true))
+        try await FixtureServer.running(api) { _, base in
+            let folder = Self.folder()
+            let test = try #require(Test.current)
+            let testCase = Test.Case.current
+            let trait: CassetteTrait = .cassette("missing", in: folder, mode: mode, playback: .strict)
+            await #expect(throws: Thrown.self) {
+                try await trait.provideScope(for: test, testCase: testCase) { throw Thrown(name: "before its request") }
+            }
+            #expect(!FileManager.default.fileExists(atPath: try trait.file().path))
+        }
+    }
 }

@@ -55,6 +55,24 @@ struct FixtureRecorderTests {
         #expect(fixture.data == Data(#"{"ok":true}"#.utf8))
     }
 
+    @Test("a body the session decompressed is recorded as the session gave it, without the coding it undid: a .gz file served gzipped is the file")
+    func sessionDecodedBody() async throws {
+        let file = GzipData.member("hello world, a gzip file\n")
+        let wire = GzipData.member(file)
+        let server = try ScriptedServer(bytes: { _ in
+            Array("HTTP/1.1 200 OK\r\nContent-Type: application/gzip\r\nContent-Encoding: gzip\r\nContent-Length: \(wire.count)\r\nConnection: close\r\n\r\n".utf8) + Array(wire)
+        })
+        defer { server.stop() }
+        let recorder = FixtureRecorder(configuration: .unhurried)
+        let (live, _) = try await recorder.data(for: URLRequest(url: server.url("/file.gz")))
+        #expect(live == file)
+        let recorded = try #require(recorder.interactions.first)
+        #expect(recorded.response.body == file)
+        #expect(recorded.response.headerFields[.contentEncoding] == nil)
+        let replayed = try Fixture(json: recorded.encoded())
+        #expect(replayed.data == file)
+    }
+
     @Test("a redacted recording replays for a request with any secret")
     func replaysRedacted() async throws {
         let recorded = Fixture(
