@@ -32,7 +32,10 @@ enum FixtureNames {
             guard once != decoded else { break }
             decoded = once
         }
-        let path = ShownText.line(SecretPolicy.default.shown(urlText: decoded), limit: 4_096)
+        // The request's own secret values (its query's, its password, its headers') name no file either.
+        let policy = SecretPolicy.default
+        let hidden = policy.secretValues(in: fixture.request.url) + policy.secretValues(in: fixture.request.headerFields)
+        let path = ShownText.line(policy.shown(urlText: decoded), limit: 4_096, hiding: hidden)
         var words: [String] = [fixture.request.method.rawValue.lowercased()]
         var word = ""
         for scalar in path.unicodeScalars {

@@ -142,8 +142,27 @@ package enum RecordedBody {
             let text = String(data: body, encoding: encoding) {
             return Data(text.utf8)
         }
-        guard let text = JSONText(body, upTo: body.count, readingUTF32LEMark: true), text.transcodedFrom != nil else { return body }
-        return text.utf8
+        guard let found = wideEncoding(of: body) else { return body }
+        if let text = JSONText(body, upTo: body.count, readingUTF32LEMark: true), text.transcodedFrom != nil { return text.utf8 }
+        // Text that does not decode whole (a lone surrogate): read with each unit that does not
+        // as U+FFFD, so that what it holds is still read.
+        let units = body.dropFirst(found.orderMark)
+        let isUTF32 = found.encoding == .utf32LittleEndian || found.encoding == .utf32BigEndian
+        let bigEndian = found.encoding == .utf16BigEndian || found.encoding == .utf32BigEndian
+        let width = isUTF32 ? 4 : 2
+        let values = stride(from: units.startIndex, to: units.endIndex - width + 1, by: width).map { start in
+            units[start..<(start + width)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }.byteSwappedUnless(bigEndian, width: width)
+        }
+        let text = isUTF32 ? String(String.UnicodeScalarView(values.map { Unicode.Scalar($0) ?? "\u{FFFD}" }))
+            : String(decoding: values.map { UInt16(truncatingIfNeeded: $0) }, as: UTF16.self)
+        return Data(text.utf8)
+    }
+
+    /// The UTF-16 or UTF-32 encoding a body's first bytes tell (a byte order mark, UTF-32LE's
+    /// included, or the zero bytes of JSON text), and the mark's length.
+    private static func wideEncoding(of body: Data) -> (encoding: String.Encoding, orderMark: Int)? {
+        if body.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return (.utf32LittleEndian, 4) }
+        return body.withUnsafeBytes { JSONText.encoding(of: $0.bindMemory(to: UInt8.self)) }
     }
 
     /// `utf8`, text read by ``utf8(_:fields:)`` from `original` and changed since, in the encoding
@@ -154,10 +173,12 @@ package enum RecordedBody {
         if let encoding = charset(in: fields[values: .contentType]), encoding != .utf8 {
             return text.data(using: encoding, allowLossyConversion: true) ?? utf8
         }
-        guard let found = JSONText(original, upTo: original.count, readingUTF32LEMark: true)?.transcodedFrom, let encoded = text.data(using: found.encoding) else {
+        guard let found = wideEncoding(of: original), let encoded = text.data(using: found.encoding) else {
             return utf8
         }
-        return original.prefix(found.orderMark) + encoded
+        // Bytes past the last whole unit are kept as they were.
+        let width = found.encoding == .utf32LittleEndian || found.encoding == .utf32BigEndian ? 4 : 2
+        return original.prefix(found.orderMark) + encoded + original.suffix((original.count - found.orderMark) % width)
     }
 
     /// The encoding a `Content-Type`'s `charset` names, for the charsets recordings hold.
@@ -184,5 +205,13 @@ package enum RecordedBody {
         guard data.count >= 2 else { return false }
         let first = data[data.startIndex], second = data[data.startIndex + 1]
         return first & 0x0F == 8 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
+    }
+}
+
+private extension UInt32 {
+    /// The value of `width` bytes read big-endian, as the encoding reads them.
+    func byteSwappedUnless(_ bigEndian: Bool, width: Int) -> UInt32 {
+        guard !bigEndian else { return self }
+        return width == 4 ? byteSwapped : UInt32(UInt16(truncatingIfNeeded: self).byteSwapped)
     }
 }

@@ -24,7 +24,10 @@ extension SecretPolicy {
                 // name ending as a credential's is.
                 let name = max(nameStart, index - Self.longestEmbeddedName)..<index
                 if !name.isEmpty, isSecret(parameter: String(decoding: bytes[name], as: UTF8.self), besideOAuth: false) {
-                    let value = (index + 1)..<Self.valueEnd(in: bytes, from: index + 1, escapes: escapes)
+                    // A quoted value (`password="a b"`) runs to its closing quote.
+                    let quote = index + 1 < bytes.count && (bytes[index + 1] == UInt8(ascii: "\"") || bytes[index + 1] == UInt8(ascii: "'")) ? bytes[index + 1] : nil
+                    let value = quote.map { quote in (index + 2)..<(bytes[min(index + 2, bytes.count)...].firstIndex(of: quote) ?? bytes.count) }
+                        ?? (index + 1)..<Self.valueEnd(in: bytes, from: index + 1, escapes: escapes)
                     if !value.isEmpty { ranges.append(value) }
                     index = value.upperBound
                     nameStart = index

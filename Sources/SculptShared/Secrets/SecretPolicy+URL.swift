@@ -112,18 +112,26 @@ extension SecretPolicy {
             let end = bytes[start...].firstIndex(where: Self.isSeparator) ?? bytes.count
             let item = bytes[start..<end]
             var continued = false
-            if continuesValue, start > 0, bytes[start - 1] == UInt8(ascii: "&") || bytes[start - 1] == UInt8(ascii: ";"),
-                !item.contains(UInt8(ascii: "=")), !item.contains(where: Self.endsTextValue)
+            let word = item.firstIndex(where: Self.endsTextValue) ?? end
+            if continuesValue, start > 0, [UInt8(ascii: "&"), UInt8(ascii: ";"), UInt8(ascii: "?")].contains(bytes[start - 1]),
+                word > start, !item[..<word].contains(UInt8(ascii: "="))
             {
-                // Part of the value: the separator before it goes with it.
+                // Part of the value up to where prose ends it: the separator before it goes with it.
                 output.removeLast()
-                continued = true
+                output += item[word...]
+                changed = true
+                continued = word == end
             } else if let equals = item.firstIndex(of: UInt8(ascii: "=")), equals + 1 < end,
                 isSecret(parameter: Self.text(item[..<equals]), besideOAuth: oauth)
             {
                 // White space after the `=` (`token = x` in a text) is kept.
-                let value = item[(equals + 1)...].firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? end
-                let valueEnd = inText ? item[value...].firstIndex(where: Self.endsTextValue) ?? end : end
+                var value = item[(equals + 1)...].firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? end
+                var valueEnd = inText ? item[value...].firstIndex(where: Self.endsTextValue) ?? end : end
+                // A quoted value (`password="a b"`) runs to its closing quote, the quotes kept.
+                if inText, value < end, bytes[value] == UInt8(ascii: "\"") || bytes[value] == UInt8(ascii: "'") {
+                    valueEnd = item[(value + 1)...].firstIndex(of: bytes[value]) ?? end
+                    value += 1
+                }
                 output += item[..<value]
                 output += Secrets.marker.utf8
                 output += item[valueEnd...]
@@ -161,7 +169,7 @@ extension SecretPolicy {
     /// What ends a secret value in a text: white space, `<`, `>` and quotes.
     private static func endsTextValue(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), 0x0B, 0x0C, UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
         default: false
         }
     }

@@ -249,7 +249,9 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
                 let key = fixture.request.method.rawValue + " " + path
                 if recordings[key] == nil {
                     order.append(key)
-                    lines[key] = ShownText.line("\(ClippedText.value(fixture.request.method.rawValue, limit: 64)) \(RequestComparison.shownPath(of: fixture.request.url))", limit: 1_100)
+                    // A secret value either recording holds is hidden in the path too (`/n/abc…?access_token=abc…`).
+                    let line = "\(ClippedText.value(fixture.request.method.rawValue, limit: 64)) \(RequestComparison.shownPath(of: fixture.request.url))"
+                    lines[key] = ShownText.line(line, limit: 1_100, hiding: secrets.filter { line.contains($0) })
                 }
                 var recording = recordings[key] ?? Recording()
                 recordings[key] = nil

@@ -156,6 +156,7 @@ struct RedactionVocabularyTests {
         (#"{"d":"https://h/cb?token=jkl123456"}"#, #"{"d":"https://h/cb?token=REDACTED"}"#),
         (#"{"e":"Authorization: Bearer mno123456789"}"#, #"{"e":"Authorization: Bearer REDACTED"}"#),
         (#"{"f":"a\u003d1\u0026token\u003dpqr123456"}"#, #"{"f":"a=1&token=REDACTED"}"#),
+        (#"{"note":"password=\"s3cr3tvalue99\""}"#, #"{"note":"password=\"REDACTED\""}"#),
     ])
     func parametersInStrings(_ body: String, _ expected: String) throws {
         let fixture = try Self.redacted(headers: [.contentType: "application/json"], body: body)
@@ -173,6 +174,13 @@ struct RedactionVocabularyTests {
         ("password=ab;sekretValue99\nnext=1", "password=REDACTED\nnext=1"),
         ("password=ab&sekretValue99\nnext=1", "password=REDACTED\nnext=1"),
         ("sid=1; password=abc123456; theme=dark", "sid=1; password=REDACTED; theme=dark"),
+        (#"password="abc defsecret" rest"#, #"password="REDACTED" rest"#),
+        ("password='abc defsecret' rest", "password='REDACTED' rest"),
+        (#"Authorization: Token token="abcdefgh12345678""#, #"Authorization: Token token="REDACTED""#),
+        ("password=ab;cdsecret more", "password=REDACTED more"),
+        ("password=ab&cdsecret more", "password=REDACTED more"),
+        ("password=what?cdsecret more", "password=REDACTED more"),
+        ("password=abcsecret\u{0C}next", "password=REDACTED\u{0C}next"),
     ])
     func parameterInTextEndsAtItsLine(_ body: String, _ expected: String) throws {
         let fixture = try Self.redacted(headers: [.contentType: "text/plain", .contentLength: "\(body.utf8.count)"], body: body)
@@ -264,6 +272,20 @@ struct RedactionVocabularyTests {
         #expect(Redaction().redacting(fixture).request.body.map(Array.init) == expected)
     }
 
+    @Test("a UTF-16 body that does not decode whole, or ends in half a unit, is redacted as its text, every other byte kept", arguments: [
+        ([0xFF, 0xFE] + Array(#"{"password":"s3cr3tvalue99","n":""#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }) + [0x00, 0xD8, 0x22, 0x00, 0x7D, 0x00], "application/json"),
+        ([0xFF, 0xFE] + Array("password=s3cr3tvalue99&a=b".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }) + [0x41], "application/x-www-form-urlencoded"),
+    ] as [([UInt8], String)])
+    func wideTextThatDoesNotDecode(_ body: [UInt8], _ contentType: String) throws {
+        let fixture = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.example.com/a"))),
+            response: .init(headerFields: [.contentType: contentType], body: Data(body)))
+        let recorded = Array(Redaction().redacting(fixture).response.body)
+        let text = String(decoding: recorded.dropFirst(2).chunks(), as: UTF16.self)
+        #expect(!text.contains("s3cr3t") && text.contains("REDACTED"), "\(text)")
+        #expect(recorded.starts(with: [0xFF, 0xFE]) && recorded.count % 2 == body.count % 2 && recorded.last == body.last)
+    }
+
     @Test("a body whose first bytes make it UTF-16 but that is text without zero bytes has its secret recorded redacted and found by check")
     func textThatStartsAsUTF16() throws {
         let body = Data([0xFF, 0xFE]) + Data(" raw first\ntoken=abcSecret12345\nend".utf8)
@@ -329,5 +351,13 @@ struct RedactionVocabularyTests {
         let kept = String(decoding: Redaction().redacting(fixture).response.body, as: UTF8.self)
         #expect(!kept.contains("MIIEowIBAAKCAQEA") && !kept.contains("q2Wr7Ty9Ui3Op5As8Dd1Ff4Gg6Hh0Jj2Kk") && !kept.contains("END"), "\(kept)")
         #expect(kept.contains("1"), "\(kept)")
+    }
+}
+
+private extension Collection<UInt8> {
+    /// Little-endian UTF-16 code units of the bytes, a last odd byte left out.
+    func chunks() -> [UInt16] {
+        let bytes = Array(self)
+        return stride(from: 0, to: bytes.count - 1, by: 2).map { UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8 }
     }
 }
