@@ -30,9 +30,7 @@ package enum RecordedBody {
     package static func decoded(_ stored: Data, fields: HTTPFields, limit: Int = Gzip.maximumSize) throws(Gzip.Failure) -> (body: Data, fields: HTTPFields) {
         let codings = codings(in: fields)
         guard !codings.isEmpty, codings.allSatisfy(decodable.contains) else { return (stored, fields) }
-        var described = fields
-        described[.contentEncoding] = nil
-        described[.contentLength] = nil
+        let described = withoutCoding(fields)
         var body = stored
         // Undone last first. A body that is not compressed was decoded already, and its header kept.
         for coding in codings.reversed() {
@@ -79,6 +77,14 @@ package enum RecordedBody {
             .map { ASCII.lowercased($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 != "identity" }
     }
 
+    /// `fields` without the `Content-Encoding` and `Content-Length` that describe stored bytes.
+    private static func withoutCoding(_ fields: HTTPFields) -> HTTPFields {
+        var described = fields
+        described[.contentEncoding] = nil
+        described[.contentLength] = nil
+        return described
+    }
+
     /// The codings a recorded body can be decompressed from.
     private static let decodable: Set<String> = ["gzip", "x-gzip", "deflate"]
 
@@ -115,10 +121,7 @@ package enum RecordedBody {
     package static func describingSessionBody(_ fields: HTTPFields) -> HTTPFields {
         let codings = codings(in: fields)
         guard !codings.isEmpty, codings.allSatisfy(decodable.contains) else { return fields }
-        var described = fields
-        described[.contentEncoding] = nil
-        described[.contentLength] = nil
-        return described
+        return withoutCoding(fields)
     }
 
     /// ``decoded(_:fields:limit:)`` for a writer of recordings (the recorder, redaction): a body
@@ -126,11 +129,7 @@ package enum RecordedBody {
     /// without the `Content-Encoding` and `Content-Length` that call it compressed (a session
     /// that gave it had undone the coding already), so that what is written reads back.
     package static func decodedForWriting(_ stored: Data, fields: HTTPFields) -> (body: Data, fields: HTTPFields) {
-        if let decoded = try? decoded(stored, fields: fields) { return decoded }
-        var described = fields
-        described[.contentEncoding] = nil
-        described[.contentLength] = nil
-        return (stored, described)
+        (try? decoded(stored, fields: fields)) ?? (stored, withoutCoding(fields))
     }
 
     /// The body as UTF-8 text for a reader of its content (shapes, secrets): transcoded when its
@@ -151,7 +150,8 @@ package enum RecordedBody {
         let bigEndian = found.encoding == .utf16BigEndian || found.encoding == .utf32BigEndian
         let width = isUTF32 ? 4 : 2
         let values = stride(from: units.startIndex, to: units.endIndex - width + 1, by: width).map { start in
-            units[start..<(start + width)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }.byteSwappedUnless(bigEndian, width: width)
+            let unit = units[start..<(start + width)]
+            return (bigEndian ? Array(unit) : unit.reversed()).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         }
         let text = isUTF32 ? String(String.UnicodeScalarView(values.map { Unicode.Scalar($0) ?? "\u{FFFD}" }))
             : String(decoding: values.map { UInt16(truncatingIfNeeded: $0) }, as: UTF16.self)
@@ -205,13 +205,5 @@ package enum RecordedBody {
         guard data.count >= 2 else { return false }
         let first = data[data.startIndex], second = data[data.startIndex + 1]
         return first & 0x0F == 8 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
-    }
-}
-
-private extension UInt32 {
-    /// The value of `width` bytes read big-endian, as the encoding reads them.
-    func byteSwappedUnless(_ bigEndian: Bool, width: Int) -> UInt32 {
-        guard !bigEndian else { return self }
-        return width == 4 ? byteSwapped : UInt32(UInt16(truncatingIfNeeded: self).byteSwapped)
     }
 }

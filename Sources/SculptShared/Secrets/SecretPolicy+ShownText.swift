@@ -1,4 +1,4 @@
-/// Free text, as ``ShownText`` shows it: secrets found by their names and shapes wherever they are
+/// Free text, as ``ShownText`` shows it: secrets recognised by their names and shapes wherever they are
 /// written, since a line may quote a URL, a header, a form or a JSON excerpt.
 extension SecretPolicy {
     /// `text` with every credential of a known shape (``CredentialShape``) replaced by

@@ -90,9 +90,10 @@ extension SecretPolicy {
     }
 
     /// ``redacting(parameters:besideOAuth:)`` for a text body (plain text, HTML, a form): a
-    /// secret value ends at white space, `<`, `>` or a quote, as it does in prose and markup, and
-    /// goes on past a `&`, `;` or `,` that no `name=` follows (`password=ab;cd` is one value),
-    /// so that neither the text after it nor a part of it is lost.
+    /// secret value ends at white space, `<`, `>` or a quote, as it does in prose and markup (a
+    /// quoted value at its closing quote), and goes on past a `&`, `;` or `?` that no `name=`
+    /// follows (`password=ab;cd` is one value), so that neither the text after it nor a part of
+    /// it is lost.
     package func redacting(parametersInText text: some StringProtocol) -> String {
         redacting(parameters: text, besideOAuth: nil, depth: 0, inText: true)
     }
@@ -104,8 +105,8 @@ extension SecretPolicy {
         var output: [UInt8] = []
         var changed = false
         var start = 0
-        // In a text, a secret value that ran to a `&` or `;` goes on into the items after it that
-        // hold no `=`.
+        // In a text, a secret value that ran to a `&`, `;` or `?` goes on into the word after it
+        // when that word holds no `=`.
         var continuesValue = false
         // Bytes, not Characters: a combining mark after `=` or `&` must not hide it.
         while start <= bytes.count {
@@ -136,11 +137,7 @@ extension SecretPolicy {
                 output += Secrets.marker.utf8
                 output += item[valueEnd...]
                 changed = true
-                continuesValue = inText && valueEnd == end
-                guard end < bytes.count else { break }
-                output.append(bytes[end])
-                start = end + 1
-                continue
+                continued = inText && valueEnd == end
             } else if depth < Self.maximumNesting, let equals = item.firstIndex(of: UInt8(ascii: "=")),
                 let nested = redacting(nestedValue: item[(equals + 1)...], depth: depth, inText: inText)
             {

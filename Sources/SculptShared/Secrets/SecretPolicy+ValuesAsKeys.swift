@@ -264,7 +264,7 @@ extension SecretPolicy {
                 guard isJSON else { return raw.offset(of: Array(key.utf8), from: 0) == nil }
                 var quoted = ""
                 JSONEscape.appendQuoted(key, to: &quoted)
-                // Found by the key and its closing quote: the key's first byte is rarer than a quote.
+                // Searched for as the key and its closing quote: the key's first byte is rarer than a quote.
                 let needle = Array(quoted.utf8.dropFirst())
                 var offset = 1
                 while let found = raw.offset(of: needle, from: offset) {

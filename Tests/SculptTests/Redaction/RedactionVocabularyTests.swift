@@ -286,7 +286,7 @@ struct RedactionVocabularyTests {
         #expect(recorded.starts(with: [0xFF, 0xFE]) && recorded.count % 2 == body.count % 2 && recorded.last == body.last)
     }
 
-    @Test("a body whose first bytes make it UTF-16 but that is text without zero bytes has its secret recorded redacted and found by check")
+    @Test("a body whose first bytes make it UTF-16 but that is text without zero bytes has its secret recorded redacted, and check flags it")
     func textThatStartsAsUTF16() throws {
         let body = Data([0xFF, 0xFE]) + Data(" raw first\ntoken=abcSecret12345\nend".utf8)
         let fixture = Fixture(
