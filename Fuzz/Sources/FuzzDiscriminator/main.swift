@@ -1,9 +1,10 @@
 // The discriminator peek against JSONDecoder: whenever JSONDecoder accepts a body, the value the
 // peek reports for `type` (top level), `meta.kind` (nested), `Kind` (KELVIN SIGN spells its K) and
-// `méta.café` (a precomposed é, decomposed as e + U+0301) is the value JSONDecoder sees there.
-// Seeds/FuzzDiscriminator.dict holds the canonically equivalent spellings. The same peek inside a
-// serializer that decodes with SculptJSONDecoder (which finds the field in a scan of the whole
-// body, kept for the decode) reports the same as the peek alone.
+// `méta.café` (a precomposed é, decomposed as e + U+0301) is the value JSONDecoder sees there, a
+// string written as JSON writes it (quoted, with its escapes). Seeds/FuzzDiscriminator.dict holds
+// the canonically equivalent spellings. The same peek inside a serializer that decodes with
+// SculptJSONDecoder (which finds the field in a scan of the whole body, kept for the decode)
+// reports the same as the peek alone.
 import Foundation
 import FuzzSupport
 import Sculpt
@@ -71,11 +72,33 @@ func expectedFound(_ value: AnyJSON?) -> String?? {
     case nil: return .some(nil)
     case .null: return "null"
     case .bool(let bool): return .some(String(bool))
-    case .string(let string): return .some("\"\(string)\"")
+    case .string(let string): return .some(jsonQuoted(string))
     case .object: return "an object"
     case .array: return "an array"
     case .number, .unrepresentableNumber: return nil
     }
+}
+
+/// `string` as JSON writes it, which is how the matcher quotes a string tag: `"`, `\` and the
+/// control characters escaped (`\n`, `\u001b`), everything else as it is.
+func jsonQuoted(_ string: String) -> String {
+    var text = "\""
+    for scalar in string.unicodeScalars {
+        switch scalar {
+        case "\"": text += "\\\""
+        case "\\": text += "\\\\"
+        case "\n": text += "\\n"
+        case "\r": text += "\\r"
+        case "\t": text += "\\t"
+        case "\u{08}": text += "\\b"
+        case "\u{0C}": text += "\\f"
+        case _ where scalar.value < 0x20:
+            let hex = String(scalar.value, radix: 16)
+            text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: text.unicodeScalars.append(scalar)
+        }
+    }
+    return text + "\""
 }
 
 /// What JSONDecoder sees at a field of an object body, decoding nothing else: `seen` is `nil` when
