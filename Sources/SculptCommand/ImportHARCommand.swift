@@ -38,13 +38,17 @@ struct ImportHARCommand: ParsableCommand {
     var force = false
 
     func run() throws {
-        let archive = try HARArchive(contentsOf: URL(filePath: file), redaction: unredacted ? .disabled : Redaction())
+        // Read as the archive has it, so that each file is named with its request's own secret
+        // values known (and hidden); then redacted unless asked not to be.
+        let archive = try HARArchive(contentsOf: URL(filePath: file), redaction: .disabled)
+        let redaction = unredacted ? Redaction.disabled : Redaction()
+        let fixtures = archive.fixtures.map(redaction.redacting)
         let folder = URL(filePath: out, directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let outputs: [(name: String, data: Data)] =
             cassette
-            ? [(URL(filePath: file).deletingPathExtension().lastPathComponent + ".json", Cassette(archive.fixtures).encoded())]
-            : FixtureNames.unique(for: archive.fixtures).enumerated().map { ($1, archive.fixtures[$0].encoded()) }
+            ? [(URL(filePath: file).deletingPathExtension().lastPathComponent + ".json", Cassette(fixtures).encoded())]
+            : zip(FixtureNames.unique(for: archive.fixtures), fixtures).map { ($0, $1.encoded()) }
         if !force {
             let existing = outputs.map(\.name).filter { FileManager.default.fileExists(atPath: folder.appending(path: $0).path(percentEncoded: false)) }
             guard existing.isEmpty else {
@@ -54,7 +58,7 @@ struct ImportHARCommand: ParsableCommand {
         for output in outputs {
             try output.data.write(to: folder.appending(path: output.name), options: .atomic)
         }
-        let what = cassette ? "a cassette of \(archive.fixtures.count) interactions" : "\(outputs.count) fixture\(outputs.count == 1 ? "" : "s")"
+        let what = cassette ? "a cassette of \(fixtures.count) interactions" : "\(outputs.count) fixture\(outputs.count == 1 ? "" : "s")"
         Console.say("Wrote \(what) to \(out)\(unredacted ? " (unredacted)" : ", secrets redacted").")
         if !archive.skipped.isEmpty {
             Console.say("Skipped \(archive.skipped.count) entr\(archive.skipped.count == 1 ? "y" : "ies"):")

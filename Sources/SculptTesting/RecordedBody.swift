@@ -26,15 +26,18 @@ package enum RecordedBody {
     ///   - stored: the bytes as recorded.
     ///   - fields: the header fields recorded with them.
     ///   - limit: the most bytes a decompressed body may have.
+    ///   - keptDecoded: whether the recording may hold the body decoded under the fields of the
+    ///     wire (a browser's HAR archive): then bytes that are not compressed, text or not, are
+    ///     the body.
     /// - Throws: `Gzip.Failure` for a compressed body that is damaged or expands past `limit`.
-    package static func decoded(_ stored: Data, fields: HTTPFields, limit: Int = Gzip.maximumSize) throws(Gzip.Failure) -> (body: Data, fields: HTTPFields) {
+    package static func decoded(_ stored: Data, fields: HTTPFields, limit: Int = Gzip.maximumSize, keptDecoded: Bool = false) throws(Gzip.Failure) -> (body: Data, fields: HTTPFields) {
         let codings = codings(in: fields)
         guard !codings.isEmpty, codings.allSatisfy(decodable.contains) else { return (stored, fields) }
         let described = withoutCoding(fields)
         var body = stored
         // Undone last first. A body that is not compressed was decoded already, and its header kept.
         for coding in codings.reversed() {
-            body = try decompressed(body, deflate: coding == "deflate", limit: limit, declared: true) ?? body
+            body = try decompressed(body, deflate: coding == "deflate", limit: limit, declared: !keptDecoded) ?? body
         }
         return (body, described)
     }
@@ -43,8 +46,9 @@ package enum RecordedBody {
     /// (and then it must decompress); a zlib stream, or with `deflate` raw deflate, when it
     /// decompresses (two bytes that look like a zlib header begin much ordinary text, `x ` among
     /// them). Under a coding the fields `declared`, a body that decompresses neither way is
-    /// damaged unless it reads as text (a body a recorder decoded and kept the header of); one
-    /// that expands past `limit` is too large, whatever it is.
+    /// damaged unless it reads as text (a body a recorder decoded and kept the header of), bytes
+    /// that are not compressed at all included; one that expands past `limit` is too large,
+    /// whatever it is.
     private static func decompressed(_ body: Data, deflate: Bool, limit: Int, declared: Bool) throws(Gzip.Failure) -> Data? {
         if Gzip.isCompressed(body) { return try Gzip.decompress(body, limit: limit) }
         var failure: Gzip.Failure?
@@ -55,9 +59,9 @@ package enum RecordedBody {
         if deflate {
             do throws(Gzip.Failure) { return try Gzip.decompress(body, limit: limit, raw: true) } catch { failure = failure ?? error }
         }
-        guard let failure else { return nil }
-        if failure.isOverLimit || declared && !isText(body) { throw failure }
-        return nil
+        if let failure, failure.isOverLimit { throw failure }
+        guard declared, !isText(body) else { return nil }
+        throw failure ?? Gzip.Failure(reason: "the body is neither a gzip nor a zlib stream, nor text")
     }
 
     /// Whether `body` reads as text (in UTF-8, or in UTF-16 or UTF-32 as ``utf8(_:fields:)``
@@ -137,9 +141,11 @@ package enum RecordedBody {
     /// (`utf-16`, `iso-8859-1`, `windows-1252`) say it is in another encoding; as it is otherwise,
     /// or when it does not decode.
     package static func utf8(_ body: Data, fields: HTTPFields) -> Data {
-        if let encoding = charset(in: fields[values: .contentType]), encoding != .utf8,
-            let text = String(data: body, encoding: encoding) {
-            return Data(text.utf8)
+        if let declared = charset(in: fields[values: .contentType]), declared != .utf8 {
+            // Whole units only, in the byte order the body is in.
+            let reading = reading(declared, of: body)
+            let units = body.dropFirst(reading.orderMark)
+            if let text = String(data: units.prefix(units.count - units.count % reading.width), encoding: reading.encoding) { return Data(text.utf8) }
         }
         guard let found = wideEncoding(of: body) else { return body }
         if let text = JSONText(body, upTo: body.count, readingUTF32LEMark: true), text.transcodedFrom != nil { return text.utf8 }
@@ -170,8 +176,12 @@ package enum RecordedBody {
     /// state.
     package static func encoded(_ utf8: Data, like original: Data, fields: HTTPFields) -> Data {
         let text = String(decoding: utf8, as: UTF8.self)
-        if let encoding = charset(in: fields[values: .contentType]), encoding != .utf8 {
-            return text.data(using: encoding, allowLossyConversion: true) ?? utf8
+        if let declared = charset(in: fields[values: .contentType]), declared != .utf8 {
+            // In the byte order `original` was read in, its mark and the bytes past its last whole
+            // unit kept.
+            let reading = reading(declared, of: original)
+            guard let encoded = text.data(using: reading.encoding, allowLossyConversion: true) else { return utf8 }
+            return original.prefix(reading.orderMark) + encoded + original.suffix((original.count - reading.orderMark) % reading.width)
         }
         guard let found = wideEncoding(of: original), let encoded = text.data(using: found.encoding) else {
             return utf8
@@ -179,6 +189,27 @@ package enum RecordedBody {
         // Bytes past the last whole unit are kept as they were.
         let width = found.encoding == .utf32LittleEndian || found.encoding == .utf32BigEndian ? 4 : 2
         return original.prefix(found.orderMark) + encoded + original.suffix((original.count - found.orderMark) % width)
+    }
+
+    /// How a body in the `declared` charset is read: in the byte order its byte order mark states
+    /// (the mark's length given, to be kept), else its zero bytes (JSON text in UTF-16LE under
+    /// `charset=utf-16`), else the charset's (big-endian for `utf-16` and `utf-32`, RFC 2781); and
+    /// the width of a unit, whose bytes past the last whole one are kept as they are.
+    private static func reading(_ declared: String.Encoding, of body: Data) -> (encoding: String.Encoding, orderMark: Int, width: Int) {
+        let width: Int
+        switch declared {
+        case .utf16, .utf16BigEndian, .utf16LittleEndian: width = 2
+        case .utf32, .utf32BigEndian, .utf32LittleEndian: width = 4
+        default: return (declared, 0, 1)
+        }
+        let little = (width == 2 ? [0xFF, 0xFE] : [0xFF, 0xFE, 0x00, 0x00]) as [UInt8]
+        let big = (width == 2 ? [0xFE, 0xFF] : [0x00, 0x00, 0xFE, 0xFF]) as [UInt8]
+        let (littleEndian, bigEndian): (String.Encoding, String.Encoding) = width == 2 ? (.utf16LittleEndian, .utf16BigEndian) : (.utf32LittleEndian, .utf32BigEndian)
+        if body.starts(with: little), declared != bigEndian { return (littleEndian, width, width) }
+        if body.starts(with: big), declared != littleEndian { return (bigEndian, width, width) }
+        guard declared == .utf16 || declared == .utf32 else { return (declared, 0, width) }
+        if let found = wideEncoding(of: body), found.encoding == littleEndian { return (littleEndian, 0, width) }
+        return (bigEndian, 0, width)
     }
 
     /// The encoding a `Content-Type`'s `charset` names, for the charsets recordings hold.

@@ -48,6 +48,39 @@ extension SecretPolicy {
         return ranges
     }
 
+    /// `text` with the credential after each `Bearer` or `Basic` (and white space) replaced by
+    /// ``Secrets/marker``, as a header's value would be: `Bearer abc…` written in a text body.
+    /// `text` itself when it holds none, or when this policy redacts no URL (``disabled``).
+    ///
+    /// ```swift
+    /// SecretPolicy.default.redactingSchemeCredentials(in: "curl -H 'Authorization: Bearer abcdefgh12'")
+    /// // curl -H 'Authorization: Bearer REDACTED'
+    /// ```
+    package func redactingSchemeCredentials(in text: String) -> String {
+        guard redactsURLs, text.utf8.contains(where: { $0 | 0x20 == UInt8(ascii: "b") }) else { return text }
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        var rest = 0
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] | 0x20 == UInt8(ascii: "b"), index == 0 || !Self.isWordByte(bytes[index - 1]),
+                let credential = Self.credentialAfterScheme(at: index, in: bytes, escapes: .none)
+            else {
+                index += 1
+                continue
+            }
+            if credential.count >= Self.shortestSchemeCredential, !bytes[credential].elementsEqual(Secrets.marker.utf8) {
+                output += bytes[rest..<credential.lowerBound]
+                output += Secrets.marker.utf8
+                rest = credential.upperBound
+            }
+            index = max(credential.upperBound, index + 1)
+        }
+        guard rest > 0 else { return text }
+        output += bytes[rest...]
+        return String(decoding: output, as: UTF8.self)
+    }
+
     /// `bytes` (JSON text) with every string escape decoded in place, leniently (an escape that
     /// does not decode stays as written): the text a decoded value is taken from, so that a query
     /// written with `\u0026` for `&` or `\/` for `/` is read as a decoder gives it.

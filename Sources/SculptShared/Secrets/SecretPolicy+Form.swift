@@ -176,10 +176,10 @@ extension SecretPolicy {
     }
 
     /// Text (a form, a plain or HTML body) with its secrets replaced: secret parameters' values,
-    /// quoted secret members' values (JSON or JSONP written in it), and the user name and
-    /// password of every URL in it (`https://user:password@host/`).
+    /// quoted secret members' values (JSON or JSONP written in it), the credential after `Bearer`
+    /// or `Basic`, and the user name and password of every URL in it (`https://user:password@host/`).
     package func redacting(text: String) -> String {
-        redacting(embeddedMembers: formPolicy.redacting(parametersInText: redactingUserInfo(in: text)))
+        redactingSchemeCredentials(in: redacting(embeddedMembers: formPolicy.redacting(parametersInText: redactingUserInfo(in: text))))
     }
 
     /// `text` with the user name and password of each URL written in it (after `://`, before an

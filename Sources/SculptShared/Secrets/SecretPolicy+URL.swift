@@ -108,12 +108,18 @@ extension SecretPolicy {
         // In a text, a secret value that ran to a `&`, `;` or `?` goes on into the word after it
         // when that word holds no `=`.
         var continuesValue = false
+        // Where the item being read ends: a text's line is read on in steps, its end found once.
+        var itemEnd = -1
         // Bytes, not Characters: a combining mark after `=` or `&` must not hide it.
         while start <= bytes.count {
-            let end = bytes[start...].firstIndex(where: Self.isSeparator) ?? bytes.count
+            let end = start < itemEnd ? itemEnd : bytes[start...].firstIndex(where: Self.isSeparator) ?? bytes.count
+            itemEnd = end
             let item = bytes[start..<end]
             var continued = false
             let word = item.firstIndex(where: Self.endsTextValue) ?? end
+            let equals = item.firstIndex(of: UInt8(ascii: "="))
+            // In a text, a name is the word before its `=` (`user=bob token=x`).
+            let name = equals.map { equals in inText ? Self.lastWord(before: equals, in: item) : item.startIndex..<equals }
             if continuesValue, start > 0, [UInt8(ascii: "&"), UInt8(ascii: ";"), UInt8(ascii: "?")].contains(bytes[start - 1]),
                 word > start, !item[..<word].contains(UInt8(ascii: "="))
             {
@@ -122,9 +128,7 @@ extension SecretPolicy {
                 output += item[word...]
                 changed = true
                 continued = word == end
-            } else if let equals = item.firstIndex(of: UInt8(ascii: "=")), equals + 1 < end,
-                isSecret(parameter: Self.text(item[..<equals]), besideOAuth: oauth)
-            {
+            } else if let equals, let name, equals + 1 < end, isSecret(parameter: Self.text(item[name]), besideOAuth: oauth) {
                 // White space after the `=` (`token = x` in a text) is kept.
                 var value = item[(equals + 1)...].firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? end
                 var valueEnd = inText ? item[value...].firstIndex(where: Self.endsTextValue) ?? end : end
@@ -132,20 +136,42 @@ extension SecretPolicy {
                 if inText, value < end, bytes[value] == UInt8(ascii: "\"") || bytes[value] == UInt8(ascii: "'") {
                     valueEnd = item[(value + 1)...].firstIndex(of: bytes[value]) ?? end
                     value += 1
+                } else if inText {
+                    valueEnd = Self.endBeforeClosingBrackets(of: bytes[value..<valueEnd])
                 }
                 output += item[..<value]
                 output += Secrets.marker.utf8
-                output += item[valueEnd...]
                 changed = true
-                continued = inText && valueEnd == end
-            } else if depth < Self.maximumNesting, let equals = item.firstIndex(of: UInt8(ascii: "=")),
+                if valueEnd < end {
+                    // Prose ended the value: the rest of the line is read on from there.
+                    start = valueEnd
+                    continuesValue = false
+                    continue
+                }
+                continued = inText
+            } else if inText, let equals, let valueEnd = item[(equals + 1)...].firstIndex(where: Self.endsTextValue) {
+                // An ordinary value that prose ends (`user=bob token=x`): the rest of the line is
+                // read on from its end.
+                let value = item[(equals + 1)..<valueEnd]
+                let nested = depth < Self.maximumNesting ? redacting(nestedValue: value, depth: depth, inText: inText) : nil
+                output += item[...equals]
+                if let nested {
+                    output += nested.utf8
+                    changed = true
+                } else {
+                    output += value
+                }
+                start = valueEnd
+                continuesValue = false
+                continue
+            } else if depth < Self.maximumNesting, let equals,
                 let nested = redacting(nestedValue: item[(equals + 1)...], depth: depth, inText: inText)
             {
                 // A URL or parameter list carried percent-encoded in a value: `next=%2Fcb%3Ftoken%3Dx`.
                 output += item[...equals]
                 output += nested.utf8
                 changed = true
-            } else if depth < Self.maximumNesting, !item.contains(UInt8(ascii: "=")),
+            } else if depth < Self.maximumNesting, equals == nil,
                 let nested = redacting(encodedValue: item, depth: depth)
             {
                 // A parameter whose `=` is percent-encoded (`access_token%3Dx`): no server reads it
@@ -163,12 +189,38 @@ extension SecretPolicy {
         return changed ? String(decoding: output, as: UTF8.self) : String(text)
     }
 
+    /// The word before `equals` in `item`, white space between them left out: from the byte after
+    /// the last one that ends a value in a text (`token` in `a token = x`, `(password` in
+    /// `(password=x`).
+    private static func lastWord(before equals: Int, in item: ArraySlice<UInt8>) -> Range<Int> {
+        var end = equals
+        while end > item.startIndex, item[end - 1] == UInt8(ascii: " ") || item[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+        let start = item[item.startIndex..<end].lastIndex(where: endsTextValue).map { $0 + 1 } ?? item.startIndex
+        return start..<end
+    }
+
     /// What ends a secret value in a text: white space, `<`, `>` and quotes.
     private static func endsTextValue(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: " "), UInt8(ascii: "\t"), 0x0B, 0x0C, UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
         default: false
         }
+    }
+
+    /// Where a value in a text ends when the brackets it ends with close what it did not open
+    /// (`(password=abc)`): before them, so that the text keeps them.
+    private static func endBeforeClosingBrackets(of value: ArraySlice<UInt8>) -> Int {
+        let pairs: [UInt8: UInt8] = [UInt8(ascii: ")"): UInt8(ascii: "("), UInt8(ascii: "]"): UInt8(ascii: "["), UInt8(ascii: "}"): UInt8(ascii: "{")]
+        guard let last = value.last, pairs[last] != nil else { return value.endIndex }
+        // Each bracket counted once: how many of each the value opens, and closes.
+        var counts: [UInt8: Int] = [:]
+        for byte in value where "()[]{}".utf8.contains(byte) { counts[byte, default: 0] += 1 }
+        var end = value.endIndex
+        while end > value.startIndex, let opening = pairs[value[end - 1]], counts[opening, default: 0] < counts[value[end - 1], default: 0] {
+            counts[value[end - 1], default: 0] -= 1
+            end -= 1
+        }
+        return end
     }
 
     /// How many times a value is decoded to look for parameters inside it.

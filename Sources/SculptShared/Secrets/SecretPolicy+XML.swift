@@ -225,13 +225,17 @@ extension SecretPolicy {
         let declaration = Array("<!ENTITY".utf8)
         var index = 0
         while let found = bytes.offset(of: declaration, from: index) {
-            let nameStart = skippingSpace(bytes, from: found + declaration.count)
+            var nameStart = skippingSpace(bytes, from: found + declaration.count)
+            // A parameter entity (`<!ENTITY % p "value">`), referred to as `%p;`, is kept as `%p`.
+            let isParameter = nameStart < bytes.count && bytes[nameStart] == UInt8(ascii: "%")
+            if isParameter { nameStart = skippingSpace(bytes, from: nameStart + 1) }
             let name = nameStart..<nameEnd(bytes, from: nameStart)
             index = skippingSpace(bytes, from: name.upperBound)
             guard !name.isEmpty, index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { continue }
             let value = (index + 1)..<(bytes.offset(of: bytes[index], from: index + 1) ?? bytes.count)
-            if !value.isEmpty { declared[Array(bytes[name]), default: []].append(value) }
-            index = value.upperBound
+            if !value.isEmpty { declared[(isParameter ? [UInt8(ascii: "%")] : []) + Array(bytes[name]), default: []].append(value) }
+            // A value may declare entities itself (`<!ENTITY % p "<!ENTITY e 'secret'>">`).
+            index = value.lowerBound
         }
         var values: [Range<Int>] = []
         var seen: Set<[UInt8]> = []
@@ -250,14 +254,17 @@ extension SecretPolicy {
         return values
     }
 
-    /// The names of the entities `range` of `bytes` refers to (`&e;`).
+    /// The names of the entities `range` of `bytes` refers to: `e` for `&e;`, `%p` for a parameter
+    /// entity's `%p;`.
     private static func references(in range: Range<Int>, of bytes: UnsafeRawBufferPointer) -> [[UInt8]] {
         var names: [[UInt8]] = []
         var index = range.lowerBound
-        while let ampersand = bytes.offset(of: UInt8(ascii: "&"), in: index..<range.upperBound) {
-            let name = (ampersand + 1)..<nameEnd(bytes, from: ampersand + 1)
-            if !name.isEmpty, name.upperBound < range.upperBound, bytes[name.upperBound] == UInt8(ascii: ";") { names.append(Array(bytes[name])) }
-            index = max(name.upperBound, ampersand + 1)
+        while let sign = (index..<range.upperBound).first(where: { bytes[$0] == UInt8(ascii: "&") || bytes[$0] == UInt8(ascii: "%") }) {
+            let name = (sign + 1)..<nameEnd(bytes, from: sign + 1)
+            if !name.isEmpty, name.upperBound < range.upperBound, bytes[name.upperBound] == UInt8(ascii: ";") {
+                names.append((bytes[sign] == UInt8(ascii: "%") ? [UInt8(ascii: "%")] : []) + Array(bytes[name]))
+            }
+            index = max(name.upperBound, sign + 1)
         }
         return names
     }

@@ -108,8 +108,9 @@ package enum ShownText {
     }
 
     /// Whether `byte` can be part of a credential or a `name=value` pair: letters, digits, and
-    /// what tokens, JWTs, base64 and percent-encodings are made of.
+    /// what tokens, JWTs, base64 and the escapes a credential may be written with (`%67`,
+    /// `\u0041`, `&#65;`) are made of.
     private static func continuesWord(_ byte: UInt8) -> Bool {
-        CredentialShape.isTokenByte(byte) || byte >= 0x80 || "._=%+/:@~".utf8.contains(byte)
+        CredentialShape.isTokenByte(byte) || byte >= 0x80 || "._=%+/:@~\\&#;".utf8.contains(byte)
     }
 }

@@ -177,13 +177,14 @@ public enum SecretScan {
                 defer { path.pop() }
                 if key == base64Member, let text = member.value.string, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) {
                     // Found in the decoded body, read as JSON when it is JSON; the line is the encoded body's.
-                    let (body, failure) = decodedBody(bytes, fields: fields)
+                    let (body, byteByByte, failure) = decodedBody(bytes, fields: fields)
                     var found: [Finding] = []
                     if let document = try? OrderedJSON(parsing: Data(body.utf8)), { if case .object = document { true } else { document.array != nil } }() {
                         walk(document, name: nil, path: &path, into: &found, policy)
                     } else {
                         add(self.findings(in: body, name: nil, policy, boundary: boundary), at: path, to: &found)
                     }
+                    if let byteByByte { add(self.findings(in: byteByByte, name: nil, policy, boundary: boundary), at: path, to: &found) }
                     findings += hidingValues(in: found).map { Finding(path: $0.path, kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64))) }
                     // What could not be read may hold a secret: the file is not called clean.
                     if let failure {
@@ -195,7 +196,11 @@ public enum SecretScan {
                     walk(member.value, name: key == "value" ? pairName ?? memberName : memberName, path: &path, into: &findings, policy)
                 }
             }
-        case .null, .bool, .number:
+        case .number(let text):
+            // Redaction replaces a number under a secret name too: one still there is a finding.
+            guard let name, name.isAlwaysRedacted else { return }
+            add(self.findings(in: text, name: name, policy), at: path, to: &findings)
+        case .null, .bool:
             return
         }
     }
@@ -222,25 +227,25 @@ public enum SecretScan {
 
     /// A base64 body's text as a client reads it: decompressed when it is gzip (up to
     /// `Gzip.maximumSize`), with why a compressed one could not be read whole (what was read of
-    /// it is checked still).
-    private static func decodedBody(_ bytes: Data, fields: HTTPFields) -> (text: String, failure: String?) {
+    /// it is checked still); and, for a body read as UTF-16 or UTF-32 by its first bytes, the same
+    /// body read byte by byte, as it may be text that only starts so (`FF FE 41 00` and then ASCII).
+    private static func decodedBody(_ bytes: Data, fields: HTTPFields) -> (text: String, byteByByte: String?, failure: String?) {
         // As every reader of recordings reads a stored body (``RecordedBody``): decompressed, in
         // UTF-8; by the fields that describe it when there are any.
         do {
             let (body, described) = fields[.contentEncoding] != nil || RecordedBody.charset(in: fields[values: .contentType]) != nil
                 ? try RecordedBody.decoded(bytes, fields: fields) : (try RecordedBody.decompressed(ofStored: bytes), fields)
             let utf8 = RecordedBody.utf8(body, fields: described)
-            var text = String(decoding: utf8, as: UTF8.self)
-            // Read as UTF-16 or UTF-32 by its first bytes, but with no zero byte, which text in
-            // those encodings of any ASCII has: it may be text that only starts so, read byte by byte too.
-            if utf8 != body, !body.contains(0), let bytes = String(data: body, encoding: .isoLatin1) { text += "\n" + bytes }
+            let text = String(decoding: utf8, as: UTF8.self)
+            let readAsWide = utf8 != body && RecordedBody.charset(in: described[values: .contentType]) == nil
+            let byteByByte = readAsWide ? String(data: body, encoding: .isoLatin1) : nil
             // A coding no reader undoes (`br`) over bytes that are not text: what they hold is unknown.
             if let coding = described[.contentEncoding], !RecordedBody.isText(body) {
-                return (text, "Content-Encoding \(PrintableText.value(coding, limit: 64)) is not read")
+                return (text, byteByByte, "Content-Encoding \(PrintableText.value(coding, limit: 64)) is not read")
             }
-            return (text, nil)
+            return (text, byteByByte, nil)
         } catch {
-            return (String(decoding: error.partial, as: UTF8.self), error.description)
+            return (String(decoding: error.partial, as: UTF8.self), nil, error.description)
         }
     }
 
@@ -315,15 +320,28 @@ public enum SecretScan {
         var findings: [Finding] = []
         var named: [(name: Name?, value: Substring)] = []
         let separators = Array("&;?# \t\r\n".utf8), nameBytes = Array("_-.[]%".utf8)
-        for part in text.utf8.split(whereSeparator: separators.contains).map(Substring.init) {
-            // `name=value` with a name a parameter has: base64's `=` padding makes no pair.
-            guard let equals = part.utf8.firstIndex(of: UInt8(ascii: "=")), equals != part.startIndex,
-                part.utf8.distance(from: part.startIndex, to: equals) <= 64,
-                part.utf8[..<equals].allSatisfy({ CredentialShape.isAlphanumeric($0) || nameBytes.contains($0) }),
-                part.utf8[part.utf8.index(after: equals)...].contains(where: { $0 != UInt8(ascii: "=") })
-            else { continue }
-            let partName = String(part[..<equals])
-            named.append((Name(.parameter, partName.removingPercentEncoding ?? partName, policy), part[part.utf8.index(after: equals)...]))
+        // A query carried encoded inside a value (`q=a%3D1%26password%3D…`) is read as pairs too,
+        // decoded up to three times: the pairs that decoding brings out, under names not read yet.
+        var texts = [text]
+        while texts.count < 4, let last = texts.last, last.utf8.contains(UInt8(ascii: "%")), let decoded = last.removingPercentEncoding, decoded != last {
+            texts.append(decoded)
+        }
+        var names: Set<String> = []
+        for text in texts {
+            var namesHere: Set<String> = []
+            for part in text.utf8.split(whereSeparator: separators.contains).map(Substring.init) {
+                // `name=value` with a name a parameter has: base64's `=` padding makes no pair.
+                guard let equals = part.utf8.firstIndex(of: UInt8(ascii: "=")), equals != part.startIndex,
+                    part.utf8.distance(from: part.startIndex, to: equals) <= 64,
+                    part.utf8[..<equals].allSatisfy({ CredentialShape.isAlphanumeric($0) || nameBytes.contains($0) }),
+                    part.utf8[part.utf8.index(after: equals)...].contains(where: { $0 != UInt8(ascii: "=") })
+                else { continue }
+                let partName = String(part[..<equals])
+                namesHere.insert(partName)
+                guard !names.contains(partName) else { continue }
+                named.append((Name(.parameter, partName.removingPercentEncoding ?? partName, policy), part[part.utf8.index(after: equals)...]))
+            }
+            names.formUnion(namesHere)
         }
         // The whole text too: a pair in it does not hide a key elsewhere in it.
         named.append((name, Substring(text)))

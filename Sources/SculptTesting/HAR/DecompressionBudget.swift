@@ -24,7 +24,8 @@ struct DecompressionBudget {
         let limit = min(Self.bodyLimit, left)
         let decoded: (body: Data, fields: HTTPFields)
         do {
-            decoded = try RecordedBody.decoded(data, fields: fields, limit: limit)
+            // A HAR's content is the body as the browser decoded it, whatever coding the wire had.
+            decoded = try RecordedBody.decoded(data, fields: fields, limit: limit, keptDecoded: true)
         } catch where error.isOverLimit {
             throw Gzip.Failure(reason: limit == Self.bodyLimit
                 ? "the body expands past \(Self.megabytes(Self.bodyLimit)), the limit for one body"

@@ -95,7 +95,9 @@ public struct HARArchive: Sendable {
                 fixture.source = "\(source ?? "HAR") entry \(index)"
                 fixtures.append(fixture)
             } catch {
-                let url = entry["request"]?["url"]?.string.map { ShownText.line(redaction.policy.shown(urlText: $0), limit: 1_024, policy: redaction.policy) }
+                // Shown as every text is, whatever the fixtures keep.
+                let policy = redaction.policy.redactsURLs ? redaction.policy : .default
+                let url = entry["request"]?["url"]?.string.map { ShownText.line(policy.shown(urlText: $0), limit: 1_024, policy: policy) }
                 skipped.append(Skipped(index: index, url: url, reason: error.reason))
             }
         }

@@ -195,8 +195,9 @@ public struct Redaction: Sendable {
         let redacted = policy.redacting(body: text, contentTypes: types)
         let encoded = redacted == text ? body : RecordedBody.encoded(redacted, like: body, fields: fields)
         // Its first bytes may have made it UTF-16 or UTF-32 when it is text that only starts so
-        // (text in those encodings of any ASCII holds zero bytes): read byte by byte too.
-        return encoded.contains(0) ? encoded : policy.redacting(bytes: encoded)
+        // (`FF FE 41 00` and then ASCII): read byte by byte too. Text that is UTF-16 or UTF-32
+        // holds no secret so read (a zero byte or a wide character between its ASCII letters).
+        return policy.redacting(bytes: encoded)
     }
 
     /// URL text (absolute, or a reference such as `/next?token=x`) redacted as a request URL is.

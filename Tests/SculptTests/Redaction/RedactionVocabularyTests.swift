@@ -12,11 +12,11 @@ import FoundationNetworking
 /// HAR import and a description all leave out.
 @Suite("Redaction's default vocabulary")
 struct RedactionVocabularyTests {
-    static func redacted(url: String = "https://api.example.com/a", headers: HTTPFields = [:], body: String? = nil) throws -> Fixture {
+    static func redacted(url: String = "https://api.example.com/a", headers: HTTPFields = [:], body: String? = nil, redaction: Redaction = Redaction()) throws -> Fixture {
         let fixture = Fixture(
             request: .init(method: body == nil ? .get : .post, url: try #require(URL(string: url)), headerFields: headers, body: body.map { Data($0.utf8) }),
             response: .init(status: .ok))
-        return Redaction().redacting(fixture)
+        return redaction.redacting(fixture)
     }
 
     @Test("query parameters: Google's key, auth, secret, session, session_id and private_key, beside the OAuth names", arguments: [
@@ -181,6 +181,11 @@ struct RedactionVocabularyTests {
         ("password=ab&cdsecret more", "password=REDACTED more"),
         ("password=what?cdsecret more", "password=REDACTED more"),
         ("password=abcsecret\u{0C}next", "password=REDACTED\u{0C}next"),
+        ("(password=abcsecret99) and [token=abc123456] kept", "(password=REDACTED) and [token=REDACTED] kept"),
+        ("x {token=abc123456}} y", "x {token=REDACTED}} y"),
+        ("password=a(b)c99secret end", "password=REDACTED end"),
+        ("user=bob id=3 session=abc123456 next=1 token=def123456", "user=bob id=3 session=REDACTED next=1 token=REDACTED"),
+        ("a=1 b=2 c=3 d=4 e=5 password=abc123456 f=6", "a=1 b=2 c=3 d=4 e=5 password=REDACTED f=6"),
     ])
     func parameterInTextEndsAtItsLine(_ body: String, _ expected: String) throws {
         let fixture = try Self.redacted(headers: [.contentType: "text/plain", .contentLength: "\(body.utf8.count)"], body: body)
@@ -286,15 +291,70 @@ struct RedactionVocabularyTests {
         #expect(recorded.starts(with: [0xFF, 0xFE]) && recorded.count % 2 == body.count % 2 && recorded.last == body.last)
     }
 
-    @Test("a body whose first bytes make it UTF-16 but that is text without zero bytes has its secret recorded redacted, and check flags it")
-    func textThatStartsAsUTF16() throws {
-        let body = Data([0xFF, 0xFE]) + Data(" raw first\ntoken=abcSecret12345\nend".utf8)
+    @Test("a parameter name of a team's own is redacted in a text body wherever the default names are, and check agrees", arguments: [
+        ("query: has teamkey=zzSECRETzz123456&user=a", "query: has teamkey=REDACTED&user=a"),
+        ("id=3 teamkey=zzSECRETzz123456 next", "id=3 teamkey=REDACTED next"),
+    ])
+    func ownNameInText(_ body: String, _ expected: String) throws {
+        let redaction = Redaction(queryParameters: ["teamkey"])
+        let fixture = try Self.redacted(headers: [.contentType: "text/plain"], body: body, redaction: redaction)
+        #expect(String(decoding: fixture.request.body ?? Data(), as: UTF8.self) == expected)
+        let findings = SecretScan.findings(inJSON: fixture.encoded(), redaction: redaction)
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    @Test("sculpt check flags a secret parameter carried percent-encoded in another parameter's value, as redaction replaces it", arguments: [
+        "https://api.example.com/a?q=a%3D1%26password%3Dhunter2secret&r=1",
+        "https://api.example.com/a?next=%2Fcb%253Ftoken%253Dhunter2secret",
+    ])
+    func encodedQueryInValue(_ url: String) throws {
+        let file = Data(#"{"request": {"url": "\#(url)"}, "response": {"status": 200}}"#.utf8)
+        #expect(!SecretScan.findings(inJSON: file).isEmpty)
+        let redacted = try Self.redacted(url: url)
+        #expect(!redacted.request.url.absoluteString.contains("hunter2"))
+        #expect(SecretScan.findings(inJSON: redacted.encoded()).isEmpty)
+    }
+
+    @Test("sculpt check flags a number under a name redaction always replaces, as redaction replaces it")
+    func numberUnderSecretName() throws {
+        var fixture = try Fixture.stub(.get, "https://api.example.com/m", json: "{}")
+        fixture.response.body = Data(#"{"password":12345678901234,"n":1}"#.utf8)
+        #expect(SecretScan.findings(inJSON: fixture.encoded()).contains { $0.kind == #"an unredacted "password""# })
+        let redacted = Redaction().redacting(fixture)
+        #expect(String(decoding: redacted.response.body, as: UTF8.self) == #"{"password":"REDACTED","n":1}"#)
+        #expect(SecretScan.findings(inJSON: redacted.encoded()).isEmpty)
+    }
+
+    @Test("a text body of megabytes of name=value pairs on one line is redacted in time linear in the body", .timeLimit(.minutes(10)), arguments: ["a=1 ", "token=x "])
+    func linearInPairs(_ unit: String) throws {
+        let body = String(repeating: unit, count: (2 << 20) / unit.utf8.count)
+        let fixture = try Self.redacted(headers: [.contentType: "text/plain"], body: body)
+        let kept = String(decoding: fixture.request.body ?? Data(), as: UTF8.self)
+        #expect(kept == (unit == "a=1 " ? body : body.replacingOccurrences(of: "token=x ", with: "token=REDACTED ")))
+    }
+
+    @Test("a credential after Bearer or Basic in a text body is recorded redacted, as in a header; a short word after them is prose", arguments: [
+        ("curl -H 'Authorization: Bearer abcdefgh12345678' https://h", "text/plain", "curl -H 'Authorization: Bearer REDACTED' https://h"),
+        ("Bearer abcdefgh12345678\nnext line", "text/plain", "Bearer REDACTED\nnext line"),
+        ("<pre>basic dXNlcjpwYXNzd29yZA==</pre>", "text/html", "<pre>basic REDACTED</pre>"),
+        ("the Basic plan and a bearer bond", "text/plain", "the Basic plan and a bearer bond"),
+    ])
+    func schemeCredentialInText(_ body: String, _ contentType: String, _ expected: String) throws {
+        let fixture = try Self.redacted(headers: [.contentType: contentType], body: body)
+        #expect(String(decoding: fixture.request.body ?? Data(), as: UTF8.self) == expected)
+    }
+
+    @Test("a body whose first bytes make it UTF-16 but that is text that only starts so has its secret recorded redacted, and check flags it", arguments: [
+        [0xFF, 0xFE] as [UInt8], [0xFF, 0xFE, 0x41, 0x00],
+    ])
+    func textThatStartsAsUTF16(_ start: [UInt8]) throws {
+        let body = Data(start) + Data(" raw first\ntoken=abcSecret12345\nend".utf8)
         let fixture = Fixture(
             request: .init(url: try #require(URL(string: "https://api.example.com/a"))),
             response: .init(headerFields: [.contentType: "text/plain"], body: body))
         let recorded = Redaction().redacting(fixture).response.body
         #expect(!String(decoding: recorded, as: UTF8.self).contains("abcSecret"))
-        #expect(recorded.starts(with: [0xFF, 0xFE]))
+        #expect(recorded.starts(with: start))
         #expect(SecretScan.findings(inJSON: fixture.encoded()).contains { $0.kind.contains("token") }, "\(SecretScan.findings(inJSON: fixture.encoded()))")
     }
 

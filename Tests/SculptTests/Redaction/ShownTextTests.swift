@@ -54,6 +54,19 @@ struct ShownTextTests {
         #expect(shown.contains("REDACTED"), "\(shown)")
     }
 
+    @Test("a credential written with an escape that crosses the budget is redacted whole before the line is cut", arguments: [
+        #"\u0041"#, "%41", "&#65;",
+    ])
+    func escapeAtTheCut(_ escape: String) {
+        let github = Self.github
+        let head = "ghp_" + github.dropFirst(4).prefix(29)
+        for padding in 150..<200 {
+            let text = String(repeating: "p", count: padding) + " " + head + escape + github.suffix(6) + " tail " + String(repeating: "q", count: 600)
+            let shown = ShownText.line(text, limit: 200)
+            #expect(!shown.contains(String(github.dropFirst(4).prefix(6))), "\(padding): \(shown)")
+        }
+    }
+
     @Test("a prefix alone, as a finding shows one, and ordinary text are kept")
     func kept() {
         for text in ["ghp_… (40 characters)", "eyJ… (300 characters)", "Expected one of application/json; found text/html.", "At items[3].token: expected String."] {

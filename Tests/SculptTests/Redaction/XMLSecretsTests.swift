@@ -117,6 +117,19 @@ struct XMLSecretsTests {
         }
     }
 
+    @Test("a secret element written with an entity the DTD declares, a parameter entity's declaration or reference too, is recorded without the secret", arguments: [
+        #"<!DOCTYPE session [<!ENTITY e '\#(token)'>]><session><access_token>&e;</access_token><expires>x</expires></session>"#,
+        #"<!DOCTYPE session [<!ENTITY % p "<!ENTITY e '\#(token)'>"> %p;]><session><access_token>&e;</access_token><expires>x</expires></session>"#,
+        #"<!DOCTYPE session [<!ENTITY % p '\#(password)'>]><session><password>%p;</password><expires>x</expires></session>"#,
+    ])
+    func recordedDeclarations(body: String) throws {
+        let fixture = Fixture(
+            request: .init(method: .get, url: URL(string: "https://api.example.com/session")!),
+            response: .init(status: .ok, headerFields: [.contentType: "application/xml"], body: Data(body.utf8)))
+        let written = String(decoding: Redaction().redacting(fixture).encoded(), as: UTF8.self)
+        #expect(!written.contains(Self.token) && !written.contains(Self.password) && written.contains("<expires>x</expires>"), "\(written)")
+    }
+
     @Test("a SOAP request's WS-Security password is redacted in the recording, and the recording replays with bodies matched")
     func recordingAndReplay() async throws {
         let body = Data(Self.bodies[5].utf8)

@@ -82,6 +82,11 @@ struct RecordedBodyTests {
         ("UTF-16LE, declared", String.Encoding.utf16LittleEndian, [UInt8](), "application/json; charset=utf-16le"),
         ("UTF-32LE, by its byte order mark", .utf32LittleEndian, [0xFF, 0xFE, 0x00, 0x00], "application/json"),
         ("UTF-16BE, by its zero bytes", .utf16BigEndian, [], "application/json"),
+        ("UTF-16BE, declared utf-16 without a byte order mark", .utf16BigEndian, [], "application/json; charset=utf-16"),
+        ("UTF-16BE, declared utf-16 with its byte order mark", .utf16BigEndian, [0xFE, 0xFF], "application/json; charset=utf-16"),
+        ("UTF-16LE, declared utf-16 with its byte order mark", .utf16LittleEndian, [0xFF, 0xFE], "application/json; charset=utf-16"),
+        ("UTF-32BE, declared utf-32 without a byte order mark", .utf32BigEndian, [], "application/json; charset=utf-32"),
+        ("UTF-16LE, declared utf-16 without a byte order mark, told by its zero bytes", .utf16LittleEndian, [], "application/json; charset=utf-16"),
     ])
     func otherCharset(_ name: String, _ encoding: String.Encoding, _ mark: [UInt8], _ contentType: String) throws {
         let utf16 = Data(mark) + (try #require(Self.json.data(using: encoding)))
@@ -98,12 +103,29 @@ struct RecordedBodyTests {
         #expect(Set(SecretScan.findings(inJSON: file).map(\.kind)) == ["a GitHub token", #"an unredacted "password""#])
     }
 
+    @Test("a body in a declared UTF-16 or UTF-32 charset that ends in part of a unit keeps those bytes when a secret in it is redacted", arguments: [
+        ("application/json; charset=utf-16le", String.Encoding.utf16LittleEndian, [0x41] as [UInt8]),
+        ("application/json; charset=utf-16", .utf16BigEndian, [0x41]),
+        ("application/json; charset=utf-32le", .utf32LittleEndian, [0x41, 0x42, 0x43]),
+    ])
+    func declaredWideWithPartialUnit(_ contentType: String, _ encoding: String.Encoding, _ tail: [UInt8]) throws {
+        let body = (try #require(#"{"password":"hunter2hunter2","a":1}"#.data(using: encoding))) + Data(tail)
+        let fixture = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.github.com/users/octocat"))),
+            response: .init(headerFields: [.contentType: contentType], body: body))
+        let redacted = Redaction().redacting(fixture).response.body
+        #expect(redacted.suffix(tail.count) == Data(tail))
+        let text = try #require(String(data: redacted.dropLast(tail.count), encoding: encoding))
+        #expect(text == #"{"password":"REDACTED","a":1}"#)
+    }
+
     static let damagedBodies: [Stored] = [
         Stored(name: "truncated gzip", encoding: "gzip", bytes: GzipData.member(Self.json).prefix(20)),
         Stored(name: "gzip missing its last 6 bytes", encoding: "gzip", bytes: GzipData.member(Self.json).dropLast(6)),
         Stored(name: "gzip with bytes after its end", encoding: "gzip", bytes: GzipData.member(Self.json) + Data("junk after the stream".utf8)),
         Stored(name: "a truncated zlib stream", encoding: "deflate", bytes: GzipData.zlib(Data(Self.json.utf8)).prefix(20)),
         Stored(name: "truncated raw deflate", encoding: "deflate", bytes: GzipData.rawDeflate(Data(Self.json.utf8)).prefix(20)),
+        Stored(name: "bytes that are neither compressed nor text under gzip", encoding: "gzip", bytes: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D])),
     ]
 
     @Test("a compressed body that does not decompress does not load, saying which body and why, and check reports it", arguments: damagedBodies)
