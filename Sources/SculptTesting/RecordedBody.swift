@@ -192,9 +192,10 @@ package enum RecordedBody {
     }
 
     /// How a body in the `declared` charset is read: in the byte order its byte order mark states
-    /// (the mark's length given, to be kept), else its zero bytes (JSON text in UTF-16LE under
-    /// `charset=utf-16`), else the charset's (big-endian for `utf-16` and `utf-32`, RFC 2781); and
-    /// the width of a unit, whose bytes past the last whole one are kept as they are.
+    /// (the mark's length given, to be kept), else the one its zero bytes tell over its first
+    /// 4 KiB (ASCII is `41 00` in UTF-16LE under `charset=utf-16`, as Windows writes it), else
+    /// big-endian (RFC 2781); and the width of a unit, whose bytes past the last whole one are
+    /// kept as they are.
     private static func reading(_ declared: String.Encoding, of body: Data) -> (encoding: String.Encoding, orderMark: Int, width: Int) {
         let width: Int
         switch declared {
@@ -208,8 +209,12 @@ package enum RecordedBody {
         if body.starts(with: little), declared != bigEndian { return (littleEndian, width, width) }
         if body.starts(with: big), declared != littleEndian { return (bigEndian, width, width) }
         guard declared == .utf16 || declared == .utf32 else { return (declared, 0, width) }
-        if let found = wideEncoding(of: body), found.encoding == littleEndian { return (littleEndian, 0, width) }
-        return (bigEndian, 0, width)
+        // A unit's zero bytes: first in big-endian ASCII, last in little-endian.
+        var (zerosFirst, zerosLast) = (0, 0)
+        for (offset, byte) in body.prefix(4 << 10).enumerated() where byte == 0 {
+            if offset % width == 0 { zerosFirst += 1 } else if offset % width == width - 1 { zerosLast += 1 }
+        }
+        return (zerosLast > zerosFirst ? littleEndian : bigEndian, 0, width)
     }
 
     /// The encoding a `Content-Type`'s `charset` names, for the charsets recordings hold.

@@ -127,12 +127,12 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
                 let requests = ClippedText.list(conflicting.lazy.map { "\($0.request.method.rawValue) \($0.request.url.path(percentEncoded: true))" }, limit: 1_024)
                 Issue.record(Comment(rawValue: ShownText.line(
                     "cassette \(name): the tests or cases that share it recorded \(requests) with other responses than the one before them; a replay answers each with the first: give the requests something that tells them apart (a query, a header the replay matches) or each test or case a cassette of its own",
-                    limit: 4_096)), sourceLocation: sourceLocation)
+                    limit: 4_096, policy: redaction.policy)), sourceLocation: sourceLocation)
             }
         } catch {
             // The test's own failure is the one to report; the save's is told beside it.
             guard let thrown else { throw error }
-            Issue.record(Comment(rawValue: ShownText.line("cassette \(name) was not saved: \(error)", limit: 4_096)), sourceLocation: sourceLocation)
+            Issue.record(Comment(rawValue: ShownText.line("cassette \(name) was not saved: \(error)", limit: 4_096, policy: redaction.policy)), sourceLocation: sourceLocation)
             throw thrown
         }
         if recording.playback != .live {
@@ -151,7 +151,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// Records an issue for unused interactions, where the trait was written, unless told not to.
     private func report(_ unused: FixtureReplay.UnusedInteractionsError?) {
         guard verifiesAllUsed, let unused else { return }
-        Issue.record(Comment(rawValue: ShownText.line("cassette \(name): \(unused)", limit: 8_192)), sourceLocation: sourceLocation)
+        Issue.record(Comment(rawValue: ShownText.line("cassette \(name): \(unused)", limit: 8_192, policy: redaction.policy)), sourceLocation: sourceLocation)
     }
 
     /// `name` as a `swift test --filter` pattern that matches it alone: regular expression

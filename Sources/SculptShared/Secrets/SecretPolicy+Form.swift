@@ -120,7 +120,12 @@ extension SecretPolicy {
             let text = String(decoding: redacted, as: UTF8.self)
             let quoted = redacting(embeddedMembers: text, singleQuotedOnly: true)
             return quoted == text ? redacted : Data(quoted.utf8)
-        case .form: return redacting(form: body)
+        case .form:
+            // Text that starts with a tag (an HTML page): its tags are read as XML's too (a secret
+            // `<input>`'s value, a CSRF `<meta>`'s content), as descriptions read them.
+            guard body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<") else { return redacting(form: body) }
+            let tagged = redactingElementsAndAttributes(in: Array(body))
+            return redacting(form: tagged.elementsEqual(body) ? body : Data(tagged))
         case .xml: return redacting(xml: body)
         case .opaque: return body
         }

@@ -120,7 +120,8 @@ extension SecretPolicy {
     /// each value replaced added to `hidden`.
     private func redactingParameters(in text: String, hiding hidden: inout [String]) -> String {
         let bytes = Array(text.utf8)
-        let ranges = embeddedParameterValueRanges(in: bytes).filter { !bytes[$0].elementsEqual(Secrets.marker.utf8) }
+        // Parameters written in a string are named as a form's are: by body fields' names too.
+        let ranges = formPolicy.embeddedParameterValueRanges(in: bytes).filter { !bytes[$0].elementsEqual(Secrets.marker.utf8) }
         guard !ranges.isEmpty else { return text }
         var output: [UInt8] = []
         var rest = 0

@@ -1,4 +1,5 @@
 package import HTTPTypes
+import Foundation
 
 extension SecretPolicy {
     /// Parts of a secret value shorter than this are not looked for on their own: `theme=dark`'s
@@ -36,7 +37,20 @@ extension SecretPolicy {
     /// SecretPolicy.withParts("Token abcdEFGH1234")   // ["Token abcdEFGH1234", "abcdEFGH1234"]
     /// ```
     package static func withParts(_ value: String) -> [String] {
-        [value] + secretParts(of: Array(value.utf8)).map { String(decoding: $0, as: UTF8.self) }
+        [value] + secretParts(of: Array(value.utf8)).map { String(decoding: $0, as: UTF8.self) } + basicCredentials(in: value)
+    }
+
+    /// What a `Basic` credential (`Basic YWRtaW46cHc=`, or its base64 alone) holds: the
+    /// `user:password` its base64 decodes to, and the password, which a text may repeat on its
+    /// own; none for another value.
+    private static func basicCredentials(in value: String) -> [String] {
+        let words = value.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count == 1 || (words.count == 2 && words[0].lowercased() == "basic"), let encoded = words.last,
+            encoded.utf8.count >= shortestSecretPart, let data = Data(base64Encoded: String(encoded)),
+            let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":"),
+            !pair.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return [] }
+        return [pair, String(pair[pair.index(after: colon)...])]
     }
 
     /// A parameter's value (a query's, a form's) as text and as a form decodes it (`+` a space,

@@ -3,8 +3,8 @@
 extension SecretPolicy {
     /// `text` with every credential of a known shape (``CredentialShape``) replaced by
     /// ``Secrets/marker``: as written, even inside a longer word; written with escapes (`%67hp_…`,
-    /// `ghp_\u0041…`); or cut short where a text was cut (a known prefix and four or more of its
-    /// characters before a `…`). `text` itself when it holds none.
+    /// `ghp_\u0041…`, and escaped again: `%2567hp_…`); or cut short where a text was cut (a known
+    /// prefix and four or more of its characters before a `…`). `text` itself when it holds none.
     ///
     /// ```swift
     /// SecretPolicy.redactingCredentials(inShownText: "GET /users/%67hp_…")   // GET /users/REDACTED
@@ -13,8 +13,14 @@ extension SecretPolicy {
         let bytes = Array(text.utf8)
         var ranges = CredentialShape.find(in: bytes, insideWords: true).map(\.range)
             + CredentialShape.escaped(in: bytes).map(\.range) + cutCredentialRanges(in: bytes)
-        // Cut short and written with escapes: `%67hp_u8jz…`.
-        if let view = EscapedText(bytes) { ranges += cutCredentialRanges(in: view.decoded).map { view.written($0) } }
+        // Cut short and written with escapes: `%67hp_u8jz…`; and escaped again, up to three times
+        // in all (`%2567hp_…`, a path encoded twice).
+        var layers: [EscapedText] = []
+        while layers.count < 3, let view = EscapedText(layers.last?.decoded ?? bytes) { layers.append(view) }
+        for (depth, view) in layers.enumerated() {
+            let found = cutCredentialRanges(in: view.decoded) + (depth > 0 ? CredentialShape.find(in: view.decoded, insideWords: true).map(\.range) : [])
+            ranges += found.map { range in layers[...depth].reversed().reduce(range) { range, layer in layer.written(range) } }
+        }
         return replacing(ranges, in: bytes) ?? text
     }
 

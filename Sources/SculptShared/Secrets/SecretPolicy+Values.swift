@@ -165,8 +165,9 @@ extension SecretPolicy {
     /// `text` with each of `values` replaced by ``Secrets/marker``, longest first (a value that
     /// contains another is replaced whole), in each form a description writes it: as it is, as a
     /// quoted string shows it (`String(reflecting:)`: `\u{1}`, `\"`), and escaped as a printable
-    /// line (`\u{1}` as `PrintableText` writes it). Where a value was cut short (the text before a
-    /// `…` ends with its first four bytes or more), the part shown is replaced too.
+    /// line (`\u{1}` as `PrintableText` writes it), in any case (`ABC123` too). Where a value was
+    /// cut short (the text before a `…` ends with its first four bytes or more), the part shown is
+    /// replaced too.
     ///
     /// ```swift
     /// SecretPolicy.redacting(values: ["abc123"], in: #"Grant(token: "abc123")"#)   // Grant(token: "REDACTED")
@@ -181,11 +182,38 @@ extension SecretPolicy {
             forms.insert(PrintableText.value(value, limit: .max))
         }
         let ordered = forms.filter { $0.utf8.count >= shortestSecretValue }.sorted { $0.utf8.count > $1.utf8.count }
-        var redacted = text
-        for value in ordered where redacted.contains(value) {
-            redacted = redacted.replacingOccurrences(of: value, with: Secrets.marker)
+        // Byte by byte: a combining mark after a value (`abc1234\u{301}`) makes one character of
+        // its last letter and the mark, and must not hide it. In any case: a model's error may
+        // quote a value upper- or lowercased.
+        var bytes = Array(text.utf8)
+        var changed = false
+        for value in ordered {
+            guard let replaced = replacing(Array(value.utf8), in: bytes) else { continue }
+            bytes = replaced
+            changed = true
         }
-        return redactingCutValues(ordered, in: redacted)
+        return redactingCutValues(ordered, in: changed ? String(decoding: bytes, as: UTF8.self) : text)
+    }
+
+    /// `bytes` with each place that holds `value` (ASCII letters in either case) replaced by
+    /// ``Secrets/marker``; `nil` when none does.
+    private static func replacing(_ value: [UInt8], in bytes: [UInt8]) -> [UInt8]? {
+        guard let first = value.first.map({ ASCII.lowercased($0) }), value.count <= bytes.count else { return nil }
+        var output: [UInt8] = []
+        var rest = 0
+        var index = 0
+        while index + value.count <= bytes.count {
+            if ASCII.lowercased(bytes[index]) == first, zip(bytes[index..<(index + value.count)], value).allSatisfy({ ASCII.lowercased($0) == ASCII.lowercased($1) }) {
+                output += bytes[rest..<index]
+                output += Secrets.marker.utf8
+                index += value.count
+                rest = index
+            } else {
+                index += 1
+            }
+        }
+        guard rest > 0 else { return nil }
+        return output + bytes[rest...]
     }
 
     /// `text` with the start of a value shown before a cut (`…`) replaced by the marker.

@@ -6,7 +6,7 @@ import Foundation
 extension SecretPolicy {
     /// Whether a body is XML as far as secrets go: `<` after white space (and a byte order mark),
     /// under an XML or property-list content type (`*/xml`, `*/*+xml`, `*/x-plist`, `*/plist`) or
-    /// none. (HTML stays text, as a form is read, for recordings; descriptions read its tags too.)
+    /// none. (HTML is text, as a form is read, whose tags are read as XML's too.)
     package static func isXML(_ bytes: some Collection<UInt8>, mediaTypes: [String]) -> Bool {
         guard bytes.first == UInt8(ascii: "<") else { return false }
         return mediaTypes.isEmpty || mediaTypes.contains { $0.hasSuffix("/xml") || $0.hasSuffix("+xml") || $0.hasSuffix("plist") }
@@ -28,12 +28,19 @@ extension SecretPolicy {
     /// ```
     package func redacting(xml body: Data) -> Data {
         let bytes = Array(body)
+        let redacted = redactingParameters(inXML: redactingElementsAndAttributes(in: bytes))
+        return redacted == bytes ? body : Data(redacted)
+    }
+
+    /// `bytes` (XML, or an HTML page) with every secret element's content and secret attribute's
+    /// value replaced by ``Secrets/marker``: a secret `<input>`'s `value` and a CSRF `<meta>`'s
+    /// `content` among them.
+    package func redactingElementsAndAttributes(in bytes: [UInt8]) -> [UInt8] {
         var redacted = bytes
         for range in secretXMLValueRanges(in: bytes).reversed() {
             redacted.replaceSubrange(range, with: Secrets.marker.utf8)
         }
-        redacted = redactingParameters(inXML: redacted)
-        return redacted == bytes ? body : Data(redacted)
+        return redacted
     }
 
     /// `bytes` with the secret parameters inside each text node and quoted attribute value
@@ -145,7 +152,8 @@ extension SecretPolicy {
                 depth = max(0, depth - 1)
                 if secretDepth == depth { secretDepth = nil }
                 if let key = keyText {
-                    nextIsSecret = isSecret(bodyField: Self.resolvingReferences(in: String(decoding: bytes[key], as: UTF8.self)))
+                    let named = Self.resolvingReferences(in: String(decoding: bytes[key], as: UTF8.self))
+                    nextIsSecret = isSecret(bodyField: named) || isOwnParameter(named)
                     keyText = nil
                 }
                 index = closes.first(Self.tagEnd, from: index).map { $0 + 1 } ?? count
@@ -180,7 +188,8 @@ extension SecretPolicy {
                     if secretElement || policy.isSecretXMLName(bytes[attribute]) {
                         ranges.append(value)
                     } else if Self.namesAnother(local) {
-                        namesSecret = namesSecret || isSecret(bodyField: String(decoding: bytes[value], as: UTF8.self))
+                        let named = String(decoding: bytes[value], as: UTF8.self)
+                        namesSecret = namesSecret || isSecret(bodyField: named) || isOwnParameter(named)
                     } else if Self.holdsNamedValue(local) {
                         namedValues.append(value)
                     }
@@ -305,10 +314,13 @@ extension SecretPolicy {
 
     /// Whether an element or attribute name, without its namespace prefix, names a secret: by the
     /// body fields' names, as a JSON member's would (`key`, `session` and `signature` name secrets
-    /// in a query, and an S3 listing's `<Key>` or a property list's `<key>` in a body).
+    /// in a query, and an S3 listing's `<Key>` or a property list's `<key>` in a body), and by the
+    /// parameter names given beyond the defaults.
     private func isSecretXMLName(_ name: Slice<UnsafeRawBufferPointer>) -> Bool {
         let local = Self.localName(name)
-        return !local.isEmpty && isSecret(bodyField: String(decoding: local, as: UTF8.self))
+        guard !local.isEmpty else { return false }
+        let text = String(decoding: local, as: UTF8.self)
+        return isSecret(bodyField: text) || isOwnParameter(text)
     }
 
     /// Whether an attribute names the value beside it: HTML's `name`, `property` (Open Graph) and

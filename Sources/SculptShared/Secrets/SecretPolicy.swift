@@ -90,6 +90,14 @@ package struct SecretPolicy: Sendable {
         canonicalBodyFields.contains(name) || (redactsURLs && Secrets.endsAsCredentialName(name))
     }
 
+    /// Whether a name (an XML element's or attribute's) is one of the parameters this policy
+    /// names beyond the defaults: a team's own name is secret wherever a body writes it, while a
+    /// default query name that is as often data in a body (`key`, `session`) is not.
+    package func isOwnParameter(_ name: some StringProtocol) -> Bool {
+        let canonical = Self.canonical(name)
+        return canonicalParameters.contains(canonical) && !Self.default.canonicalParameters.contains(canonical)
+    }
+
     /// Whether a parameter's name is written as a header's is, its words joined by `-`
     /// (`X-Vault-Token`): a credential header carried in a query. A cursor is written otherwise
     /// (`pageToken`, `next_token`).

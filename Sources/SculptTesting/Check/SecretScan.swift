@@ -63,7 +63,13 @@ public enum SecretScan {
         }
         let found = Set(findings.map(\.needle))
         findings += shapes(in: Array(data), path: "(the file's text)").filter { !found.contains($0.needle) }
-        return hidingValues(in: findings)
+        return hidingValues(in: findings).map { finding in
+            // What it says it is, as every text Sculpt shows: a kind may quote the file (a coding).
+            var finding = finding
+            finding.kind = ShownText.line(finding.kind, limit: 1_024, policy: policy)
+            finding.shown = ShownText.line(finding.shown, limit: 256, policy: policy)
+            return finding
+        }
     }
 
     /// `findings` with each value found hidden where a path names it (a member keyed by a token
@@ -301,6 +307,16 @@ public enum SecretScan {
         }
         if let password = urlPassword(in: decoded ?? text), !holdsMarker(password), !isPlaceholder(password.utf8) {
             findings.append(Finding(path: path, kind: "a password in a URL", shown: hidden(String(password)), needle: String(password)))
+        }
+        // XML or an HTML page: what redaction replaces under a secret element or attribute (a
+        // secret `<input>`'s value, a CSRF `<meta>`'s content).
+        if text.utf8.contains(UInt8(ascii: "<")) {
+            let bytes = Array(text.utf8)
+            for range in policy.secretXMLValueRanges(in: bytes) {
+                let value = String(decoding: bytes[range], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !value.isEmpty, !holdsMarker(Substring(value)), !isPlaceholder(value.utf8) else { continue }
+                findings.append(Finding(path: path, kind: "an unredacted value under a secret element or attribute", shown: hidden(value), needle: value))
+            }
         }
         guard findings.isEmpty else { return findings }
         return namedFindings(in: text, name: name, path: path, policy, delimiter: delimiter)

@@ -101,7 +101,7 @@ public final class CassetteRecording: Sendable {
         self.replaysFile = replaysFile
         self.recorder = recorder
         self.records = records
-        self.replay = FixtureReplay(existing, options: options, recorder: recorder)
+        self.replay = FixtureReplay(existing, options: options, recorder: recorder, redaction: redaction)
         self.session = replay.makeSession()
     }
 

@@ -42,11 +42,14 @@ import Sculpt
 ///   space) with `{` or `[` is not JSON text.
 /// - **Form and text bodies** (`application/x-www-form-urlencoded`, as an OAuth token request
 ///   sends; `text/*`): the value of any parameter named in ``queryParameters`` or ``bodyFields``
-///   becomes `REDACTED`, as do quoted secret members written in the text and the user name and
-///   password of every URL in it (`https://user:password@host/`).
+///   becomes `REDACTED`, as do quoted secret members written in the text, the credential after
+///   `Bearer` or `Basic`, and the user name and password of every URL in it
+///   (`https://user:password@host/`). An HTML page's tags are read as XML's (a secret `<input>`'s
+///   `value`, a CSRF `<meta>`'s `content`).
 /// - **XML bodies**: the content of an element, and the value of an attribute, named in
-///   ``queryParameters`` or ``bodyFields``; parameters in its text as in a form; and JSON written
-///   in its text or CDATA (`<payload>{"access_token": ...}</payload>`) as a JSON body.
+///   ``bodyFields`` or in the parameters given beyond the defaults; parameters in its text as in
+///   a form; and JSON written in its text or CDATA (`<payload>{"access_token": ...}</payload>`)
+///   as a JSON body.
 ///
 /// - **Multipart bodies** (a form posted as `multipart/form-data`): a part named in
 ///   ``queryParameters`` or ``bodyFields`` (`password`) has its content replaced; every other part
@@ -105,8 +108,9 @@ public struct Redaction: Sendable {
     /// Every JSON member redacted (lowercased): the defaults and the ones named.
     public var bodyFields: Set<String> { policy.bodyFields }
 
-    /// The rules and names, shared with Sculpt's descriptions.
-    let policy: SecretPolicy
+    /// The rules and names, shared with Sculpt's descriptions and the texts of the tools that
+    /// record (the cassette trait's).
+    package let policy: SecretPolicy
 
     /// Creates a redaction of the defaults plus the headers, parameters and JSON members named
     /// (names compare case-insensitively).

@@ -108,13 +108,18 @@ public final class FixtureReplay: @unchecked Sendable {
     private var protocolSlot: ReplayURLProtocol.Type?
     private var redactionOnceFound: SecretPolicy?
 
-    /// What a miss or an unused-interaction report redacts: the default names (``Redaction``'s) plus every query
-    /// parameter and header that any recording redacted (a user's `Redaction` names), so a name
-    /// redacted in one recording is redacted in every line. Found at the first report.
+    /// The names a recording of these interactions redacts (a ``CassetteRecording``'s), beside
+    /// the defaults.
+    private let names: Redaction?
+
+    /// What a miss or an unused-interaction report redacts: the default names (``Redaction``'s),
+    /// the names of the recording that replays them, and every query parameter and header that
+    /// any recording redacted (a user's `Redaction` names), so a name redacted in one recording is
+    /// redacted in every line. Found at the first report.
     var redaction: SecretPolicy {
         lock.withLock {
             if let redactionOnceFound { return redactionOnceFound }
-            let found = RequestComparison.policy(interactions.lazy.map(\.request))
+            let found = RequestComparison.policy(interactions.lazy.map(\.request), naming: names)
             redactionOnceFound = found
             return found
         }
@@ -130,11 +135,13 @@ public final class FixtureReplay: @unchecked Sendable {
     }
 
     /// Creates a replay that sends a request it lacks through `recorder` (a ``CassetteRecording``
-    /// that records), instead of answering it with a ``MissError``.
-    init(_ interactions: [Fixture], options: Options, recorder: FixtureRecorder?) {
+    /// that records), instead of answering it with a ``MissError``, and whose reports redact the
+    /// names of `redaction` too.
+    init(_ interactions: [Fixture], options: Options, recorder: FixtureRecorder?, redaction: Redaction? = nil) {
         self.interactions = interactions
         self.options = options
         self.recorder = recorder
+        self.names = redaction
         self.used = Array(repeating: false, count: interactions.count)
         let recorded = interactions.map { RequestComparison.Recorded($0.request) }
         let index = Dictionary(grouping: interactions.indices) { RouteKey(method: interactions[$0].request.method.rawValue, path: recorded[$0].path) }

@@ -113,11 +113,11 @@ struct RequestComparison {
             }
     }
 
-    /// The rules a difference line is shown with: ``Redaction``'s defaults, plus every query
-    /// parameter, header and body member the recordings themselves redacted (the names of a user's
-    /// `Redaction`); a body member's name counts as a parameter's too (`pin` in a body, `?pin=` in
-    /// a query).
-    static func policy(_ recorded: some Sequence<Fixture.Request>) -> SecretPolicy {
+    /// The rules a difference line is shown with: ``Redaction``'s defaults and `names`', plus
+    /// every query parameter, header and body member the recordings themselves redacted (the
+    /// names of a user's `Redaction`); a body member's name counts as a parameter's too (`pin` in
+    /// a body, `?pin=` in a query).
+    static func policy(_ recorded: some Sequence<Fixture.Request>, naming names: Redaction? = nil) -> SecretPolicy {
         var parameters: [String] = []
         var headers: [HTTPField.Name] = []
         var members: [String] = []
@@ -128,6 +128,11 @@ struct RequestComparison {
             }
             headers += request.headerFields.filter { $0.value == Redaction.marker }.map(\.name)
             if let body = request.body { members += redactedNames(in: body) }
+        }
+        if let names {
+            headers += names.headers
+            parameters += names.queryParameters
+            members += names.bodyFields
         }
         return Redaction(headers: headers, queryParameters: parameters + members, bodyFields: members).policy
     }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Sculpt
 import SculptMatchers
+import SculptTesting
 import SculptXML
 import Testing
 
@@ -49,6 +50,9 @@ struct EchoedSecretTests {
                 + Data([0xC9]) + Data("Tx</kind></r>".utf8),
             contentType: "application/xml", decoder: .xml()),
         Body(name: "a form inside a JSON string", data: Data(#"{"data":"a=1&token=\#(secret)","kind":"\#(secret)"}"#.utf8)),
+        Body(name: "the echo followed by a combining mark", data: Data(#"{"password":"\#(secret)","kind":"\#(secret)\#u{301} here"}"#.utf8)),
+        Body(name: "the echo followed by an enclosing keycap", data: Data(#"{"password":"\#(secret)","kind":"\#(secret)\#u{20E3}"}"#.utf8)),
+        Body(name: "the echo upper-cased", data: Data(#"{"password":"\#(secret)","kind":"\#(secret.uppercased())"}"#.utf8)),
         Body(
             name: "a secret past the first 4 MiB, echoed before them",
             data: Data((#"{"kind":"\#(secret)","# + String(repeating: " ", count: 5 << 20) + #""token":"\#(secret)"}"#).utf8)),
@@ -118,6 +122,21 @@ struct EchoedSecretTests {
         let context = ResponseContext(url: URL(string: url), status: .ok, headerFields: [.contentType: "application/json"])
         let error = try #require(throws: SculptError.self) { try serializer.serialize(Data(#"{"kind":"\#(Self.secret)"}"#.utf8), for: context) }
         #expect(!error.description.contains("SECRET42"), "\(error.description.prefix(1_500))")
+    }
+
+    @Test("the password of a Basic credential is hidden where the body or a replay miss repeats it")
+    func basicPassword() throws {
+        let password = "Zq81vXk2Lm0Qa19"
+        let basic = "Basic " + Data("admin:\(password)".utf8).base64EncodedString()
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Typed.self))
+        let context = ResponseContext(url: URL(string: "https://h/x"), status: .ok, headerFields: [.contentType: "application/json"])
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(Data(#"{"kind":"\#(password)","auth":"\#(basic)"}"#.utf8), for: context) }
+        #expect(!error.description.contains(password), "\(error.description.prefix(1_500))")
+
+        let replay = FixtureReplay([try .stub(.get, "https://h/users/octocat", json: "{}")])
+        let asked = Fixture.Request(url: try #require(URL(string: "https://h/users/\(password)")), headerFields: [.authorization: basic])
+        let miss = try #require(throws: FixtureReplay.MissError.self) { try replay.response(for: asked) }
+        #expect(!miss.description.contains(password), "\(miss.description)")
     }
 
     @Test("a description of a body of megabytes of =, or of names and =, is built in time linear in the body", .timeLimit(.minutes(10)), arguments: [

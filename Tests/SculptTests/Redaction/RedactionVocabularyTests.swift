@@ -303,6 +303,35 @@ struct RedactionVocabularyTests {
         #expect(findings.isEmpty, "\(findings)")
     }
 
+    @Test("an HTML page's secret input value and CSRF meta content are recorded redacted, as descriptions hide them, and check agrees", arguments: [
+        (#"<html><form><input type="hidden" name="authenticity_token" value="Zq81vXk2Lm0Qa19"></form></html>"#, []),
+        (#"<html><head><meta name="csrf-token" content="Qa19nBv72KxQa19"></head><p>kept</p></html>"#, []),
+        (#"<html><input name="pinCode" value="Qa19nBv72KxQa19"></html>"#, ["pinCode"]),
+    ])
+    func htmlTags(_ body: String, _ ownNames: [String]) throws {
+        let redaction = Redaction(queryParameters: ownNames)
+        let raw = Fixture(request: .init(url: try #require(URL(string: "https://api.example.com/login"))), response: .init(headerFields: [.contentType: "text/html; charset=utf-8"], body: Data(body.utf8)))
+        #expect(!SecretScan.findings(inJSON: raw.encoded(), redaction: redaction).isEmpty)
+        let recorded = redaction.redacting(raw)
+        let text = String(decoding: recorded.response.body, as: UTF8.self)
+        #expect(!text.contains("Zq81vXk2") && !text.contains("Qa19nBv72") && text.contains("REDACTED"), "\(text)")
+        #expect(SecretScan.findings(inJSON: recorded.encoded(), redaction: redaction).isEmpty)
+    }
+
+    @Test("a team's own names are redacted in XML elements and attributes and in parameters written in JSON strings, and check agrees", arguments: [
+        (#"<r><b pinCode="Qa19nBv72KxQa19"/><pinCode>Zq81vXk2Lm0Qa19</pinCode></r>"#, "application/xml", "parameter pinCode"),
+        (#"{"b":"x=1&myPin=Qa19nBv72KxQa19"}"#, "application/json", "body field myPin"),
+    ])
+    func ownNamesInBodies(_ body: String, _ contentType: String, _ named: String) throws {
+        let name = String(named.split(separator: " ").last ?? "")
+        let redaction = named.hasPrefix("parameter") ? Redaction(queryParameters: [name]) : Redaction(bodyFields: [name])
+        let raw = Fixture(request: .init(url: try #require(URL(string: "https://api.example.com/a"))), response: .init(headerFields: [.contentType: contentType], body: Data(body.utf8)))
+        let recorded = redaction.redacting(raw)
+        let text = String(decoding: recorded.response.body, as: UTF8.self)
+        #expect(!text.contains("Zq81vXk2") && !text.contains("Qa19nBv72"), "\(text)")
+        #expect(SecretScan.findings(inJSON: recorded.encoded(), redaction: redaction).isEmpty)
+    }
+
     @Test("sculpt check flags a secret parameter carried percent-encoded in another parameter's value, as redaction replaces it", arguments: [
         "https://api.example.com/a?q=a%3D1%26password%3Dhunter2secret&r=1",
         "https://api.example.com/a?next=%2Fcb%253Ftoken%253Dhunter2secret",

@@ -25,6 +25,8 @@ struct ShownTextTests {
         Row(testDescription: "a Google key followed by '_'", text: "key \(google)_x", hidden: [String(google.dropFirst(4).prefix(12))]),
         Row(testDescription: "an npm token followed by more letters", text: "npm: \(npm)abc", hidden: [String(npm.dropFirst(4).prefix(12))]),
         Row(testDescription: "a percent-encoded first letter", text: "GET /users/%67\(github.dropFirst()) -> 404", hidden: [String(github.dropFirst(4).prefix(12))]),
+        Row(testDescription: "a first letter percent-encoded twice", text: "GET /users/%2567\(github.dropFirst()) -> 404", hidden: [String(github.dropFirst(4).prefix(12))]),
+        Row(testDescription: "a first letter percent-encoded three times, cut short", text: "GET /users/%252567\(github.dropFirst().prefix(20))… (9 more bytes)", hidden: [String(github.dropFirst(4).prefix(12))]),
         Row(testDescription: "a percent-encoded letter in the middle", text: "/users/ghp_\(github.dropFirst(4).prefix(10))%41\(github.dropFirst(15))", hidden: [String(github.dropFirst(4).prefix(10)), String(github.suffix(12))]),
         Row(testDescription: "a JSON escape inside", text: #"{"note":"ghp_\#(github.dropFirst(4).prefix(4))\u0059\#(github.dropFirst(9))"}"#, hidden: [String(github.suffix(12)), String(github.dropFirst(4).prefix(4)) + "\\u0059"]),
         Row(testDescription: "a private key with its material and end line", text: "-----BEGIN RSA PRIVATE KEY-----\n\(key)\n-----END RSA PRIVATE KEY-----\nafter", hidden: ["MIIEowIBAAKCAQEA", Planted.run("key-2", 64), "BEGIN RSA PRIVATE", "END RSA PRIVATE"]),

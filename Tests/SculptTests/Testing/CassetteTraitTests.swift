@@ -311,6 +311,30 @@ struct CassetteTraitTests {
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
     }
 
+    @Test("the trait's texts redact the names its own redaction gives: an unused interaction and a miss")
+    func ownNamesInTexts() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Cassette([try .stub(.get, "https://api.example.com/a?pin=Zq81vXk2Lm0Qa19", text: "1")]).encoded().write(to: URL(filePath: folder).appending(path: "pins.json"))
+        let trait: CassetteTrait = .cassette("pins", in: folder, mode: .replayOnly, playback: .strict, redaction: Redaction(queryParameters: ["pin"]))
+        let test = try #require(Test.current)
+        let testCase = Test.Case.current
+        let unused = try await Self.issues("the interaction is left unused") {
+            try await trait.provideScope(for: test, testCase: testCase) {}
+        }
+        #expect(!unused.isEmpty && unused.allSatisfy { !$0.contains("Zq81vXk2") && $0.contains("pin=REDACTED") }, "\(unused)")
+        let missed = try await Self.issues("the request is missed, and the recorded one left unused") {
+            try await trait.provideScope(for: test, testCase: testCase) {
+                let replay = try #require(CassetteRecording.current).replay
+                let asked = Fixture.Request(url: try #require(URL(string: "https://api.example.com/b?pin=Qa19nBv72KxQa19")))
+                let miss = #expect(throws: FixtureReplay.MissError.self) { try replay.response(for: asked) }
+                Issue.record(Comment(rawValue: miss.map { "\($0)" } ?? ""))
+            }
+        }
+        #expect(missed.count == 2 && missed.allSatisfy { !$0.contains("Qa19nBv72") && !$0.contains("Zq81vXk2") }, "\(missed)")
+    }
+
     @Test("tests of a suite re-recording a shared cassette in all mode, one of them throwing, lose no answer and repeat none, whichever saves first", arguments: [false, true])
     func sharedCassetteRerecorded(throwingFirst: Bool) async throws {
         let api = FixtureReplay(try ["x", "y1", "y2"].map { try .stub(.get, "/\($0)", text: "new \($0)") }, options: .init(repeatsLastResponse: true))

@@ -119,6 +119,30 @@ struct RecordedBodyTests {
         #expect(text == #"{"password":"REDACTED","a":1}"#)
     }
 
+    @Test("a text body under charset=utf-16 or utf-32 without a byte order mark is read in the byte order its zero bytes tell, its secrets redacted and found", arguments: [
+        ("text/plain; charset=utf-16", String.Encoding.utf16LittleEndian), ("text/plain; charset=utf-16", .utf16BigEndian),
+        ("text/plain; charset=utf-32", .utf32LittleEndian), ("text/plain; charset=utf-32", .utf32BigEndian),
+    ])
+    func unmarkedByteOrder(_ contentType: String, _ encoding: String.Encoding) throws {
+        let text = "日本 password=Zq81vXk2Lm0Zq81 note ghp_Abcdefghijklmnopqrstuvwxyz0123456789 end"
+        let fixture = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.github.com/users/octocat"))),
+            response: .init(headerFields: [.contentType: contentType], body: try #require(text.data(using: encoding))))
+        #expect(!SecretScan.findings(inJSON: fixture.encoded(byteExact: true)).isEmpty)
+        let redacted = try #require(String(data: Redaction().redacting(fixture).response.body, encoding: encoding))
+        #expect(redacted == "日本 password=REDACTED note REDACTED end")
+    }
+
+    @Test("a finding's kind quotes no secret from the coding it could not read")
+    func unreadCodingQuotesNoSecret() throws {
+        for coding in ["br, ghp_Ab3dE5gH7jK9mN1pQ3sT5vX7zB9dF1hJ3lN5", "br;password=hunter2hunter2xyz"] {
+            let stored = Stored(name: coding, encoding: coding, bytes: GzipData.member(Self.json))
+            let findings = SecretScan.findings(inJSON: stored.file)
+            #expect(findings.contains { $0.kind.hasPrefix("a compressed body that cannot be read whole") }, "\(findings)")
+            #expect(findings.allSatisfy { !$0.kind.contains("Ab3dE5gH") && !$0.kind.contains("hunter2") }, "\(findings.map(\.kind))")
+        }
+    }
+
     static let damagedBodies: [Stored] = [
         Stored(name: "truncated gzip", encoding: "gzip", bytes: GzipData.member(Self.json).prefix(20)),
         Stored(name: "gzip missing its last 6 bytes", encoding: "gzip", bytes: GzipData.member(Self.json).dropLast(6)),
