@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import SculptShared
 import SculptTesting
 
@@ -32,9 +33,12 @@ enum FixtureNames {
             guard once != decoded else { break }
             decoded = once
         }
-        // The request's own secret values (its query's, its password, its headers') name no file either.
+        // The request's own secret values (its query's, its password, its headers', its body's)
+        // name no file either.
         let policy = SecretPolicy.default
-        let hidden = policy.secretValues(in: fixture.request.url) + policy.secretValues(in: fixture.request.headerFields)
+        let request = fixture.request
+        let hidden = policy.secretValues(in: request.url) + policy.secretValues(in: request.headerFields)
+            + (request.body.map { policy.secretValues(in: $0, contentTypes: request.headerFields[values: .contentType], scanning: 4 << 20).values } ?? [])
         let path = ShownText.line(policy.shown(urlText: decoded), limit: 4_096, hiding: hidden)
         var words: [String] = [fixture.request.method.rawValue.lowercased()]
         var word = ""

@@ -123,10 +123,11 @@ extension Fixture {
     }
 
     /// How a body is stored: JSON as JSON when the content type says JSON and it parses; text as
-    /// text; anything else as base64. `byteExact` keeps every byte: text when it is UTF-8 (and does
-    /// not start with a byte order mark, which a reader of text drops), else base64.
+    /// text; anything else as base64. A body that starts with a byte order mark, which a reader of
+    /// JSON or text drops, is stored as base64. `byteExact` keeps every byte: text when it is
+    /// UTF-8, else base64.
     private static func bodyMembers(_ body: Data, contentType: String?, byteExact: Bool) -> [OrderedJSON.Member] {
-        if !byteExact, contentType.map(isJSON) ?? false, let value = try? OrderedJSON(parsing: body) {
+        if !byteExact, !body.starts(with: [0xEF, 0xBB, 0xBF]), contentType.map(isJSON) ?? false, let value = try? OrderedJSON(parsing: body) {
             // A string or `null` says it is JSON: either would read back as something else.
             let explicit = value.string != nil || value == .null ? [OrderedJSON.Member(key: "bodyEncoding", value: .string("json"))] : []
             return [.init(key: "body", value: value)] + explicit

@@ -175,25 +175,40 @@ extension SecretPolicy {
     /// ```
     package static func redacting(values: [String], in text: String) -> String {
         guard !values.isEmpty else { return text }
-        var forms = Set<String>()
+        // As bytes: Swift compares strings by canonical equivalence, which would keep one
+        // spelling of `é` and lose the other.
+        var forms = Set<[UInt8]>()
         for value in values {
-            forms.insert(value)
-            forms.insert(String(String(reflecting: value).dropFirst().dropLast()))
-            forms.insert(PrintableText.value(value, limit: .max))
+            // Cased where casing changes its length (`ß` as `SS`), or in another canonical
+            // spelling (`é` as `e` and a combining accent).
+            let spellings = value.utf8.contains(where: { $0 >= 0x80 })
+                ? [value, value.uppercased(), value.lowercased(), value.precomposedStringWithCanonicalMapping, value.decomposedStringWithCanonicalMapping]
+                : [value]
+            for spelling in spellings {
+                var written = [spelling, String(String(reflecting: spelling).dropFirst().dropLast()), PrintableText.value(spelling, limit: .max)]
+                // Written elsewhere in a URL or a form (`p%40ss%20w0rd`, `p%40ss+w0rd`).
+                if let encoded = spelling.addingPercentEncoding(withAllowedCharacters: unreservedCharacters) {
+                    written += [encoded, encoded.replacingOccurrences(of: "%20", with: "+")]
+                }
+                forms.formUnion(written.lazy.map { Array($0.utf8) })
+            }
         }
-        let ordered = forms.filter { $0.utf8.count >= shortestSecretValue }.sorted { $0.utf8.count > $1.utf8.count }
+        let ordered = forms.filter { $0.count >= shortestSecretValue }.sorted { $0.count > $1.count }
         // Byte by byte: a combining mark after a value (`abc1234\u{301}`) makes one character of
         // its last letter and the mark, and must not hide it. In any case: a model's error may
         // quote a value upper- or lowercased.
         var bytes = Array(text.utf8)
         var changed = false
         for value in ordered {
-            guard let replaced = replacing(Array(value.utf8), in: bytes) else { continue }
+            guard let replaced = replacing(value, in: bytes) else { continue }
             bytes = replaced
             changed = true
         }
-        return redactingCutValues(ordered, in: changed ? String(decoding: bytes, as: UTF8.self) : text)
+        return redactingCutValues(ordered.map { String(decoding: $0, as: UTF8.self) }, in: changed ? String(decoding: bytes, as: UTF8.self) : text)
     }
+
+    /// RFC 3986's unreserved characters: what a percent-encoded form of a value leaves as it is.
+    private static let unreservedCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// `bytes` with each place that holds `value` (ASCII letters in either case) replaced by
     /// ``Secrets/marker``; `nil` when none does.

@@ -180,9 +180,17 @@ extension SecretPolicy {
                 index = Self.skippingSpace(bytes, from: attribute.upperBound)
                 guard index < count, bytes[index] == UInt8(ascii: "=") else { continue }
                 index = Self.skippingSpace(bytes, from: index + 1)
-                guard index < count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { continue }
-                let quote = bytes[index]
-                let value = (index + 1)..<(bytes.offset(of: quote, from: index + 1) ?? count)
+                guard index < count else { continue }
+                let value: Range<Int>
+                let quoted = bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'")
+                if quoted {
+                    value = (index + 1)..<(bytes.offset(of: bytes[index], from: index + 1) ?? count)
+                } else {
+                    // HTML's unquoted value (`value=abc`): to white space or the tag's end.
+                    var end = index
+                    while end < count, !Self.isSpace(bytes[end]), bytes[end] != UInt8(ascii: ">") { end += 1 }
+                    value = index..<end
+                }
                 if !value.isEmpty {
                     let local = Self.localName(bytes[attribute])
                     if secretElement || policy.isSecretXMLName(bytes[attribute]) {
@@ -194,7 +202,7 @@ extension SecretPolicy {
                         namedValues.append(value)
                     }
                 }
-                index = value.upperBound + 1
+                index = quoted ? value.upperBound + 1 : max(value.upperBound, index + 1)
                 selfClosing = false
             }
             if namesSecret { ranges += namedValues }
@@ -324,15 +332,15 @@ extension SecretPolicy {
     }
 
     /// Whether an attribute names the value beside it: HTML's `name`, `property` (Open Graph) and
-    /// `itemprop`.
+    /// `itemprop`, in any case (`NAME`).
     private static func namesAnother(_ attribute: Slice<UnsafeRawBufferPointer>) -> Bool {
-        ["name", "property", "itemprop"].contains { attribute.elementsEqual($0.utf8) }
+        ["name", "property", "itemprop"].contains { attribute.lazy.map { ASCII.lowercased($0) }.elementsEqual($0.utf8) }
     }
 
     /// Whether an attribute holds the value its element's `name` names: `value` (an input),
-    /// `content` (a meta tag).
+    /// `content` (a meta tag), in any case.
     private static func holdsNamedValue(_ attribute: Slice<UnsafeRawBufferPointer>) -> Bool {
-        attribute.elementsEqual("value".utf8) || attribute.elementsEqual("content".utf8)
+        ["value", "content"].contains { attribute.lazy.map { ASCII.lowercased($0) }.elementsEqual($0.utf8) }
     }
 
     private static let cdataStart = Array("<![CDATA[".utf8)

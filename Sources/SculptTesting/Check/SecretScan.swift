@@ -251,7 +251,9 @@ public enum SecretScan {
             }
             return (text, byteByByte, nil)
         } catch {
-            return (String(decoding: error.partial, as: UTF8.self), nil, error.description)
+            // Named by the coding it was stored under (`deflate: the stream is corrupt`).
+            let coding = fields[.contentEncoding] ?? (Gzip.isCompressed(bytes) ? "gzip" : "deflate")
+            return (String(decoding: error.partial, as: UTF8.self), nil, "\(coding): \(error.reason)")
         }
     }
 

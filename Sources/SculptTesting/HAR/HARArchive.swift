@@ -131,8 +131,14 @@ public struct HARArchive: Sendable {
             responseFields[.location] = redirect
         }
         let requestBody = request["postData"]?["text"]?.string.map { Data($0.utf8) }
+        var requestFields = fields(request["headers"])
+        // The body's type, where the headers an exporter kept leave it out: a multipart form's
+        // boundary is in it, which its parts are read (and redacted) by.
+        if requestBody != nil, requestFields[.contentType] == nil, let type = request["postData"]?["mimeType"]?.string, !type.isEmpty {
+            requestFields[.contentType] = type
+        }
         return Fixture(
-            request: .init(method: method, url: url, headerFields: fields(request["headers"]), body: requestBody),
+            request: .init(method: method, url: url, headerFields: requestFields, body: requestBody),
             response: .init(status: .standard(status), headerFields: responseFields, body: body))
     }
 

@@ -62,26 +62,28 @@ struct ImportHARCommandTests {
     }
 
     @Test("a credential in a request's path names no file: the name says where it was redacted", arguments: [
-        ("/users/ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8/repos", "[]", "get-users-redacted-repos.json"),
-        ("/keys/sk_live_4eC39HqLyjWDarjtT1zdp7dc", "[]", "get-keys-redacted.json"),
-        ("/reset/AKIAIOSFODNN7EXAMPLE", "[]", "get-reset-redacted.json"),
-        ("/users/%67hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8", "[]", "get-users-redacted.json"),
-        ("/users/%2567hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8/x", "[]", "get-users-redacted-x.json"),
-        ("/u/%FF/%2567hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8/r", "[]", "get-u-redacted-r.json"),
-        ("/u/" + String(repeating: "%25", count: 10) + "67hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8/r", "[]", "get-u-redacted-r.json"),
+        ("/users/ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8/repos", #""headers": []"#, "get-users-redacted-repos.json"),
+        ("/keys/sk_live_4eC39HqLyjWDarjtT1zdp7dc", #""headers": []"#, "get-keys-redacted.json"),
+        ("/reset/AKIAIOSFODNN7EXAMPLE", #""headers": []"#, "get-reset-redacted.json"),
+        ("/users/%67hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8", #""headers": []"#, "get-users-redacted.json"),
+        ("/users/%2567hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8/x", #""headers": []"#, "get-users-redacted-x.json"),
+        ("/u/%FF/%2567hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8/r", #""headers": []"#, "get-u-redacted-r.json"),
+        ("/u/" + String(repeating: "%25", count: 10) + "67hp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8/r", #""headers": []"#, "get-u-redacted-r.json"),
         // The request's own secret values, repeated in its path.
-        ("/a/HQSECabcdEFGH1234/x", #"[{"name": "Authorization", "value": "Bearer HQSECabcdEFGH1234"}]"#, "get-a-redacted-x.json"),
-        ("/b/CKSECabcdEFGH1234", #"[{"name": "Cookie", "value": "sid=CKSECabcdEFGH1234; theme=dark"}]"#, "get-b-redacted.json"),
-        ("/g/XTSECabcdEFGH1234", #"[{"name": "X-Acme-Session", "value": "XTSECabcdEFGH1234"}]"#, "get-g-redacted.json"),
-        ("/c/FRSECabcdEFGH1234#access_token=FRSECabcdEFGH1234", "[]", "get-c-redacted.json"),
+        ("/a/HQSECabcdEFGH1234/x", #""headers": [{"name": "Authorization", "value": "Bearer HQSECabcdEFGH1234"}]"#, "get-a-redacted-x.json"),
+        ("/b/CKSECabcdEFGH1234", #""headers": [{"name": "Cookie", "value": "sid=CKSECabcdEFGH1234; theme=dark"}]"#, "get-b-redacted.json"),
+        ("/g/XTSECabcdEFGH1234", #""headers": [{"name": "X-Acme-Session", "value": "XTSECabcdEFGH1234"}]"#, "get-g-redacted.json"),
+        ("/c/FRSECabcdEFGH1234#access_token=FRSECabcdEFGH1234", #""headers": []"#, "get-c-redacted.json"),
+        ("/keys/Bk7Zq8XkPm2Rt7VwY", #""headers": [], "postData": {"mimeType": "application/json", "text": "{\"password\": \"Bk7Zq8XkPm2Rt7VwY\"}"}"#, "post-keys-redacted.json"),
+        ("/keys/Fk7Zq8XkPm2Rt7VwY", #""headers": [{"name": "Content-Type", "value": "application/x-www-form-urlencoded"}], "postData": {"text": "password=Fk7Zq8XkPm2Rt7VwY"}"#, "post-keys-redacted.json"),
     ], [false, true])
-    func credentialInPath(_ entry: (path: String, headers: String, expected: String), unredacted: Bool) async throws {
-        let (path, headers, expected) = entry
+    func credentialInPath(_ entry: (path: String, request: String, expected: String), unredacted: Bool) async throws {
+        let (path, request, expected) = entry
         let out = Self.outputFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let har = out.appending(path: "capture.har")
-        try Data(#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://api.example.com\#(path)", "headers": \#(headers)}, "response": {"status": 200, "headers": [], "content": {"text": "ok"}}}]}}"#.utf8).write(to: har)
+        try Data(#"{"log": {"entries": [{"request": {"method": "\#(request.contains("postData") ? "POST" : "GET")", "url": "https://api.example.com\#(path)", \#(request)}, "response": {"status": 200, "headers": [], "content": {"text": "ok"}}}]}}"#.utf8).write(to: har)
         let fixtures = out.appending(path: "fixtures")
         let (status, output, errors) = try await CommandProcess.run(
             ["import-har", har.path(percentEncoded: false), "--out", fixtures.path(percentEncoded: false)] + (unredacted ? ["--unredacted"] : []))

@@ -124,6 +124,22 @@ struct EchoedSecretTests {
         #expect(!error.description.contains("SECRET42"), "\(error.description.prefix(1_500))")
     }
 
+    @Test("a secret value is hidden where it is repeated percent-encoded, cased to another length, or in another canonical spelling", arguments: [
+        ("p@ss w0rd/Zq8XkPm2Rt7VwY4nB6cD!", "p%40ss%20w0rd%2FZq8XkPm2Rt7VwY4nB6cD%21", "Zq8XkPm2Rt7VwY4nB6cD"),
+        ("p@ss w0rd/Zq8XkPm2Rt7VwY4nB6cD!", "p%40ss+w0rd%2FZq8XkPm2Rt7VwY4nB6cD%21", "Zq8XkPm2Rt7VwY4nB6cD"),
+        ("straßeGeheimnis1", "STRASSEGEHEIMNIS1", "GEHEIMNIS1"),
+        ("caf\u{E9}Geheimnis1", "cafe\u{301}Geheimnis1", "Geheimnis1"),
+    ])
+    func repeatedInAnotherForm(_ password: String, _ repeated: String, _ part: String) throws {
+        let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Typed.self))
+        // The repeated form as the path holds it: written as it is, past ASCII percent-encoded.
+        let path = repeated.addingPercentEncoding(withAllowedCharacters: CharacterSet.urlPathAllowed.union(CharacterSet(charactersIn: "%"))) ?? ""
+        let context = ResponseContext(url: URL(string: "https://h/u/\(path)/x"), status: .ok, headerFields: [.contentType: "application/json"])
+        let body = try JSONSerialization.data(withJSONObject: ["password": password, "kind": repeated, "note": "a \(repeated) b"])
+        let error = try #require(throws: SculptError.self) { try serializer.serialize(body, for: context) }
+        #expect(!error.description.contains(part), "\(error.description.prefix(1_500))")
+    }
+
     @Test("the password of a Basic credential is hidden where the body or a replay miss repeats it")
     func basicPassword() throws {
         let password = "Zq81vXk2Lm0Qa19"

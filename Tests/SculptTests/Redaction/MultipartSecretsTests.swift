@@ -76,18 +76,20 @@ struct MultipartSecretsTests {
         }
     }
 
-    @Test("a HAR import keeps no password a form posted")
-    func harImport() throws {
+    @Test("a HAR import keeps no password a form posted, its type given by the headers or by postData alone", arguments: [true, false])
+    func harImport(typeInHeaders: Bool) throws {
         let text = String(decoding: try JSONEncoder().encode(String(decoding: Self.form, as: UTF8.self)), as: UTF8.self)
+        let headers = typeInHeaders ? #"[{"name": "Content-Type", "value": "multipart/form-data; boundary=\#(Self.boundary)"}]"# : "[]"
         let archive = Data("""
             {"log": {"entries": [{"request": {"method": "POST", "url": "https://example.com/session",
-              "headers": [{"name": "Content-Type", "value": "multipart/form-data; boundary=\(Self.boundary)"}],
+              "headers": \(headers),
               "postData": {"mimeType": "multipart/form-data; boundary=\(Self.boundary)", "text": \(text)}},
               "response": {"status": 204, "headers": [], "content": {}}}]}}
             """.utf8)
         let fixture = try #require(try HARArchive(json: archive).fixtures.first)
         #expect(!Self.kept(fixture).contains(Self.password))
         #expect(Self.kept(fixture).contains("octocat"))
+        #expect(SecretScan.findings(inJSON: fixture.encoded()).isEmpty)
     }
 
     @Test("sculpt check finds a password left in a multipart body")

@@ -307,6 +307,9 @@ struct RedactionVocabularyTests {
         (#"<html><form><input type="hidden" name="authenticity_token" value="Zq81vXk2Lm0Qa19"></form></html>"#, []),
         (#"<html><head><meta name="csrf-token" content="Qa19nBv72KxQa19"></head><p>kept</p></html>"#, []),
         (#"<html><input name="pinCode" value="Qa19nBv72KxQa19"></html>"#, ["pinCode"]),
+        (#"<HTML><INPUT TYPE="hidden" NAME="password" VALUE="Zq81vXk2Lm0Qa19"></HTML>"#, []),
+        ("<html><input type=hidden name=authenticity_token value=Zq81vXk2Lm0Qa19></html>", []),
+        ("<html><meta name=csrf-token content=Qa19nBv72KxQa19><p>kept</p></html>", []),
     ])
     func htmlTags(_ body: String, _ ownNames: [String]) throws {
         let redaction = Redaction(queryParameters: ownNames)

@@ -46,6 +46,12 @@ struct FixtureFormatTests {
         #expect((json == pretty) == byteExact)
     }
 
+    @Test("a JSON body that starts with a byte order mark keeps it when written", arguments: [true, false])
+    func byteOrderMark(_ byteExact: Bool) throws {
+        let body = Data([0xEF, 0xBB, 0xBF]) + Data(#"{"id":1}"#.utf8)
+        #expect(try Fixture(json: fixture(body: body, contentType: "application/json").encoded(byteExact: byteExact)).data == body)
+    }
+
     @Test("a written fixture reads back the same")
     func roundTrip() throws {
         let original = try fixture(body: Data(#"{"id":1}"#.utf8), contentType: "application/json; charset=utf-8")
