@@ -41,7 +41,7 @@ final class CassetteFiles: @unchecked Sendable {
     /// interaction recordings of this process saved to it with `added` after them, and, once any
     /// save was `keepingOriginal`, the interactions the file held before this process wrote it
     /// that no recorded one replaces (matches, by `options`, each once). Returns where `added` lies
-    /// in the file.
+    /// in the file; throws ``CassetteRecording/SaveError`` when the file cannot be written.
     func write(_ file: URL, adding added: [Fixture], base: [Fixture], keepingOriginal: Bool, options: FixtureReplay.Options) throws -> Range<Int> {
         let key = file.standardizedFileURL.path
         return try lock.withLock {
@@ -50,8 +50,12 @@ final class CassetteFiles: @unchecked Sendable {
             state.keepsOriginal = state.keepsOriginal || keepingOriginal
             // A base holds the original already (new-episodes mode keeps what it opened).
             let kept = state.keepsOriginal && state.base.isEmpty ? Self.unreplaced(state.original, by: state.recorded, options) : []
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Cassette(state.base + state.recorded + kept).encoded().write(to: file, options: .atomic)
+            do {
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Cassette(state.base + state.recorded + kept).encoded().write(to: file, options: .atomic)
+            } catch {
+                throw CassetteRecording.SaveError(file: file, writing: error)
+            }
             written[key] = state
             let end = state.base.count + state.recorded.count
             return (end - added.count)..<end

@@ -139,7 +139,7 @@ public final class CassetteRecording: Sendable {
     /// try recording.save()
     /// ```
     /// - Returns: whether the file was written.
-    /// - Throws: the file system's error.
+    /// - Throws: ``SaveError`` when the file cannot be written.
     @discardableResult
     public func save() throws -> Bool {
         try save(keepingUnreplaced: false, answeredBy: []).wrote

@@ -147,7 +147,7 @@ final class ProxyRecording: @unchecked Sendable {
                 try Cassette(recorded).encoded().write(to: file, options: .atomic)
                 return nil
             } catch {
-                return "the cassette could not be written: \(error)"
+                return CassetteRecording.SaveError(file: file, writing: error).description
             }
         }
     }

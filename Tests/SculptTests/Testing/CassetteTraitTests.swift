@@ -225,7 +225,7 @@ struct CassetteTraitTests {
         }
     }
 
-    @Test("a save that fails after the test failed is reported beside the test's own failure, which is the one thrown")
+    @Test("a save that fails after the test failed is reported beside the test's own failure, which is the one thrown, saying which file and why")
     func failedSaveAfterFailedTest() async throws {
         let blocker = FileManager.default.temporaryDirectory.appending(path: "sculpt-trait-\(UUID())")
         try Data("a file, not a folder".utf8).write(to: blocker)
@@ -244,7 +244,9 @@ struct CassetteTraitTests {
                 }
                 #expect(thrown == Thrown(name: "the test's own failure"))
             }
-            #expect(reported.contains { $0.contains("cassette items was not saved") }, "\(reported)")
+            // Which file, and why, in the system's words: not Foundation's error dumped.
+            #expect(reported.contains { $0.contains("cassette items was not saved: the cassette \(blocker.path)/cassettes/items.json could not be written: Not a directory") }, "\(reported)")
+            #expect(reported.allSatisfy { !$0.contains("NSCocoaErrorDomain") }, "\(reported)")
         }
     }
 
