@@ -302,9 +302,15 @@ extension SecretPolicy {
     /// One header's value, redacted as its name says.
     package func redacting(value: String, of name: HTTPField.Name) -> String {
         if isSecret(header: name) { return Secrets.marker }
+        // A credential after its scheme under any other name (`X-Debug: Bearer …`); a challenge
+        // names a scheme with no credential after it (`Basic realm=…`).
+        let value = Self.challengeHeaders.contains(name) ? value : redactingSchemeCredentials(in: value)
         guard redactsURLs, Self.urlHeaderNames.contains(name) else { return value }
         return name.canonicalName == "link" ? redacting(links: value) : redacting(urlText: value)
     }
+
+    /// The headers that name an authentication scheme to use, not a credential.
+    private static let challengeHeaders: Set<HTTPField.Name> = [.wwwAuthenticate, .proxyAuthenticate]
 
     /// A `Link` value: each URL between `<` and `>` redacted (the whole value, when it has no `<`).
     private func redacting(links value: String) -> String {

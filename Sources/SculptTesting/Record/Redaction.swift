@@ -18,7 +18,8 @@ import Sculpt
 /// The rules, the same everywhere:
 /// - **Headers** in ``headers`` (``defaultHeaders`` and those named), compared case-insensitively,
 ///   and any whose name ends in `Token`, `Secret`, `Password`, `Passwd`, `Passphrase`, `Api-Key`, `Access-Key`, `Private-Key`, `Signing-Key`, `Credential`, `Signature`, `Session`, `Session-Id`, `Cookie`, `Authorization`, `Bearer`, `JWT`, `CSRF` or `XSRF`, have
-///   their whole value replaced. URLs in the values of `Location`, `Content-Location`,
+///   their whole value replaced; in any other header but a challenge (`WWW-Authenticate`), the
+///   credential after `Bearer` or `Basic` is. URLs in the values of `Location`, `Content-Location`,
 ///   `Referer`, `Refresh` (after `url=`) and each `<...>` of `Link` are redacted as URLs.
 /// - **URLs**: the user name and the password; parameters in the query and in the fragment
 ///   (`#access_token=...&state=1`, the OAuth implicit flow) named in ``queryParameters``. Names

@@ -365,6 +365,13 @@ struct RedactionVocabularyTests {
         #expect(kept == (unit == "a=1 " ? body : body.replacingOccurrences(of: "token=x ", with: "token=REDACTED ")))
     }
 
+    @Test("a credential after Bearer or Basic under a header of no secret name is recorded redacted; a challenge's scheme is kept")
+    func schemeCredentialInAnyHeader() throws {
+        let fixture = try Self.redacted(headers: [HTTPField.Name("X-Debug")!: "Bearer abcdefgh12345678", .wwwAuthenticate: "Basic realm=RestrictedArea"])
+        #expect(fixture.request.headerFields[HTTPField.Name("X-Debug")!] == "Bearer REDACTED")
+        #expect(fixture.request.headerFields[.wwwAuthenticate] == "Basic realm=RestrictedArea")
+    }
+
     @Test("a credential after Bearer or Basic in a text body is recorded redacted, as in a header; a short word after them is prose", arguments: [
         ("curl -H 'Authorization: Bearer abcdefgh12345678' https://h", "text/plain", "curl -H 'Authorization: Bearer REDACTED' https://h"),
         ("Bearer abcdefgh12345678\nnext line", "text/plain", "Bearer REDACTED\nnext line"),
