@@ -132,7 +132,8 @@ package struct CredentialShape: Sendable {
     }
 
     /// A JWT at `start`: `eyJ` base64url, a dot, `eyJ` base64url, a dot, and base64url (the
-    /// signature, of any length: none for an unsigned token, `alg: none`), the first two parts at
+    /// signature, of any length: none for an unsigned token, `alg: none`, and the last dot left
+    /// out too when a text drops it), the first two parts at
     /// least 10 characters, not inside a longer word or token unless asked: its length, or `nil`
     /// and where its first part ended.
     private static func jwt(in bytes: [UInt8], at start: Int, insideWords: Bool) -> (length: Int?, firstPartEnd: Int) {
@@ -148,7 +149,8 @@ package struct CredentialShape: Sendable {
             // The header and the claims say it is a JWT: the signature may be short, or none.
             guard part == 2 || index - partStart >= 10 else { return (nil, firstPartEnd) }
             if part < 2 {
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ".") else { return (nil, firstPartEnd) }
+                // A header and claims with no dot after them: a JWT written without its signature.
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ".") else { return (part == 1 ? index - start : nil, firstPartEnd) }
                 index += 1
             }
         }

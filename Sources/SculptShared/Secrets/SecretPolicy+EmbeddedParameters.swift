@@ -21,8 +21,16 @@ extension SecretPolicy {
             let byte = bytes[index]
             if byte == UInt8(ascii: "=") {
                 // A longer run before the `=` (a path, `a/b/token`) is judged by its end, as a
-                // name ending as a credential's is.
-                let name = max(nameStart, index - Self.longestEmbeddedName)..<index
+                // name ending as a credential's is. A name that ends in brackets
+                // (`user[password]`, as Rails writes a form) runs back over them.
+                var nameFrom = nameStart
+                if index > 0, bytes[index - 1] == UInt8(ascii: "]") {
+                    nameFrom = index - 1
+                    while nameFrom > max(0, index - Self.longestEmbeddedName), !Self.endsName(bytes[nameFrom - 1]) || bytes[nameFrom - 1] == UInt8(ascii: "[") || bytes[nameFrom - 1] == UInt8(ascii: "]") {
+                        nameFrom -= 1
+                    }
+                }
+                let name = max(nameFrom, index - Self.longestEmbeddedName)..<index
                 if !name.isEmpty, isSecret(parameter: String(decoding: bytes[name], as: UTF8.self), besideOAuth: false) {
                     // A quoted value (`password="a b"`) runs to its closing quote.
                     let quote = index + 1 < bytes.count && (bytes[index + 1] == UInt8(ascii: "\"") || bytes[index + 1] == UInt8(ascii: "'")) ? bytes[index + 1] : nil

@@ -36,6 +36,7 @@ extension SecretPolicy {
         if isXML(bytes, mediaTypes: media) { return .xml }
         let textLike = media.isEmpty || media.contains { type in
             type == "application/x-www-form-urlencoded" || type.hasPrefix("text/") || type.hasSuffix("json") || type.hasSuffix("javascript")
+                || type.hasSuffix("yaml")
         }
         return textLike ? .form : .opaque
     }
@@ -70,6 +71,13 @@ extension SecretPolicy {
         var output = Data()
         output.reserveCapacity(bytes.count)
         var position = 0
+        // The preamble before the first delimiter, which no reader of parts reads, is text.
+        let delimiter = Array("--\(boundary)".utf8)
+        if let first = multipart.parts.first?.content.lowerBound,
+            let start = (0..<first).first(where: { bytes[$0...].starts(with: delimiter) }), start > 0 {
+            output.append(redacting(form: Data(bytes[..<start])))
+            position = start
+        }
         for part in multipart.parts {
             output.append(contentsOf: bytes[position..<part.content.lowerBound])
             let content = part.decoded(in: bytes)

@@ -186,10 +186,14 @@ extension SecretPolicy {
                 : [value]
             for spelling in spellings {
                 var written = [spelling, String(String(reflecting: spelling).dropFirst().dropLast()), PrintableText.value(spelling, limit: .max)]
-                // Written elsewhere in a URL or a form (`p%40ss%20w0rd`, `p%40ss+w0rd`).
+                // Written elsewhere in a URL or a form (`p%40ss%20w0rd`, `p%40ss+w0rd`), or, for a
+                // value held encoded, decoded (`ab%2Fcd` as `ab/cd`).
                 if let encoded = spelling.addingPercentEncoding(withAllowedCharacters: unreservedCharacters) {
                     written += [encoded, encoded.replacingOccurrences(of: "%20", with: "+")]
                 }
+                if spelling.utf8.contains(UInt8(ascii: "%")), let decoded = spelling.removingPercentEncoding { written.append(decoded) }
+                // As JSON writers that escape `/` write it (`ab\/cd`).
+                written += written.filter { $0.utf8.contains(UInt8(ascii: "/")) }.map { $0.replacingOccurrences(of: "/", with: "\\/") }
                 forms.formUnion(written.lazy.map { Array($0.utf8) })
             }
         }

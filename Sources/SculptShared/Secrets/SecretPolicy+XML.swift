@@ -196,8 +196,9 @@ extension SecretPolicy {
                     if secretElement || policy.isSecretXMLName(bytes[attribute]) {
                         ranges.append(value)
                     } else if Self.namesAnother(local) {
-                        let named = String(decoding: bytes[value], as: UTF8.self)
-                        namesSecret = namesSecret || isSecret(bodyField: named) || isOwnParameter(named)
+                        // A form's field (`user[password]`, `pass&#119;ord`), named as a form's parameter is.
+                        let named = Self.resolvingReferences(in: String(decoding: bytes[value], as: UTF8.self))
+                        namesSecret = namesSecret || isSecret(bodyField: named) || formPolicy.isSecret(parameter: named, besideOAuth: false)
                     } else if Self.holdsNamedValue(local) {
                         namedValues.append(value)
                     }

@@ -33,7 +33,9 @@ package enum Secrets {
     package static func isCredentialHeader(_ name: HTTPField.Name) -> Bool {
         guard !headerSet.contains(name) else { return true }
         let canonical = SecretPolicy.canonical(name.canonicalName)
-        return endsAsCredential(canonical) || credentialNameEndings.contains { canonical.contains($0) }
+        // A signature anywhere in a header's name (`X-Hub-Signature-256`, a webhook's) is an HMAC
+        // that proves the sender: redacted as one ending in `Signature` is.
+        return endsAsCredential(canonical) || credentialNameEndings.contains { canonical.contains($0) } || canonical.contains("signature")
     }
 
     /// Endings of a parameter's or a member's name (lowercased, without `_` and `-`) that say its

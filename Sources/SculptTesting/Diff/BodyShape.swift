@@ -100,7 +100,12 @@ struct BodyShape {
             while position < entry.end {
                 let key = entries[position]
                 var name = MemberPath.name(text, key.offset..<(key.offset + key.length), escaped: !key.isSimpleString)
-                if hiding.contains(name) { name = Secrets.marker }
+                // A secret value as the name, or in it (`x=abc…`, `a abc… b`).
+                if hiding.contains(name) {
+                    name = Secrets.marker
+                } else if name.utf8.count >= SecretPolicy.shortestSecretValue, case let held = hiding.filter(name.contains), !held.isEmpty {
+                    name = SecretPolicy.redacting(values: Array(held), in: name)
+                }
                 if names.insert(name).inserted {
                     walk(JSONTape.value(ofKey: position), entries, text, path: MemberPath.appending(name, to: path), parent: path)
                 }

@@ -129,6 +129,7 @@ struct EchoedSecretTests {
         ("p@ss w0rd/Zq8XkPm2Rt7VwY4nB6cD!", "p%40ss+w0rd%2FZq8XkPm2Rt7VwY4nB6cD%21", "Zq8XkPm2Rt7VwY4nB6cD"),
         ("straßeGeheimnis1", "STRASSEGEHEIMNIS1", "GEHEIMNIS1"),
         ("caf\u{E9}Geheimnis1", "cafe\u{301}Geheimnis1", "Geheimnis1"),
+        ("ab%2FcdefGeheim9", "ab/cdefGeheim9", "cdefGeheim9"),
     ])
     func repeatedInAnotherForm(_ password: String, _ repeated: String, _ part: String) throws {
         let serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Typed.self))

@@ -56,6 +56,17 @@ struct MultipartSecretsTests {
         #expect(kept.hasSuffix("--\(Self.boundary)--\r\n"))
     }
 
+    @Test("a preamble before the first part is redacted as text, and the parts after it as before")
+    func preamble() throws {
+        var login = try Self.login()
+        login.request.body = Data("preamble password=Zq81vXk2Lm0Qa19\r\n".utf8) + Self.form
+        let recorded = Redaction().redacting(login)
+        let kept = Self.kept(recorded)
+        #expect(kept.hasPrefix("preamble password=REDACTED\r\n--\(Self.boundary)"), "\(kept)")
+        #expect(!kept.contains(Self.password) && kept.contains("octocat"), "\(kept)")
+        #expect(SecretScan.findings(inJSON: recorded.encoded()).isEmpty)
+    }
+
     @Test("a passthrough recording keeps no password a form posted")
     func recording() async throws {
         let api = FixtureReplay([try Self.login()], options: .init(repeatsLastResponse: true))

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Sculpt
+import SculptMatchers
 import SculptTesting
 import Testing
 
@@ -48,7 +49,7 @@ struct RedactionVocabularyTests {
 
     @Test("headers named as credentials are: CSRF tokens and any vendor's ...-Token, -Secret or -Api-Key", arguments: [
         "X-CSRF-Token", "X-XSRF-TOKEN", "X-CSRFToken", "X-Vault-Token", "X-Shopify-Access-Token", "X-Figma-Token", "X-Client-Secret",
-        "X-DD-Api-Key", "X-GitHub-OTP", "DPoP", "X-Session-Id",
+        "X-DD-Api-Key", "X-GitHub-OTP", "DPoP", "X-Session-Id", "X-Hub-Signature-256",
     ])
     func headerNames(_ name: String) throws {
         let field = try #require(HTTPField.Name(name))
@@ -310,6 +311,8 @@ struct RedactionVocabularyTests {
         (#"<HTML><INPUT TYPE="hidden" NAME="password" VALUE="Zq81vXk2Lm0Qa19"></HTML>"#, []),
         ("<html><input type=hidden name=authenticity_token value=Zq81vXk2Lm0Qa19></html>", []),
         ("<html><meta name=csrf-token content=Qa19nBv72KxQa19><p>kept</p></html>", []),
+        (#"<form><input type="password" name="user[password]" value="Zq81vXk2Lm0Qa19"></form>"#, []),
+        (#"<form><input name="pass&#119;ord" value="Zq81vXk2Lm0Qa19"></form>"#, []),
     ])
     func htmlTags(_ body: String, _ ownNames: [String]) throws {
         let redaction = Redaction(queryParameters: ownNames)
@@ -333,6 +336,25 @@ struct RedactionVocabularyTests {
         let text = String(decoding: recorded.response.body, as: UTF8.self)
         #expect(!text.contains("Zq81vXk2") && !text.contains("Qa19nBv72"), "\(text)")
         #expect(SecretScan.findings(inJSON: recorded.encoded(), redaction: redaction).isEmpty)
+    }
+
+    @Test("a form field written with brackets in a JSON string is recorded redacted and never described", arguments: ["user[password]", "a[b][token]"])
+    func bracketedNameInString(_ name: String) throws {
+        let body = #"{"q":"a=1&\#(name)=Zq81vXk2Lm0Qa19&b=2"}"#
+        let recorded = try Self.redacted(headers: [.contentType: "application/json"], body: body)
+        #expect(String(decoding: recorded.request.body ?? Data(), as: UTF8.self) == #"{"q":"a=1&\#(name)=REDACTED&b=2"}"#)
+        #expect(SecretScan.findings(inJSON: recorded.encoded()).isEmpty)
+        struct Item: Decodable { let q: Int }
+        let context = ResponseContext(url: URL(string: "https://h/x"), status: .ok, headerFields: [.contentType: "application/json"])
+        let error = try #require(throws: SculptError.self) { try ModelResponseSerializer(matcher: StaticModelMatcher(Item.self)).serialize(Data(body.utf8), for: context) }
+        #expect(!error.description.contains("Zq81vXk2"), "\(error.description)")
+    }
+
+    @Test("a YAML body's secret parameter is recorded redacted, as check reads it")
+    func yamlBody() throws {
+        let recorded = try Self.redacted(headers: [.contentType: "application/yaml"], body: "config: x\ntoken=Zq81vXk2Lm0Qa19\n")
+        #expect(String(decoding: recorded.request.body ?? Data(), as: UTF8.self) == "config: x\ntoken=REDACTED\n")
+        #expect(SecretScan.findings(inJSON: recorded.encoded()).isEmpty)
     }
 
     @Test("sculpt check flags a secret parameter carried percent-encoded in another parameter's value, as redaction replaces it", arguments: [

@@ -39,6 +39,7 @@ struct ShownTextTests {
         Row(testDescription: "a PGP key block with its version line", text: "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\nlQOYBF\(Planted.run("pgp", 40))\n-----END PGP PRIVATE KEY BLOCK-----", hidden: [Planted.run("pgp", 40)]),
         Row(testDescription: "a private key written as a form writes it", text: "note=-----BEGIN+RSA+PRIVATE+KEY-----%0AMIIEowIBAAKCAQEA\(Planted.run("form", 40))%0A-----END+RSA+PRIVATE+KEY-----", hidden: [Planted.run("form", 40)]),
         Row(testDescription: "an unsigned JWT", text: "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1c2VyLTEyMzQ1Njc4OTAifQ.", hidden: ["eyJzdWIiOiJ1c2VyLTEyMzQ1Njc4OTAifQ"]),
+        Row(testDescription: "a JWT without its signature or the dot before it", text: "GET /users/eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0 -> 404", hidden: ["eyJzdWIiOiIxMjM0NTY3ODkwIn0"]),
         Row(testDescription: "a JWT with a short signature", text: "token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyLTEyMzQ1Njc4OTAifQ.abc12", hidden: ["eyJzdWIiOiJ1c2VyLTEyMzQ1Njc4OTAifQ", "abc12"]),
         Row(testDescription: "a credential cut short inside an escape", text: "token ghp_\(github.dropFirst(4).prefix(10))%4… (30 more bytes)", hidden: [String(github.dropFirst(4).prefix(10))]),
         Row(testDescription: "a credential written with XML's character references", text: "<note>&#103;hp_\(github.dropFirst(4))</note>", hidden: [String(github.suffix(12))]),

@@ -130,6 +130,15 @@ struct RecordingDiffTests {
         #expect(!diff.description.contains(session) && !diff.description.contains("Renewed2"), "\(diff)")
     }
 
+    @Test("a member whose name holds a secret value a recording holds shows the rest of its name, the value REDACTED")
+    func secretValuesInNames() throws {
+        let old = [try Fixture.stub(.get, "/y", json: #"{"x=hunterPin77Secret": 1, "a hunterPin77Secret b": 1}"#)]
+        let new = [try Fixture.stub(.get, "/y", json: #"{"password": "hunterPin77Secret"}"#)]
+        let diff = RecordingDiff(old: old, new: new)
+        #expect(!diff.description.contains("hunterPin77"), "\(diff)")
+        #expect(diff.description.contains("x=REDACTED") && diff.description.contains("a REDACTED b"), "\(diff)")
+    }
+
     @Test("a member named by a secret value the request's URL or a header holds is listed as REDACTED")
     func secretValuesOfTheRequestAsNames() throws {
         let old = [try Fixture.stub(.get, "/x", json: #"{"a": 1}"#)]
