@@ -84,7 +84,7 @@ extension SecretPolicy {
             if let name = part.name, !part.content.isEmpty, formPolicy.isSecret(parameter: name, besideOAuth: false) {
                 output.append(contentsOf: Secrets.marker.utf8)
             } else {
-                let redacted = redacting(body: content, contentTypes: [part.contentType ?? "text/plain"], depth: depth + 1)
+                let redacted = redacting(part: content, contentType: part.contentType ?? "text/plain", depth: depth + 1)
                 // A part written in base64 is written so again, when something in it was redacted.
                 if redacted == content {
                     output.append(contentsOf: bytes[part.content])
@@ -96,6 +96,17 @@ extension SecretPolicy {
         }
         output.append(contentsOf: bytes[position...])
         return output
+    }
+
+    /// A part's content redacted as a body of its content type: read as its text when it is
+    /// UTF-16 or UTF-32 (by a byte order mark or its zero bytes), and kept in that encoding.
+    private func redacting(part content: Data, contentType: String, depth: Int) -> Data {
+        guard let wide = JSONText(content, upTo: content.count, readingUTF32LEMark: true), let encoding = wide.transcodedFrom else {
+            return redacting(body: content, contentTypes: [contentType], depth: depth)
+        }
+        let redacted = redacting(body: wide.utf8, contentTypes: [contentType], depth: depth)
+        guard redacted != wide.utf8, let encoded = String(decoding: redacted, as: UTF8.self).data(using: encoding.encoding) else { return content }
+        return content.prefix(encoding.orderMark) + encoded
     }
 
     /// The values a `multipart/*` body's parts hold under secret names, and the secret values
@@ -112,7 +123,8 @@ extension SecretPolicy {
             } else if let nested = part.contentType.flatMap({ MultipartBody.boundary(in: [$0]) }) {
                 values += secretValues(inMultipart: content, boundary: nested, scanning: limit, depth: depth + 1)
             } else {
-                values += secretValues(in: content, contentTypes: [part.contentType ?? "text/plain"], scanning: limit).values
+                let text = JSONText(content, upTo: content.count, readingUTF32LEMark: true).flatMap { $0.transcodedFrom == nil ? nil : $0.utf8 } ?? content
+                values += secretValues(in: text, contentTypes: [part.contentType ?? "text/plain"], scanning: limit).values
             }
         }
         return values

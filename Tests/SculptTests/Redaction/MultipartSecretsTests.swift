@@ -67,6 +67,23 @@ struct MultipartSecretsTests {
         #expect(SecretScan.findings(inJSON: recorded.encoded()).isEmpty)
     }
 
+    @Test("a JSON part in UTF-16 or UTF-32 is redacted as its text and kept in its encoding, and check finds its secret", arguments: [
+        String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian,
+    ])
+    func widePart(_ encoding: String.Encoding) throws {
+        let json = try #require(#"{"token":"s3cr3tValueXyz9876","theme":"dark"}"#.data(using: encoding))
+        let body = Data("--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\n\r\n".utf8)
+            + json + Data("\r\n--\(Self.boundary)--\r\n".utf8)
+        var login = try Self.login()
+        login.request.body = body
+        #expect(SecretScan.findings(inJSON: login.encoded()).contains { $0.kind.contains("token") }, "\(SecretScan.findings(inJSON: login.encoded()))")
+        let recorded = Redaction().redacting(login)
+        let kept = try #require(recorded.request.body)
+        let expected = try #require(#"{"token":"REDACTED","theme":"dark"}"#.data(using: encoding))
+        #expect(kept.range(of: expected) != nil, "\(Array(kept))")
+        #expect(SecretScan.findings(inJSON: recorded.encoded()).isEmpty)
+    }
+
     @Test("a passthrough recording keeps no password a form posted")
     func recording() async throws {
         let api = FixtureReplay([try Self.login()], options: .init(repeatsLastResponse: true))
