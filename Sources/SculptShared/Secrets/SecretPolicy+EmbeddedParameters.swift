@@ -42,8 +42,7 @@ extension SecretPolicy {
                     continue
                 }
                 nameStart = index + 1
-            } else if byte | 0x20 == UInt8(ascii: "b"), index == 0 || !Self.isWordByte(bytes[index - 1]),
-                let credential = Self.credentialAfterScheme(at: index, in: bytes, escapes: escapes) {
+            } else if let credential = Self.schemeCredential(at: index, in: bytes, escapes: escapes) {
                 if credential.count >= Self.shortestSchemeCredential { ranges.append(credential) }
                 index = credential.upperBound
                 nameStart = index
@@ -67,26 +66,17 @@ extension SecretPolicy {
     package func redactingSchemeCredentials(in text: String) -> String {
         guard redactsURLs, text.utf8.contains(where: { $0 | 0x20 == UInt8(ascii: "b") }) else { return text }
         let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        var rest = 0
+        var ranges: [Range<Int>] = []
         var index = 0
         while index < bytes.count {
-            guard bytes[index] | 0x20 == UInt8(ascii: "b"), index == 0 || !Self.isWordByte(bytes[index - 1]),
-                let credential = Self.credentialAfterScheme(at: index, in: bytes, escapes: .none)
-            else {
+            guard let credential = Self.schemeCredential(at: index, in: bytes, escapes: .none) else {
                 index += 1
                 continue
             }
-            if credential.count >= Self.shortestSchemeCredential, !bytes[credential].elementsEqual(Secrets.marker.utf8) {
-                output += bytes[rest..<credential.lowerBound]
-                output += Secrets.marker.utf8
-                rest = credential.upperBound
-            }
+            if credential.count >= Self.shortestSchemeCredential, !bytes[credential].elementsEqual(Secrets.marker.utf8) { ranges.append(credential) }
             index = max(credential.upperBound, index + 1)
         }
-        guard rest > 0 else { return text }
-        output += bytes[rest...]
-        return String(decoding: output, as: UTF8.self)
+        return Self.replacing(ranges, in: bytes) ?? text
     }
 
     /// `bytes` (JSON text) with every string escape decoded in place, leniently (an escape that
@@ -179,6 +169,13 @@ extension SecretPolicy {
                 return index..<(semicolon + 1)
             }
         }
+    }
+
+    /// The credential after a scheme that starts a word at `start` (`Bearer abc…`, not
+    /// `Superbasic abc…`); `nil` when none does.
+    private static func schemeCredential(at start: Int, in bytes: [UInt8], escapes: EscapeSyntax) -> Range<Int>? {
+        guard bytes[start] | 0x20 == UInt8(ascii: "b"), start == 0 || !isWordByte(bytes[start - 1]) else { return nil }
+        return credentialAfterScheme(at: start, in: bytes, escapes: escapes)
     }
 
     /// The credential after the scheme (`Bearer`, `Basic`, any case) at `start`: past the white

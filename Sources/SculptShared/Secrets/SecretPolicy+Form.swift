@@ -123,8 +123,7 @@ extension SecretPolicy {
             } else if let nested = part.contentType.flatMap({ MultipartBody.boundary(in: [$0]) }) {
                 values += secretValues(inMultipart: content, boundary: nested, scanning: limit, depth: depth + 1)
             } else {
-                let text = JSONText(content, upTo: content.count, readingUTF32LEMark: true).flatMap { $0.transcodedFrom == nil ? nil : $0.utf8 } ?? content
-                values += secretValues(in: text, contentTypes: [part.contentType ?? "text/plain"], scanning: limit).values
+                values += secretValues(in: JSONText.utf8(ofWide: content), contentTypes: [part.contentType ?? "text/plain"], scanning: limit).values
             }
         }
         return values

@@ -45,7 +45,7 @@ extension SecretPolicy {
 
     /// `bytes` with each of `ranges` replaced by ``Secrets/marker`` (ranges that overlap by one);
     /// `nil` when there are none.
-    private static func replacing(_ ranges: [Range<Int>], in bytes: [UInt8]) -> String? {
+    static func replacing(_ ranges: [Range<Int>], in bytes: [UInt8]) -> String? {
         guard !ranges.isEmpty else { return nil }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)

@@ -204,7 +204,7 @@ extension SecretPolicy {
         var bytes = Array(text.utf8)
         var changed = false
         for value in ordered {
-            guard let replaced = replacing(value, in: bytes) else { continue }
+            guard let replaced = replacingInAnyCase(value, in: bytes) else { continue }
             bytes = replaced
             changed = true
         }
@@ -216,7 +216,7 @@ extension SecretPolicy {
 
     /// `bytes` with each place that holds `value` (ASCII letters in either case) replaced by
     /// ``Secrets/marker``; `nil` when none does.
-    private static func replacing(_ value: [UInt8], in bytes: [UInt8]) -> [UInt8]? {
+    private static func replacingInAnyCase(_ value: [UInt8], in bytes: [UInt8]) -> [UInt8]? {
         guard let first = value.first.map({ ASCII.lowercased($0) }), value.count <= bytes.count else { return nil }
         var output: [UInt8] = []
         var rest = 0

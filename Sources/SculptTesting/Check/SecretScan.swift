@@ -402,9 +402,7 @@ public enum SecretScan {
         guard let body = MultipartBody(bytes, boundary: boundary) else { return ([], nil) }
         let parts = body.parts.map { part in
             // A part in UTF-16 or UTF-32 (by a byte order mark or its zero bytes) is read as its text.
-            let content = part.decoded(in: bytes)
-            let text = JSONText(content, upTo: content.count, readingUTF32LEMark: true).flatMap { $0.transcodedFrom == nil ? nil : $0.utf8 } ?? content
-            return (part.name ?? "", part.contentType, Substring(String(decoding: text, as: UTF8.self)))
+            (part.name ?? "", part.contentType, Substring(String(decoding: JSONText.utf8(ofWide: part.decoded(in: bytes)), as: UTF8.self)))
         }
         return (parts, "--" + boundary)
     }

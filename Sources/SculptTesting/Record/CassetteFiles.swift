@@ -41,7 +41,7 @@ final class CassetteFiles: @unchecked Sendable {
     /// interaction recordings of this process saved to it with `added` after them, and, once any
     /// save was `keepingOriginal`, the interactions the file held before this process wrote it
     /// that no recorded one replaces (matches, by `options`, each once). Returns where `added` lies
-    /// in the file; throws ``CassetteRecording/SaveError`` when the file cannot be written.
+    /// in the file; throws ``RecordingFileError`` when the file cannot be written.
     func write(_ file: URL, adding added: [Fixture], base: [Fixture], keepingOriginal: Bool, options: FixtureReplay.Options) throws -> Range<Int> {
         let key = file.standardizedFileURL.path
         return try lock.withLock {
@@ -54,7 +54,7 @@ final class CassetteFiles: @unchecked Sendable {
                 try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Cassette(state.base + state.recorded + kept).encoded().write(to: file, options: .atomic)
             } catch {
-                throw CassetteRecording.SaveError(file: file, writing: error)
+                throw RecordingFileError(writing: file, failure: error)
             }
             written[key] = state
             let end = state.base.count + state.recorded.count

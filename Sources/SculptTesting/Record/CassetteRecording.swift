@@ -139,7 +139,7 @@ public final class CassetteRecording: Sendable {
     /// try recording.save()
     /// ```
     /// - Returns: whether the file was written.
-    /// - Throws: ``SaveError`` when the file cannot be written.
+    /// - Throws: ``RecordingFileError`` when the file cannot be written, saying why.
     @discardableResult
     public func save() throws -> Bool {
         try save(keepingUnreplaced: false, answeredBy: []).wrote

@@ -147,7 +147,7 @@ final class ProxyRecording: @unchecked Sendable {
                 try Cassette(recorded).encoded().write(to: file, options: .atomic)
                 return nil
             } catch {
-                return CassetteRecording.SaveError(file: file, writing: error).description
+                return RecordingFileError(writing: file, failure: error).description
             }
         }
     }

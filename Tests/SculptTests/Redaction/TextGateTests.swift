@@ -117,7 +117,6 @@ struct TextGateTests {
         "RecordingFileError.reason": "a part of the error's description, which passes the gate",
         "HARArchive.Skipped.reason": "a part of the entry's description, which passes the gate",
         "CassetteRecording.MissingCassetteError.test": "the input as given",
-        "CassetteRecording.SaveError.reason": "a part of the error's description, which passes the gate",
         "PlaybackMode.description": "the mode's name",
         "PlaybackMode.InvalidNameError.name": "the input as given",
         "RecordMode.description": "the mode's name",
@@ -270,13 +269,11 @@ struct TextGateTests {
         },
         Channel(name: "cassette errors, record and playback modes, and cassette names", covers: [
             "CassetteRecording.MissingCassetteError.description", "CassetteRecording.MissingCassetteError.recordCommand",
-            "CassetteRecording.SaveError.description",
             "RecordMode.InvalidNameError.description", "PlaybackMode.InvalidNameError.description", "CassetteTrait.NameError.description",
         ]) {
             let named = "\(Planted.credential("ghp_"))\(Planted.escape)"
             let missing = CassetteRecording.MissingCassetteError(file: URL(filePath: "/tmp/\(named).json"), test: named)
-            let unsaved = CassetteRecording.SaveError(file: URL(filePath: "/tmp/\(named).json"), reason: named)
-            var texts = [missing.description, missing.recordCommand, unsaved.description]
+            var texts = [missing.description, missing.recordCommand]
             do { _ = try RecordMode.resolved(environment: [RecordMode.environmentVariable: named]) } catch { texts.append("\(error)") }
             do { _ = try PlaybackMode.resolved(environment: [PlaybackMode.environmentVariable: named]) } catch { texts.append("\(error)") }
             do { _ = try CassetteTrait.cassette("/\(named)").file() } catch { texts.append("\(error)") }

@@ -245,7 +245,7 @@ struct CassetteTraitTests {
                 #expect(thrown == Thrown(name: "the test's own failure"))
             }
             // Which file, and why, in the system's words: not Foundation's error dumped.
-            #expect(reported.contains { $0.contains("cassette items was not saved: the cassette \(blocker.path)/cassettes/items.json could not be written: Not a directory") }, "\(reported)")
+            #expect(reported.contains { $0.contains("cassette items was not saved: \(blocker.path)/cassettes/items.json: cannot be written: Not a directory") }, "\(reported)")
             #expect(reported.allSatisfy { !$0.contains("NSCocoaErrorDomain") }, "\(reported)")
         }
     }
