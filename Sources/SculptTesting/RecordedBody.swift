@@ -9,7 +9,7 @@ import SculptShared
 ///
 /// ```swift
 /// let (body, fields) = try RecordedBody.decoded(stored, fields: recorded.headerFields)   // gzip undone
-/// let text = RecordedBody.utf8(body, fields: fields)                                       // UTF-16 read as UTF-8
+/// let text = BodyText(body, contentTypes: fields[values: .contentType]).utf8               // UTF-16 read as UTF-8
 /// ```
 ///
 /// Fixtures hold the body a client sees (as `URLSession` gives it): a body stored compressed, as a
@@ -64,14 +64,14 @@ package enum RecordedBody {
         throw failure ?? Gzip.Failure(reason: "the body is neither a gzip nor a zlib stream, nor text")
     }
 
-    /// Whether `body` reads as text (in UTF-8, or in UTF-16 or UTF-32 as ``utf8(_:fields:)``
-    /// tells them) with no control character but white space in its first 4 KiB. Compressed
+    /// Whether `body` reads as text (in UTF-8, or in UTF-16 or UTF-32 as `BodyText` tells them)
+    /// with no control character but white space in its first 4 KiB. Compressed
     /// bytes never do.
     package static func isText(_ body: Data) -> Bool {
         // A cut in the middle of a character is not a fault: only the bytes before it are judged.
-        let text = String(decoding: utf8(body.prefix(4 << 10), fields: [:]), as: UTF8.self)
-        return !text.unicodeScalars.dropLast().contains { scalar in
-            scalar == "\u{FFFD}" || scalar.value < 0x20 && scalar != "\n" && scalar != "\r" && scalar != "\t" || scalar.value == 0x7F
+        let read = BodyText(body.prefix(4 << 10), contentTypes: [])
+        return !String(decoding: read.utf8, as: UTF8.self).unicodeScalars.dropLast().contains { scalar in
+            scalar == "\u{FFFD}" || read.isLoneUnit(scalar) || scalar.value < 0x20 && scalar != "\n" && scalar != "\r" && scalar != "\t" || scalar.value == 0x7F
         }
     }
 
@@ -93,8 +93,7 @@ package enum RecordedBody {
     private static let decodable: Set<String> = ["gzip", "x-gzip", "deflate"]
 
     /// A stored body whose fields are not at hand (a body inside a file being scanned) as a client
-    /// would get it: decompressed when it is a gzip or zlib stream (read as text with
-    /// ``utf8(_:fields:)``).
+    /// would get it: decompressed when it is a gzip or zlib stream.
     ///
     /// - Throws: `Gzip.Failure` for a compressed body that is damaged or too large, with what was
     ///   decompressed before the failure.
@@ -135,105 +134,6 @@ package enum RecordedBody {
     package static func decodedForWriting(_ stored: Data, fields: HTTPFields) -> (body: Data, fields: HTTPFields) {
         (try? decoded(stored, fields: fields)) ?? (stored, withoutCoding(fields))
     }
-
-    /// The body as UTF-8 text for a reader of its content (shapes, secrets): transcoded when its
-    /// byte order mark, its zero bytes (UTF-16 and UTF-32 JSON) or its `Content-Type`'s `charset`
-    /// (`utf-16`, `iso-8859-1`, `windows-1252`) say it is in another encoding; as it is otherwise,
-    /// or when it does not decode.
-    package static func utf8(_ body: Data, fields: HTTPFields) -> Data {
-        if let declared = charset(in: fields[values: .contentType]), declared != .utf8 {
-            // Whole units only, in the byte order the body is in.
-            let reading = reading(declared, of: body)
-            let units = body.dropFirst(reading.orderMark)
-            if let text = String(data: units.prefix(units.count - units.count % reading.width), encoding: reading.encoding) { return Data(text.utf8) }
-        }
-        guard let found = wideEncoding(of: body) else { return body }
-        if let text = JSONText(body, upTo: body.count, readingUTF32LEMark: true), text.transcodedFrom != nil { return text.utf8 }
-        // Text that does not decode whole (a lone surrogate): read with each unit that does not
-        // as U+FFFD, so that what it holds is still read.
-        let units = body.dropFirst(found.orderMark)
-        let isUTF32 = found.encoding == .utf32LittleEndian || found.encoding == .utf32BigEndian
-        let bigEndian = found.encoding == .utf16BigEndian || found.encoding == .utf32BigEndian
-        let width = isUTF32 ? 4 : 2
-        let values = stride(from: units.startIndex, to: units.endIndex - width + 1, by: width).map { start in
-            let unit = units[start..<(start + width)]
-            return (bigEndian ? Array(unit) : unit.reversed()).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        }
-        let text = isUTF32 ? String(String.UnicodeScalarView(values.map { Unicode.Scalar($0) ?? "\u{FFFD}" }))
-            : String(decoding: values.map { UInt16(truncatingIfNeeded: $0) }, as: UTF16.self)
-        return Data(text.utf8)
-    }
-
-    /// The UTF-16 or UTF-32 encoding a body's first bytes tell (a byte order mark, UTF-32LE's
-    /// included, or the zero bytes of JSON text), and the mark's length.
-    private static func wideEncoding(of body: Data) -> (encoding: String.Encoding, orderMark: Int)? {
-        if body.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return (.utf32LittleEndian, 4) }
-        return body.withUnsafeBytes { JSONText.encoding(of: $0.bindMemory(to: UInt8.self)) }
-    }
-
-    /// `utf8`, text read by ``utf8(_:fields:)`` from `original` and changed since, in the encoding
-    /// `original` was in (its byte order mark kept), so that a body keeps the encoding its fields
-    /// state.
-    package static func encoded(_ utf8: Data, like original: Data, fields: HTTPFields) -> Data {
-        let text = String(decoding: utf8, as: UTF8.self)
-        if let declared = charset(in: fields[values: .contentType]), declared != .utf8 {
-            // In the byte order `original` was read in, its mark and the bytes past its last whole
-            // unit kept.
-            let reading = reading(declared, of: original)
-            guard let encoded = text.data(using: reading.encoding, allowLossyConversion: true) else { return utf8 }
-            return original.prefix(reading.orderMark) + encoded + original.suffix((original.count - reading.orderMark) % reading.width)
-        }
-        guard let found = wideEncoding(of: original), let encoded = text.data(using: found.encoding) else {
-            return utf8
-        }
-        // Bytes past the last whole unit are kept as they were.
-        let width = found.encoding == .utf32LittleEndian || found.encoding == .utf32BigEndian ? 4 : 2
-        return original.prefix(found.orderMark) + encoded + original.suffix((original.count - found.orderMark) % width)
-    }
-
-    /// How a body in the `declared` charset is read: in the byte order its byte order mark states
-    /// (the mark's length given, to be kept), else the one its zero bytes tell over its first
-    /// 4 KiB (ASCII is `41 00` in UTF-16LE under `charset=utf-16`, as Windows writes it), else
-    /// big-endian (RFC 2781); and the width of a unit, whose bytes past the last whole one are
-    /// kept as they are.
-    private static func reading(_ declared: String.Encoding, of body: Data) -> (encoding: String.Encoding, orderMark: Int, width: Int) {
-        let width: Int
-        switch declared {
-        case .utf16, .utf16BigEndian, .utf16LittleEndian: width = 2
-        case .utf32, .utf32BigEndian, .utf32LittleEndian: width = 4
-        default: return (declared, 0, 1)
-        }
-        let little = (width == 2 ? [0xFF, 0xFE] : [0xFF, 0xFE, 0x00, 0x00]) as [UInt8]
-        let big = (width == 2 ? [0xFE, 0xFF] : [0x00, 0x00, 0xFE, 0xFF]) as [UInt8]
-        let (littleEndian, bigEndian): (String.Encoding, String.Encoding) = width == 2 ? (.utf16LittleEndian, .utf16BigEndian) : (.utf32LittleEndian, .utf32BigEndian)
-        if body.starts(with: little), declared != bigEndian { return (littleEndian, width, width) }
-        if body.starts(with: big), declared != littleEndian { return (bigEndian, width, width) }
-        guard declared == .utf16 || declared == .utf32 else { return (declared, 0, width) }
-        // A unit's zero bytes: first in big-endian ASCII, last in little-endian.
-        var (zerosFirst, zerosLast) = (0, 0)
-        for (offset, byte) in body.prefix(4 << 10).enumerated() where byte == 0 {
-            if offset % width == 0 { zerosFirst += 1 } else if offset % width == width - 1 { zerosLast += 1 }
-        }
-        return (zerosLast > zerosFirst ? littleEndian : bigEndian, 0, width)
-    }
-
-    /// The encoding a `Content-Type`'s `charset` names, for the charsets recordings hold.
-    package static func charset(in contentTypes: [String]) -> String.Encoding? {
-        for value in contentTypes {
-            for parameter in value.split(separator: ";").dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { ASCII.lowercased($0.trimmingCharacters(in: [" ", "\t", "\""])) }
-                guard pair.count == 2, pair[0] == "charset" else { continue }
-                return encodings[pair[1]]
-            }
-        }
-        return nil
-    }
-
-    private static let encodings: [String: String.Encoding] = [
-        "utf-8": .utf8, "utf8": .utf8, "us-ascii": .utf8, "utf-16": .utf16, "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian,
-        "utf-32": .utf32, "utf-32le": .utf32LittleEndian, "utf-32be": .utf32BigEndian, "iso-8859-1": .isoLatin1, "latin1": .isoLatin1,
-        "windows-1252": .windowsCP1252,
-    ]
 
     /// Whether `data` starts as a zlib stream does (what `deflate` means in practice): a header
     /// whose method is deflate and whose check bits hold.

@@ -29,7 +29,8 @@ package struct WideTextEncoding: Equatable, Sendable {
         }
     }
 
-    private init(unitSize: Int, isBigEndian: Bool, markSize: Int) {
+    /// The encoding with `unitSize`-byte code units in one byte order, after a mark of `markSize` bytes.
+    package init(unitSize: Int, isBigEndian: Bool, markSize: Int) {
         self.unitSize = unitSize
         self.isBigEndian = isBigEndian
         self.markSize = markSize

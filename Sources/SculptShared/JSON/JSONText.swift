@@ -68,17 +68,6 @@ package struct JSONText: Sendable {
         bytes.count >= 2 && (bytes[0] == 0x00 || bytes[1] == 0x00 || bytes[0] == 0xFE || bytes[0] == 0xFF)
     }
 
-    /// `body` in UTF-8 when it is UTF-16 or UTF-32 by its first bytes (a byte order mark, UTF-32LE's
-    /// included, or the zero bytes of text); `body` itself otherwise, or when it does not decode.
-    ///
-    /// ```swift
-    /// JSONText.utf8(ofWide: Data([0x7B, 0x00, 0x7D, 0x00]))   // the bytes of "{}"
-    /// ```
-    package static func utf8(ofWide body: Data) -> Data {
-        guard let text = JSONText(body, upTo: body.count, readingUTF32LEMark: true), text.transcodedFrom != nil else { return body }
-        return text.utf8
-    }
-
     /// The body's encoding when it is UTF-16 or UTF-32, and the length of the byte order mark
     /// before the text (0 when the encoding is told by the zero bytes ASCII characters leave);
     /// `nil` for UTF-8. Exactly as `JSONDecoder` detects it, quirks included: it takes a body

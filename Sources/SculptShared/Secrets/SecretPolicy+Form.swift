@@ -51,14 +51,28 @@ extension SecretPolicy {
     }
 
     /// ``redacting(body:contentTypes:)`` inside `depth` multipart bodies: four deep at most, a
-    /// part nested deeper being redacted as text.
+    /// part nested deeper being redacted as text. A body in another encoding than UTF-8 (UTF-16
+    /// JSON, a `charset=iso-8859-1` form) is redacted as its text (``BodyText``) and kept in its
+    /// encoding.
     private func redacting(body: Data, contentTypes: [String], depth: Int) -> Data {
         if depth < 4, let boundary = MultipartBody.boundary(in: contentTypes), let redacted = redacting(multipart: body, boundary: boundary, depth: depth) {
             return redactsURLs ? Self.redactingCredentialShapes(in: redacted) : redacted
         }
-        let kind = Self.kind(of: body, contentTypes: contentTypes)
+        let text = BodyText(body, contentTypes: contentTypes)
+        let kind = Self.kind(of: text.utf8, contentTypes: contentTypes)
+        guard text.isTranscoded else { return redacting(text: body, as: kind) }
+        let redacted = redacting(text: text.utf8, as: kind)
+        let encoded = redacted == text.utf8 ? body : text.encoded(redacted)
+        // Its first bytes may have made it UTF-16 or UTF-32 when it is text that only starts so
+        // (`FF FE 41 00` and then ASCII): read byte by byte too. Text that is UTF-16 or UTF-32
+        // holds no secret so read (a zero byte or a wide character between its ASCII letters).
+        return text.isInferred && kind != .opaque ? redacting(bytes: encoded) : encoded
+    }
+
+    /// UTF-8 text with the values of its secret names replaced, read as `kind`, and credentials
+    /// of a known shape under a name no rule marks (`"note": "ghp_…"`).
+    private func redacting(text body: Data, as kind: BodyKind) -> Data {
         let named = redacting(body: body, as: kind)
-        // A credential of a known shape under a name no rule marks (`"note": "ghp_…"`) is one too.
         return kind == .opaque || !redactsURLs ? named : Self.redactingCredentialShapes(in: named)
     }
 
@@ -81,32 +95,24 @@ extension SecretPolicy {
         for part in multipart.parts {
             output.append(contentsOf: bytes[position..<part.content.lowerBound])
             let content = part.decoded(in: bytes)
+            let contentTypes = [part.contentType ?? "text/plain"]
+            let redacted: Data
             if let name = part.name, !part.content.isEmpty, formPolicy.isSecret(parameter: name, besideOAuth: false) {
-                output.append(contentsOf: Secrets.marker.utf8)
+                // In the part's own encoding (its byte order mark kept).
+                redacted = BodyText(content, contentTypes: contentTypes).encoded(Data(Secrets.marker.utf8))
             } else {
-                let redacted = redacting(part: content, contentType: part.contentType ?? "text/plain", depth: depth + 1)
-                // A part written in base64 is written so again, when something in it was redacted.
-                if redacted == content {
-                    output.append(contentsOf: bytes[part.content])
-                } else {
-                    output.append(part.isBase64 ? Data(redacted.base64EncodedString().utf8) : redacted)
-                }
+                redacted = redacting(body: content, contentTypes: contentTypes, depth: depth + 1)
+            }
+            // A part written in base64 is written so again, when something in it was redacted.
+            if redacted == content {
+                output.append(contentsOf: bytes[part.content])
+            } else {
+                output.append(part.isBase64 ? Data(redacted.base64EncodedString().utf8) : redacted)
             }
             position = part.content.upperBound
         }
         output.append(contentsOf: bytes[position...])
         return output
-    }
-
-    /// A part's content redacted as a body of its content type: read as its text when it is
-    /// UTF-16 or UTF-32 (by a byte order mark or its zero bytes), and kept in that encoding.
-    private func redacting(part content: Data, contentType: String, depth: Int) -> Data {
-        guard let wide = JSONText(content, upTo: content.count, readingUTF32LEMark: true), let encoding = wide.transcodedFrom else {
-            return redacting(body: content, contentTypes: [contentType], depth: depth)
-        }
-        let redacted = redacting(body: wide.utf8, contentTypes: [contentType], depth: depth)
-        guard redacted != wide.utf8, let encoded = String(decoding: redacted, as: UTF8.self).data(using: encoding.encoding) else { return content }
-        return content.prefix(encoding.orderMark) + encoded
     }
 
     /// The values a `multipart/*` body's parts hold under secret names, and the secret values
@@ -117,13 +123,17 @@ extension SecretPolicy {
         var values: [String] = []
         for part in multipart.parts {
             let content = part.decoded(in: bytes)
+            let contentTypes = [part.contentType ?? "text/plain"]
+            // As it is written, and as its text (a part in UTF-16, by its charset or first bytes).
+            let text = BodyText(content, contentTypes: contentTypes).utf8
             if let name = part.name, content.count >= Self.shortestSecretValue, formPolicy.isSecret(parameter: name, besideOAuth: false) {
                 values.append(String(decoding: content, as: UTF8.self))
+                if text != content { values.append(String(decoding: text, as: UTF8.self)) }
                 if part.isBase64 { values.append(String(decoding: bytes[part.content], as: UTF8.self)) }
             } else if let nested = part.contentType.flatMap({ MultipartBody.boundary(in: [$0]) }) {
                 values += secretValues(inMultipart: content, boundary: nested, scanning: limit, depth: depth + 1)
             } else {
-                values += secretValues(in: JSONText.utf8(ofWide: content), contentTypes: [part.contentType ?? "text/plain"], scanning: limit).values
+                values += secretValues(in: text, contentTypes: contentTypes, scanning: limit).values
             }
         }
         return values
@@ -168,7 +178,12 @@ extension SecretPolicy {
         case .opaque where body.starts(with: Array("bplist".utf8)):
             // Its strings are its bytes, and which of them are secret only a decoder can say.
             return ("(a binary property list, not shown: its strings may be secrets)", 0)
-        case .form, .opaque: return excerpt(ofForm: body, bytes: bytes)
+        case .form, .opaque:
+            guard MultipartBody.boundary(in: contentTypes) != nil else { return excerpt(ofForm: body, bytes: bytes) }
+            // Part by part first, each as its own text (a part in UTF-16 among them).
+            let scanned = body.prefix(bytes + (64 << 10))
+            let (text, remaining) = excerpt(ofForm: redacting(body: scanned, contentTypes: contentTypes), bytes: bytes)
+            return (text, remaining + body.count - scanned.count)
         }
     }
 

@@ -183,12 +183,13 @@ public enum SecretScan {
                 defer { path.pop() }
                 if key == base64Member, let text = member.value.string, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) {
                     // Found in the decoded body, read as JSON when it is JSON; the line is the encoded body's.
-                    let (body, byteByByte, failure) = decodedBody(bytes, fields: fields)
+                    let (body, utf8, byteByByte, failure) = decodedBody(bytes, fields: fields)
                     var found: [Finding] = []
                     if let document = try? OrderedJSON(parsing: Data(body.utf8)), { if case .object = document { true } else { document.array != nil } }() {
                         walk(document, name: nil, path: &path, into: &found, policy)
                     } else {
-                        add(self.findings(in: body, name: nil, policy, boundary: boundary), at: path, to: &found)
+                        // A multipart body's parts are read from its bytes, each in its own encoding.
+                        add(self.findings(in: body, name: nil, policy, boundary: boundary, bytes: [UInt8](utf8)), at: path, to: &found)
                     }
                     if let byteByByte { add(self.findings(in: byteByByte, name: nil, policy, boundary: boundary), at: path, to: &found) }
                     findings += hidingValues(in: found).map { Finding(path: $0.path, kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64))) }
@@ -235,25 +236,24 @@ public enum SecretScan {
     /// `Gzip.maximumSize`), with why a compressed one could not be read whole (what was read of
     /// it is checked still); and, for a body read as UTF-16 or UTF-32 by its first bytes, the same
     /// body read byte by byte, as it may be text that only starts so (`FF FE 41 00` and then ASCII).
-    private static func decodedBody(_ bytes: Data, fields: HTTPFields) -> (text: String, byteByByte: String?, failure: String?) {
+    private static func decodedBody(_ bytes: Data, fields: HTTPFields) -> (text: String, utf8: Data, byteByByte: String?, failure: String?) {
         // As every reader of recordings reads a stored body (``RecordedBody``): decompressed, in
         // UTF-8; by the fields that describe it when there are any.
         do {
-            let (body, described) = fields[.contentEncoding] != nil || RecordedBody.charset(in: fields[values: .contentType]) != nil
+            let (body, described) = fields[.contentEncoding] != nil || BodyText.charset(in: fields[values: .contentType]) != nil
                 ? try RecordedBody.decoded(bytes, fields: fields) : (try RecordedBody.decompressed(ofStored: bytes), fields)
-            let utf8 = RecordedBody.utf8(body, fields: described)
-            let text = String(decoding: utf8, as: UTF8.self)
-            let readAsWide = utf8 != body && RecordedBody.charset(in: described[values: .contentType]) == nil
-            let byteByByte = readAsWide ? String(data: body, encoding: .isoLatin1) : nil
+            let read = BodyText(body, contentTypes: described[values: .contentType])
+            let text = String(decoding: read.utf8, as: UTF8.self)
+            let byteByByte = read.isInferred ? String(data: body, encoding: .isoLatin1) : nil
             // A coding no reader undoes (`br`) over bytes that are not text: what they hold is unknown.
             if let coding = described[.contentEncoding], !RecordedBody.isText(body) {
-                return (text, byteByByte, "Content-Encoding \(PrintableText.value(coding, limit: 64)) is not read")
+                return (text, read.utf8, byteByByte, "Content-Encoding \(PrintableText.value(coding, limit: 64)) is not read")
             }
-            return (text, byteByByte, nil)
+            return (text, read.utf8, byteByByte, nil)
         } catch {
             // Named by the coding it was stored under (`deflate: the stream is corrupt`).
             let coding = fields[.contentEncoding] ?? (Gzip.isCompressed(bytes) ? "gzip" : "deflate")
-            return (String(decoding: error.partial, as: UTF8.self), nil, "\(coding): \(error.reason)")
+            return (String(decoding: error.partial, as: UTF8.self), error.partial, nil, "\(coding): \(error.reason)")
         }
     }
 
@@ -273,23 +273,26 @@ public enum SecretScan {
     /// The findings in one string value that `name` (a member, header or parameter name) names:
     /// read as it is and, when it holds percent-encodings or `+`, as a form or query decodes it;
     /// and each named part of it when it is a multipart body (by `boundary`, or the one its first
-    /// line names).
-    private static func findings(in text: String, name: Name?, _ policy: SecretPolicy, boundary: String? = nil, depth: Int = 0) -> [Finding] {
-        let multipart = depth < 4 ? multipartParts(of: text, boundary: boundary) : (parts: [], delimiter: nil)
+    /// line names), read from `bytes` when the value is text read from them.
+    private static func findings(in text: String, name: Name?, _ policy: SecretPolicy, boundary: String? = nil, depth: Int = 0, bytes: [UInt8]? = nil) -> [Finding] {
+        let multipart = depth < 4 ? multipartParts(of: bytes ?? Array(text.utf8), boundary: boundary) : (parts: [], delimiter: nil)
         let parts = multipart.parts.flatMap { part -> [Finding] in
-            let content = String(part.content)
             // A multipart part is read part by part in turn.
             if let nested = part.contentType.flatMap({ MultipartBody.boundary(in: [$0]) }) {
-                return findings(in: content, name: Name(.parameter, part.name, policy), policy, boundary: nested, depth: depth + 1)
+                return findings(in: String(decoding: part.content, as: UTF8.self), name: Name(.parameter, part.name, policy), policy, boundary: nested, depth: depth + 1, bytes: [UInt8](part.content))
             }
+            let read = BodyText(part.content, contentTypes: [part.contentType ?? "text/plain"])
+            let content = String(decoding: read.utf8, as: UTF8.self)
+            // Read byte by byte too when only its first bytes made it UTF-16 or UTF-32.
+            let byteByByte = read.isInferred ? String(data: part.content, encoding: .isoLatin1).map { valueFindings(in: $0, name: Name(.parameter, part.name, policy), policy) } ?? [] : []
             // A JSON part is read as JSON: its members are named.
-            if let document = try? OrderedJSON(parsing: Data(content.utf8)), { if case .object = document { true } else { document.array != nil } }() {
+            if let document = try? OrderedJSON(parsing: read.utf8), { if case .object = document { true } else { document.array != nil } }() {
                 var path = Path()
                 var found: [Finding] = []
                 walk(document, name: nil, path: &path, into: &found, policy)
-                return found.map { Finding(path: "", kind: $0.kind, shown: $0.shown, needle: $0.needle) }
+                return found.map { Finding(path: "", kind: $0.kind, shown: $0.shown, needle: $0.needle) } + byteByByte
             }
-            return valueFindings(in: content, name: Name(.parameter, part.name, policy), policy)
+            return valueFindings(in: content, name: Name(.parameter, part.name, policy), policy) + byteByByte
         }
         return valueFindings(in: text, name: name, policy, delimiter: multipart.delimiter) + parts
     }
@@ -390,21 +393,16 @@ public enum SecretScan {
         return findings
     }
 
-    /// The named parts of `text` when it is a multipart body, and its delimiter: by `boundary`, or
-    /// without one when its first line is `--` and a boundary, as a body without a preamble starts.
-    private static func multipartParts(of text: String, boundary: String?) -> (parts: [(name: String, contentType: String?, content: Substring)], delimiter: String?) {
+    /// The named parts of `bytes` when they are a multipart body, each part's content as a reader
+    /// decodes it (base64 undone), and its delimiter: by `boundary`, or without one when its first
+    /// line is `--` and a boundary, as a body without a preamble starts.
+    private static func multipartParts(of bytes: [UInt8], boundary: String?) -> (parts: [(name: String, contentType: String?, content: Data)], delimiter: String?) {
         let boundary = boundary ?? {
-            guard text.hasPrefix("--"), let lineEnd = text.utf8.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-            return text[text.utf8.index(text.startIndex, offsetBy: 2)..<lineEnd].trimmingCharacters(in: ["\r"])
+            guard bytes.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]), let lineEnd = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            return String(decoding: bytes[2..<lineEnd], as: UTF8.self).trimmingCharacters(in: ["\r"])
         }()
-        guard let boundary, text.contains("--" + boundary) else { return ([], nil) }
-        let bytes = Array(text.utf8)
-        guard let body = MultipartBody(bytes, boundary: boundary) else { return ([], nil) }
-        let parts = body.parts.map { part in
-            // A part in UTF-16 or UTF-32 (by a byte order mark or its zero bytes) is read as its text.
-            (part.name ?? "", part.contentType, Substring(String(decoding: JSONText.utf8(ofWide: part.decoded(in: bytes)), as: UTF8.self)))
-        }
-        return (parts, "--" + boundary)
+        guard let boundary, let body = MultipartBody(bytes, boundary: boundary) else { return ([], nil) }
+        return (body.parts.map { ($0.name ?? "", $0.contentType, $0.decoded(in: bytes)) }, "--" + boundary)
     }
 
     /// The password of the first URL in `text` that has one (`https://user:password@host/`).

@@ -217,7 +217,7 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
             mediaType = fields[.contentType].map { type in
                 type.split(separator: ";", maxSplits: 1).first.map { ASCII.lowercased(String($0)).trimmingCharacters(in: .whitespaces) } ?? ""
             }
-            self.body = RecordedBody.utf8(body, fields: fields)
+            self.body = BodyText(body, contentTypes: fields[values: .contentType]).utf8
         }
 
         /// The secret values the recording holds: in its response's body, its request's URL and
@@ -229,7 +229,7 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
                 + policy.secretValues(in: request.url) + policy.secretValues(in: request.headerFields) + policy.secretValues(in: fixture.response.headerFields)
             if let stored = request.body {
                 let (decoded, fields) = RecordedBody.decodedIfPossible(stored, fields: request.headerFields)
-                let text = RecordedBody.utf8(decoded, fields: fields)
+                let text = BodyText(decoded, contentTypes: fields[values: .contentType]).utf8
                 values += policy.secretValues(in: text, contentTypes: fields[values: .contentType], scanning: text.count).values
             }
             return values

@@ -194,15 +194,7 @@ public struct Redaction: Sendable {
     /// another encoding than UTF-8 (UTF-16 JSON, a `charset=iso-8859-1` form) as its text, and
     /// kept in its encoding.
     func redacting(body: Data, describedBy fields: HTTPFields) -> Data {
-        let types = fields[values: .contentType]
-        let text = RecordedBody.utf8(body, fields: fields)
-        guard text != body else { return policy.redacting(body: body, contentTypes: types) }
-        let redacted = policy.redacting(body: text, contentTypes: types)
-        let encoded = redacted == text ? body : RecordedBody.encoded(redacted, like: body, fields: fields)
-        // Its first bytes may have made it UTF-16 or UTF-32 when it is text that only starts so
-        // (`FF FE 41 00` and then ASCII): read byte by byte too. Text that is UTF-16 or UTF-32
-        // holds no secret so read (a zero byte or a wide character between its ASCII letters).
-        return policy.redacting(bytes: encoded)
+        policy.redacting(body: body, contentTypes: fields[values: .contentType])
     }
 
     /// URL text (absolute, or a reference such as `/next?token=x`) redacted as a request URL is.

@@ -84,6 +84,73 @@ struct MultipartSecretsTests {
         #expect(SecretScan.findings(inJSON: recorded.encoded()).isEmpty)
     }
 
+    /// A part in UTF-16 or UTF-32 as forms and recorders write one: its name, header lines, its
+    /// bytes, and the bytes a redaction keeps of it.
+    struct WidePart: CustomTestStringConvertible, Sendable {
+        var label: String
+        var name = "note"
+        var headers: String
+        var content: Data
+        var kept: Data
+        var testDescription: String { label }
+    }
+
+    static let secret = "s3cr3tValueXyz9876"
+
+    /// `text` in `encoding`, without a byte order mark.
+    static func wide(_ text: String, _ encoding: String.Encoding = .utf16LittleEndian) -> Data {
+        text.data(using: encoding) ?? Data()
+    }
+
+    static let wideParts: [WidePart] = [
+        WidePart(
+            label: "a JSON part with a lone surrogate", headers: "Content-Type: application/json",
+            content: Data([0xFF, 0xFE]) + wide(#"{"token":"\#(secret)","bad":""#) + Data([0x00, 0xD8]) + wide(#""}"#),
+            kept: Data([0xFF, 0xFE]) + wide(#"{"token":"REDACTED","bad":""#) + Data([0x00, 0xD8]) + wide(#""}"#)),
+        WidePart(
+            label: "a text part in its declared charset, its first character not ASCII", headers: "Content-Type: text/plain; charset=utf-16be",
+            content: wide("Пароль password=\(secret) ok", .utf16BigEndian), kept: wide("Пароль password=REDACTED ok", .utf16BigEndian)),
+        WidePart(
+            label: "a text part in UTF-16 without a mark or charset, its first character not ASCII", headers: "Content-Type: text/plain",
+            content: wide("Пароль: password=\(secret)&x=1"), kept: wide("Пароль: password=REDACTED&x=1")),
+        WidePart(
+            label: "a text part in UTF-32 without a mark or charset, its first character not ASCII", headers: "Content-Type: text/plain",
+            content: wide("Пароль: password=\(secret)&x=1", .utf32LittleEndian), kept: wide("Пароль: password=REDACTED&x=1", .utf32LittleEndian)),
+        WidePart(
+            label: "a text part that starts with a byte order mark", headers: "Content-Type: text/plain",
+            content: Data([0xFF, 0xFE]) + wide("password=\(secret)"), kept: Data([0xFF, 0xFE]) + wide("password=REDACTED")),
+        WidePart(
+            label: "a part with a byte past its last whole code unit", headers: "Content-Type: text/plain; charset=utf-16le",
+            content: wide("password=\(secret)") + Data([0x41]), kept: wide("password=REDACTED") + Data([0x41])),
+        WidePart(
+            label: "a part a secret name names, in its declared charset", name: "password", headers: "Content-Type: text/plain; charset=utf-16le",
+            content: wide(secret), kept: wide("REDACTED")),
+    ]
+
+    @Test("a part in UTF-16 or UTF-32 is read as its text by every reader, and redacted in its encoding with every other byte kept", arguments: wideParts)
+    func readsWideParts(_ part: WidePart) throws {
+        let body = Data("--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\"\r\n\(part.headers)\r\n\r\n".utf8)
+            + part.content + Data("\r\n--\(Self.boundary)--\r\n".utf8)
+        var login = try Self.login()
+        login.request.body = body
+        let found = SecretScan.findings(inJSON: login.encoded())
+        #expect(!found.isEmpty, "check finds the secret")
+        let recorded = Redaction().redacting(login)
+        let kept = try #require(recorded.request.body)
+        #expect(kept.range(of: part.kept + Data("\r\n--".utf8)) != nil, "\(Array(kept))")
+        for encoding in [String.Encoding.utf8, .utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian] {
+            #expect(kept.range(of: Self.wide(Self.secret, encoding)) == nil, "\(encoding)")
+        }
+        #expect(SecretScan.findings(inJSON: recorded.encoded()).isEmpty, "\(SecretScan.findings(inJSON: recorded.encoded()).map(\.kind))")
+        // A description shows the body without the secret, however its characters are escaped.
+        let context = ResponseContext(url: URL(string: "https://example.com/session"), method: .post, status: .ok, headerFields: Self.fields)
+        let error = try #require(throws: SculptError.self) {
+            try ModelResponseSerializer(matcher: StaticModelMatcher(User.self)).serialize(body, for: context, as: User.self)
+        }
+        let shown = error.description.replacingOccurrences(of: "\\0", with: "")
+        #expect(!shown.contains(Self.secret), "\(error)")
+    }
+
     @Test("a passthrough recording keeps no password a form posted")
     func recording() async throws {
         let api = FixtureReplay([try Self.login()], options: .init(repeatsLastResponse: true))

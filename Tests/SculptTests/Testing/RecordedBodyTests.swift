@@ -119,9 +119,10 @@ struct RecordedBodyTests {
         #expect(text == #"{"password":"REDACTED","a":1}"#)
     }
 
-    @Test("a text body under charset=utf-16 or utf-32 without a byte order mark is read in the byte order its zero bytes tell, its secrets redacted and found", arguments: [
+    @Test("a text body in UTF-16 or UTF-32 without a byte order mark, its first character not ASCII, is read in the byte order its zero bytes tell, its secrets redacted and found", arguments: [
         ("text/plain; charset=utf-16", String.Encoding.utf16LittleEndian), ("text/plain; charset=utf-16", .utf16BigEndian),
         ("text/plain; charset=utf-32", .utf32LittleEndian), ("text/plain; charset=utf-32", .utf32BigEndian),
+        ("text/plain", .utf16LittleEndian), ("text/plain", .utf16BigEndian), ("text/plain", .utf32LittleEndian), ("text/plain", .utf32BigEndian),
     ])
     func unmarkedByteOrder(_ contentType: String, _ encoding: String.Encoding) throws {
         let text = "日本 password=Zq81vXk2Lm0Zq81 note ghp_Abcdefghijklmnopqrstuvwxyz0123456789 end"
@@ -131,6 +132,22 @@ struct RecordedBodyTests {
         #expect(!SecretScan.findings(inJSON: fixture.encoded(byteExact: true)).isEmpty)
         let redacted = try #require(String(data: Redaction().redacting(fixture).response.body, encoding: encoding))
         #expect(redacted == "日本 password=REDACTED note REDACTED end")
+    }
+
+    @Test("a UTF-16 or UTF-32 body keeps a code unit that is no character byte for byte when a secret beside it is redacted", arguments: [
+        ("by its byte order mark", String.Encoding.utf16LittleEndian, [0xFF, 0xFE] as [UInt8], [0x00, 0xD8] as [UInt8], "application/json"),
+        ("declared, without a mark", .utf16BigEndian, [], [0xDC, 0x00], "application/json; charset=utf-16be"),
+        ("UTF-32, declared", .utf32LittleEndian, [], [0x00, 0xD8, 0x00, 0x00], "application/json; charset=utf-32le"),
+    ])
+    func loneCodeUnit(_ name: String, _ encoding: String.Encoding, _ mark: [UInt8], _ lone: [UInt8], _ contentType: String) throws {
+        func wide(_ text: String) throws -> Data { try #require(text.data(using: encoding)) }
+        let body = Data(mark) + (try wide(#"{"password":"hunter2hunter2","bad":""#)) + Data(lone) + (try wide(#""}"#))
+        let fixture = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.github.com/users/octocat"))),
+            response: .init(headerFields: [.contentType: contentType], body: body))
+        #expect(!SecretScan.findings(inJSON: fixture.encoded(byteExact: true)).isEmpty)
+        let redacted = Redaction().redacting(fixture).response.body
+        #expect(redacted == Data(mark) + (try wide(#"{"password":"REDACTED","bad":""#)) + Data(lone) + (try wide(#""}"#)), "\(Array(redacted))")
     }
 
     @Test("a finding's kind quotes no secret from the coding it could not read")
