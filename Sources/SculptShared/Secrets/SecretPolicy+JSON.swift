@@ -106,13 +106,13 @@ extension SecretPolicy {
             let replacements = secretReplacements(in: document, scanning: document.count, depth: depth + 1)
             guard !replacements.isEmpty else { return nil }
             let redacted = String(decoding: Self.splice(document, replacements, upTo: document.count), as: UTF8.self)
-            return (Self.jsonString(redacted), secretValues(of: replacements, in: document))
+            return (Self.jsonString(redacted, rewriting: content, decoded: decoded), secretValues(of: replacements, in: document))
         }
         let url = mayBeURL ? redacting(urlText: text) : text
         var hidden = url == text ? [] : secretValues(inURLText: text)
         let redacted = redactingParameters(in: url, hiding: &hidden)
         guard redacted != text else { return nil }
-        return (Self.jsonString(redacted), hidden)
+        return (Self.jsonString(redacted, rewriting: content, decoded: decoded), hidden)
     }
 
     /// `text` with the values of the secret parameters written in it, and the credentials after
@@ -150,16 +150,60 @@ extension SecretPolicy {
 
     /// `text` as a JSON string literal, quotes included.
     private static func jsonString(_ text: String) -> [UInt8] {
-        var json: [UInt8] = [UInt8(ascii: "\"")]
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": json += Array(#"\""#.utf8)
-            case "\\": json += Array(#"\\"#.utf8)
-            case _ where scalar.value < 0x20: json += Array(String(format: "\\u%04X", scalar.value).utf8)
-            default: json += Array(String(scalar).utf8)
+        [UInt8(ascii: "\"")] + escaped(text.utf8) + [UInt8(ascii: "\"")]
+    }
+
+    /// `redacted`, the `decoded` content of the JSON string `written` with secrets in it replaced,
+    /// as a JSON string: what lies before the first change and after the last written as it was
+    /// (`\u0026` stays `\u0026`), so that a redaction changes no other byte of the string.
+    private static func jsonString(_ redacted: String, rewriting written: UnsafeBufferPointer<UInt8>.SubSequence, decoded: [UInt8]) -> [UInt8] {
+        let new = Array(redacted.utf8)
+        // Where each written character or escape starts, in the decoded text and as written.
+        var starts: [(decoded: Int, written: Int)] = []
+        var position = written.startIndex
+        var length = 0
+        while position < written.endIndex {
+            starts.append((length, position))
+            if written[position] == UInt8(ascii: "\\") {
+                position += 1
+                var character: [UInt8] = []
+                guard (try? JSONEscape.decode(written.base, at: &position, end: written.endIndex, into: &character)) != nil else { return jsonString(redacted) }
+                length += character.count
+            } else {
+                position += 1
+                length += 1
             }
         }
-        json.append(UInt8(ascii: "\""))
+        starts.append((length, written.endIndex))
+        // The unchanged text before the first change and after the last, cut where a character starts.
+        let shift = decoded.count - new.count
+        let prefix = zip(decoded, new).prefix { $0 == $1 }.count
+        let suffix = min(zip(decoded.reversed(), new.reversed()).prefix { $0 == $1 }.count, min(decoded.count, new.count) - prefix)
+        let isStart = { (offset: Int) in
+            (offset >= decoded.count || decoded[offset] & 0xC0 != 0x80) && (offset - shift >= new.count || offset - shift < 0 || new[offset - shift] & 0xC0 != 0x80)
+        }
+        guard let first = starts.last(where: { $0.decoded <= prefix && isStart($0.decoded) }),
+            let last = starts.first(where: { $0.decoded >= decoded.count - suffix && isStart($0.decoded) }),
+            first.decoded <= last.decoded - shift
+        else { return jsonString(redacted) }
+        let json = [UInt8(ascii: "\"")] + written[written.startIndex..<first.written] + escaped(new[first.decoded..<(last.decoded - shift)])
+            + written[last.written..<written.endIndex] + [UInt8(ascii: "\"")]
+        // It must read as the redacted text, or it is written anew.
+        let reads = json.withUnsafeBufferPointer { JSONEscape.decodedContent($0, in: 1..<($0.count - 1)) }
+        return reads == new ? json : jsonString(redacted)
+    }
+
+    /// UTF-8 text escaped as a JSON string's content: `"`, `\` and control characters.
+    private static func escaped(_ utf8: some Sequence<UInt8>) -> [UInt8] {
+        var json: [UInt8] = []
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): json += Array(#"\""#.utf8)
+            case UInt8(ascii: "\\"): json += Array(#"\\"#.utf8)
+            case 0..<0x20: json += Array(String(format: "\\u%04X", byte).utf8)
+            default: json.append(byte)
+            }
+        }
         return json
     }
 

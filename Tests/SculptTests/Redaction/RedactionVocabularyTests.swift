@@ -150,13 +150,15 @@ struct RedactionVocabularyTests {
         #expect(!error.description.contains(credential), "\(error.description)")
     }
 
-    @Test("a form, a parameter or a credential written in a JSON string is recorded redacted, as descriptions hide it, and check passes it", arguments: [
+    @Test("a form, a parameter or a credential written in a JSON string is recorded redacted, its other escapes kept, as descriptions hide it, and check passes it", arguments: [
         (#"{"a":"a=1&token=abc123456"}"#, #"{"a":"a=1&token=REDACTED"}"#),
         (#"{"b":"token=def123456"}"#, #"{"b":"token=REDACTED"}"#),
         (#"{"c":"x token=ghi123456 y"}"#, #"{"c":"x token=REDACTED y"}"#),
         (#"{"d":"https://h/cb?token=jkl123456"}"#, #"{"d":"https://h/cb?token=REDACTED"}"#),
         (#"{"e":"Authorization: Bearer mno123456789"}"#, #"{"e":"Authorization: Bearer REDACTED"}"#),
-        (#"{"f":"a\u003d1\u0026token\u003dpqr123456"}"#, #"{"f":"a=1&token=REDACTED"}"#),
+        (#"{"f":"a\u003d1\u0026token\u003dpqr123456"}"#, #"{"f":"a\u003d1\u0026token\u003dREDACTED"}"#),
+        (#"{"g":"token=pqr123456\u0026next\u003d1\n\/x"}"#, #"{"g":"token=REDACTED\u0026next\u003d1\n\/x"}"#),
+        (#"{"h":"{\"password\":\"pqr123456\"}\u0026\u00e9"}"#, #"{"h":"{\"password\":\"REDACTED\"}\u0026\u00e9"}"#),
         (#"{"note":"password=\"s3cr3tvalue99\""}"#, #"{"note":"password=\"REDACTED\""}"#),
     ])
     func parametersInStrings(_ body: String, _ expected: String) throws {
