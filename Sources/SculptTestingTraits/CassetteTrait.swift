@@ -76,8 +76,9 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> CassetteTrait? { self }
 
     /// For a test case, opens the cassette, runs the test with the recording as
-    /// `CassetteRecording.current`, and saves what was recorded; for the outermost suite or test
-    /// function of a cassette, reports the interactions that none of its test cases used.
+    /// `CassetteRecording.current`, saves what was recorded, and reports a request the cassette
+    /// had no answer for that the test went on past; for the outermost suite or test function of
+    /// a cassette, reports the interactions that none of its test cases used.
     ///
     /// - Parameters:
     ///   - test: the test (or suite) being run.
@@ -134,6 +135,13 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             guard let thrown else { throw error }
             Issue.record(Comment(rawValue: ShownText.line("cassette \(name) was not saved: \(error)", limit: 4_096, policy: redaction.policy)), sourceLocation: sourceLocation)
             throw thrown
+        }
+        // A request the cassette has no answer for fails the test, even when the code under test
+        // caught the error its session gave.
+        let missed = recording.replay.failed
+        if thrown == nil, let miss = missed.first {
+            let others = missed.count > 1 ? " (and \(missed.count - 1) more)" : ""
+            Issue.record(Comment(rawValue: ShownText.line("cassette \(name): a request had no recorded answer\(others), and the test went on: \(miss)", limit: 8_192, policy: redaction.policy)), sourceLocation: sourceLocation)
         }
         if recording.playback != .live {
             if let ledger {

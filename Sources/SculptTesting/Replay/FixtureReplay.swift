@@ -107,6 +107,8 @@ public final class FixtureReplay: @unchecked Sendable {
     private var used: [Bool]
     private var protocolSlot: ReplayURLProtocol.Type?
     private var redactionOnceFound: SecretPolicy?
+    /// The misses a session answered with an error, the first of them kept, and how many.
+    private var failedMisses: (first: MissError?, count: Int) = (nil, 0)
 
     /// The names a recording of these interactions redacts (a ``CassetteRecording``'s), beside
     /// the defaults.
@@ -228,6 +230,17 @@ public final class FixtureReplay: @unchecked Sendable {
             method = asked.method.rawValue
             path = asked.path
         }
+    }
+
+    /// Notes a miss that a session of this replay answered with an error, which the code under
+    /// test may have caught.
+    package func noteFailed(_ miss: MissError) {
+        lock.withLock { failedMisses = (failedMisses.first ?? miss, failedMisses.count + 1) }
+    }
+
+    /// The first miss a session answered with an error, and how many it answered so.
+    package var failed: (first: MissError?, count: Int) {
+        lock.withLock { failedMisses }
     }
 
     /// The positions of the recorded interactions that requests have used.

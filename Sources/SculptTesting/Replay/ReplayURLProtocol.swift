@@ -51,6 +51,7 @@ class ReplayURLProtocol: URLProtocol {
             if error is FixtureReplay.MissError, let recorder = replay.recorder {
                 record(current, through: recorder)
             } else {
+                if let miss = error as? FixtureReplay.MissError { replay.noteFailed(miss) }
                 client?.urlProtocol(self, didFailWithError: error)
             }
             return

@@ -288,9 +288,14 @@ struct TextGateTests {
             let test = try #require(Test.current)
             let testCase = Test.Case.current
             let issues = Locked<[String]>([])
-            try await withKnownIssue("an interaction left unused is reported") {
+            try await withKnownIssue("an interaction left unused is reported, and a request the cassette lacks") {
                 try await trait.provideScope(for: test, testCase: nil) {
-                    try await trait.provideScope(for: test, testCase: testCase) {}
+                    try await trait.provideScope(for: test, testCase: testCase) {
+                        var request = URLRequest(url: Planted.url)
+                        request.httpMethod = "POST"
+                        for field in Planted.fields { request.setValue(field.value, forHTTPHeaderField: field.name.rawName) }
+                        _ = try? await #require(CassetteRecording.current).session.data(for: request)
+                    }
                 }
             } matching: { issue in
                 issues.withLock { $0.append(String(describing: issue)) }

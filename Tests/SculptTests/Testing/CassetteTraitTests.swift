@@ -130,6 +130,25 @@ struct CassetteTraitTests {
         #expect(ran.withLock { $0 })
     }
 
+    @Test("a request the cassette has no answer for fails the test where the trait was written, even when the code under test caught its error")
+    func caughtMissIsReported() async throws {
+        let trait: CassetteTrait = .cassette("counter", in: Self.cassettes, mode: .replayOnly, playback: .strict, verifiesAllUsed: false)
+        let test = try #require(Test.current)
+        let caught = Locked(0)
+        try await withKnownIssue {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                let session = try #require(CassetteRecording.current).session
+                for path in ["/missing", "/also-missing"] {
+                    do { _ = try await session.data(from: try #require(URL(string: "https://api.example.com\(path)"))) } catch { caught.withLock { $0 += 1 } }
+                }
+            }
+        } matching: { issue in
+            let text = String(describing: issue)
+            return text.contains("cassette counter: a request had no recorded answer (and 1 more)") && text.contains("/missing") && issue.sourceLocation?.fileID == #fileID
+        }
+        #expect(caught.withLock { $0 } == 2)
+    }
+
     @Test("verifiesAllUsed: false lets a test use part of a cassette")
     func unusedAllowed() async throws {
         let trait: CassetteTrait = .cassette("counter", in: Self.cassettes, mode: .replayOnly, playback: .strict, verifiesAllUsed: false)
