@@ -9,8 +9,10 @@ import Foundation
 /// body?.parts.map(\.name)   // ["login", "password"]
 /// ```
 ///
-/// Reading is one pass over the bytes: the boundary is at most 70 bytes (RFC 2046), so finding
-/// each delimiter costs at most 70 comparisons a byte. Lines may end in CRLF or LF.
+/// Reading is one pass over the bytes: a delimiter is looked for only where a line starts, and a
+/// comparison that fails stops inside that line, so the bytes are compared about once whatever
+/// the boundary's length (RFC 2046 allows 70 bytes; senders write more). Lines may end in CRLF or
+/// LF, and a header field may be folded onto the lines after it.
 package struct MultipartBody: Sendable {
     /// One part.
     package struct Part: Sendable {
@@ -33,9 +35,16 @@ package struct MultipartBody: Sendable {
 
     /// The parts, in order.
     package let parts: [Part]
+    /// The boundary that delimits them.
+    package let boundary: String
 
-    /// The longest boundary RFC 2046 allows.
-    private static let longestBoundary = 70
+    /// The longest boundary read: RFC 2046 allows 70 bytes, and senders write more.
+    private static let longestBoundary = 4 << 10
+
+    /// Whether one of `contentTypes` is a `multipart/*` type.
+    package static func isMultipart(_ contentTypes: [String]) -> Bool {
+        contentTypes.contains { ASCII.lowercased($0.trimmingCharacters(in: [" ", "\t"])).hasPrefix("multipart/") }
+    }
 
     /// The boundary a `Content-Type` of a multipart body names (`multipart/form-data;
     /// boundary=----x`), or `nil` for any other type.
@@ -58,10 +67,25 @@ package struct MultipartBody: Sendable {
         return nil
     }
 
-    /// The parts of `bytes`, delimited by `boundary`; `nil` when no delimiter opens a part.
-    package init?(_ bytes: [UInt8], boundary: String) {
+    /// The parts of `bytes`, delimited by `boundary` or, when that opens no part (a sender that
+    /// declared one boundary and wrote another) or none is given, by the one the first line names
+    /// (`--` and a boundary, as a body without a preamble starts); `nil` when neither opens a part.
+    package init?(_ bytes: [UInt8], boundary: String?) {
+        if let boundary, let parts = Self.parts(of: bytes, boundary: boundary) {
+            (self.parts, self.boundary) = (parts, boundary)
+            return
+        }
+        guard bytes.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]), let lineEnd = bytes.firstIndex(of: UInt8(ascii: "\n")),
+            case let written = String(decoding: bytes[2..<lineEnd], as: UTF8.self).trimmingCharacters(in: [" ", "\t", "\r"]),
+            written != boundary, let parts = Self.parts(of: bytes, boundary: written)
+        else { return nil }
+        (self.parts, self.boundary) = (parts, written)
+    }
+
+    /// The parts of `bytes` delimited by `boundary`; `nil` when no delimiter opens one.
+    private static func parts(of bytes: [UInt8], boundary: String) -> [Part]? {
         let delimiter = Array("--\(boundary)".utf8)
-        guard boundary.utf8.count <= Self.longestBoundary, var start = Self.delimiter(delimiter, in: bytes, from: 0) else { return nil }
+        guard !boundary.isEmpty, boundary.utf8.count <= Self.longestBoundary, var start = Self.delimiter(delimiter, in: bytes, from: 0) else { return nil }
         var parts: [Part] = []
         while true {
             var cursor = start + delimiter.count
@@ -81,8 +105,7 @@ package struct MultipartBody: Sendable {
             guard let next else { break }
             start = next
         }
-        guard !parts.isEmpty else { return nil }
-        self.parts = parts
+        return parts.isEmpty ? nil : parts
     }
 
     /// Where the next delimiter at the start of a line begins, at or after `from`.
@@ -99,19 +122,32 @@ package struct MultipartBody: Sendable {
     }
 
     /// A part's header from `start`: its name, content type and transfer encoding, and where its
-    /// content starts (after the empty line).
+    /// content starts (after the empty line). A line that starts with white space continues the
+    /// field before it (a folded field).
     private static func header(_ bytes: [UInt8], from start: Int) -> (name: String?, contentType: String?, isBase64: Bool, contentStart: Int) {
-        var name: String?
-        var contentType: String?
-        var isBase64 = false
+        var fields: [String] = []
         var lineStart = start
+        var contentStart = bytes.count
         while lineStart < bytes.count {
             let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
             var line = bytes[lineStart..<lineEnd]
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             lineStart = lineEnd + 1
-            guard !line.isEmpty else { return (name, contentType, isBase64, min(lineStart, bytes.count)) }
+            guard let first = line.first else {
+                contentStart = min(lineStart, bytes.count)
+                break
+            }
             let text = String(decoding: line, as: UTF8.self)
+            if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"), let last = fields.indices.last {
+                fields[last] += " " + text.trimmingCharacters(in: [" ", "\t"])
+            } else {
+                fields.append(text)
+            }
+        }
+        var name: String?
+        var contentType: String?
+        var isBase64 = false
+        for text in fields {
             guard let colon = text.firstIndex(of: ":") else { continue }
             let field = ASCII.lowercased(text[..<colon]).trimmingCharacters(in: [" "])
             let value = text[text.index(after: colon)...].trimmingCharacters(in: [" ", "\t"])
@@ -119,7 +155,7 @@ package struct MultipartBody: Sendable {
             if field == "content-disposition" { name = Self.parameter("name", in: value) }
             if field == "content-transfer-encoding" { isBase64 = ASCII.lowercased(value) == "base64" }
         }
-        return (name, contentType, isBase64, bytes.count)
+        return (name, contentType, isBase64, contentStart)
     }
 
     /// The value of `parameter` in a header value (`form-data; name="password"`), unquoted: white

@@ -19,9 +19,9 @@ extension SecretPolicy {
     /// How `body` is read for secrets, whatever its `Content-Type` values claim where the claim
     /// would keep a secret: JSON text (`{` or `[` after white space) is read as JSON under any
     /// type; other bodies as text (form parameters, and quoted members as JSONP writes them) when
-    /// a type names a form, when no type is given, or when the type is `text/*` or claims JSON or
-    /// JavaScript (a JSON type on a body that is not JSON text); XML (`<` first) under an XML type
-    /// or none.
+    /// a type names a form, when no type is given, or when the type is `text/*`, YAML, claims JSON
+    /// or JavaScript (a JSON type on a body that is not JSON text) or is multipart (a body whose
+    /// parts could not be read); XML (`<` first) under an XML type or none.
     ///
     /// ```swift
     /// SecretPolicy.kind(of: Data("refresh_token=r1".utf8), contentTypes: [])   // .form
@@ -34,9 +34,10 @@ extension SecretPolicy {
             value.split(separator: ",").map { ASCII.lowercased($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces) }
         }
         if isXML(bytes, mediaTypes: media) { return .xml }
+        // A multipart body read here has no part a reader finds: it is read as text.
         let textLike = media.isEmpty || media.contains { type in
             type == "application/x-www-form-urlencoded" || type.hasPrefix("text/") || type.hasSuffix("json") || type.hasSuffix("javascript")
-                || type.hasSuffix("yaml")
+                || type.hasSuffix("yaml") || type.hasPrefix("multipart/")
         }
         return textLike ? .form : .opaque
     }
@@ -55,7 +56,7 @@ extension SecretPolicy {
     /// JSON, a `charset=iso-8859-1` form) is redacted as its text (``BodyText``) and kept in its
     /// encoding.
     private func redacting(body: Data, contentTypes: [String], depth: Int) -> Data {
-        if depth < 4, let boundary = MultipartBody.boundary(in: contentTypes), let redacted = redacting(multipart: body, boundary: boundary, depth: depth) {
+        if depth < 4, MultipartBody.isMultipart(contentTypes), let redacted = redacting(multipart: body, boundary: MultipartBody.boundary(in: contentTypes), depth: depth) {
             return redactsURLs ? Self.redactingCredentialShapes(in: redacted) : redacted
         }
         let text = BodyText(body, contentTypes: contentTypes)
@@ -63,10 +64,11 @@ extension SecretPolicy {
         guard text.isTranscoded else { return redacting(text: body, as: kind) }
         let redacted = redacting(text: text.utf8, as: kind)
         let encoded = redacted == text.utf8 ? body : text.encoded(redacted)
-        // Its first bytes may have made it UTF-16 or UTF-32 when it is text that only starts so
-        // (`FF FE 41 00` and then ASCII): read byte by byte too. Text that is UTF-16 or UTF-32
-        // holds no secret so read (a zero byte or a wide character between its ASCII letters).
-        return text.isInferred && kind != .opaque ? redacting(bytes: encoded) : encoded
+        // Its first bytes or its charset may have called it UTF-16 or UTF-32 when it is text in
+        // another encoding (`FF FE 41 00` and then ASCII, ASCII under `charset=utf-16`): read
+        // byte by byte too. Text that is UTF-16 or UTF-32 holds no secret so read (a zero byte or
+        // a wide character between its ASCII letters).
+        return kind != .opaque ? redacting(bytes: encoded) : encoded
     }
 
     /// UTF-8 text with the values of its secret names replaced, read as `kind`, and credentials
@@ -79,14 +81,14 @@ extension SecretPolicy {
     /// A `multipart/*` body with the content of each part a secret name names replaced by
     /// ``Secrets/marker`` (a login form's `password` field), and every other part redacted as a
     /// body of its own content type (`text/plain` when it states none); `nil` when it has no part.
-    private func redacting(multipart body: Data, boundary: String, depth: Int) -> Data? {
+    private func redacting(multipart body: Data, boundary: String?, depth: Int) -> Data? {
         let bytes = Array(body)
         guard let multipart = MultipartBody(bytes, boundary: boundary) else { return nil }
         var output = Data()
         output.reserveCapacity(bytes.count)
         var position = 0
         // The preamble before the first delimiter, which no reader of parts reads, is text.
-        let delimiter = Array("--\(boundary)".utf8)
+        let delimiter = Array("--\(multipart.boundary)".utf8)
         if let first = multipart.parts.first?.content.lowerBound,
             let start = (0..<first).first(where: { bytes[$0...].starts(with: delimiter) }), start > 0 {
             output.append(redacting(form: Data(bytes[..<start])))
@@ -117,7 +119,7 @@ extension SecretPolicy {
 
     /// The values a `multipart/*` body's parts hold under secret names, and the secret values
     /// each other part holds as a body of its own content type.
-    package func secretValues(inMultipart body: Data, boundary: String, scanning limit: Int, depth: Int = 0) -> [String] {
+    package func secretValues(inMultipart body: Data, boundary: String?, scanning limit: Int, depth: Int = 0) -> [String] {
         let bytes = Array(body.prefix(limit))
         guard depth < 4, let multipart = MultipartBody(bytes, boundary: boundary) else { return [] }
         var values: [String] = []
@@ -130,8 +132,8 @@ extension SecretPolicy {
                 values.append(String(decoding: content, as: UTF8.self))
                 if text != content { values.append(String(decoding: text, as: UTF8.self)) }
                 if part.isBase64 { values.append(String(decoding: bytes[part.content], as: UTF8.self)) }
-            } else if let nested = part.contentType.flatMap({ MultipartBody.boundary(in: [$0]) }) {
-                values += secretValues(inMultipart: content, boundary: nested, scanning: limit, depth: depth + 1)
+            } else if MultipartBody.isMultipart(contentTypes) {
+                values += secretValues(inMultipart: content, boundary: MultipartBody.boundary(in: contentTypes), scanning: limit, depth: depth + 1)
             } else {
                 values += secretValues(in: text, contentTypes: contentTypes, scanning: limit).values
             }
@@ -179,7 +181,7 @@ extension SecretPolicy {
             // Its strings are its bytes, and which of them are secret only a decoder can say.
             return ("(a binary property list, not shown: its strings may be secrets)", 0)
         case .form, .opaque:
-            guard MultipartBody.boundary(in: contentTypes) != nil else { return excerpt(ofForm: body, bytes: bytes) }
+            guard MultipartBody.isMultipart(contentTypes) else { return excerpt(ofForm: body, bytes: bytes) }
             // Part by part first, each as its own text (a part in UTF-16 among them).
             let scanned = body.prefix(bytes + (64 << 10))
             let (text, remaining) = excerpt(ofForm: redacting(body: scanned, contentTypes: contentTypes), bytes: bytes)

@@ -34,8 +34,8 @@ extension SecretPolicy {
             }
             values.append(text)
         }
-        if let boundary = MultipartBody.boundary(in: contentTypes) {
-            for value in secretValues(inMultipart: body, boundary: boundary, scanning: limit) { add(value.utf8) }
+        if MultipartBody.isMultipart(contentTypes) {
+            for value in secretValues(inMultipart: body, boundary: MultipartBody.boundary(in: contentTypes), scanning: limit) { add(value.utf8) }
         }
         let kind = Self.descriptionKind(of: scanned, contentTypes: contentTypes)
         if kind != .opaque {

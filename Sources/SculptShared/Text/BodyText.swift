@@ -10,20 +10,19 @@ import Foundation
 /// let written = text.encoded(changed)                                      // back in UTF-16
 /// ```
 ///
-/// A body is read in the encoding its `Content-Type`'s `charset` names (`utf-16`, `utf-16le`,
-/// `utf-32`, `iso-8859-1`, `windows-1252`), else in UTF-16 or UTF-32 when its byte order mark or
-/// the zero bytes of its text say so, else as it is. Only whole code units are read; the bytes past
-/// the last whole one, and every code unit that is no character (a lone surrogate), are written
-/// back as they were.
+/// A body is read in the UTF-16 or UTF-32 its `Content-Type`'s `charset` names (`utf-16`,
+/// `utf-16le`, `utf-32`), else in the one its byte order mark names (a mark wins over a one-byte
+/// charset, as JSON readers read it), else in the one-byte charset named (`iso-8859-1`,
+/// `windows-1252`), else in UTF-16 or UTF-32 when the zero bytes of its text say so, else as it
+/// is. Only whole code units are read; the bytes past the last whole one, and every code unit that
+/// is no character (a lone surrogate, a UTF-32 value past U+10FFFF), are written back as they were.
 package struct BodyText: Sendable {
     /// The text in UTF-8: the body itself when it is UTF-8 or in no encoding known here.
     package let utf8: Data
-    /// Whether the body was read in another encoding than UTF-8.
+    /// Whether the body was read in another encoding than UTF-8. Such a body may be text in
+    /// another encoding that only starts as UTF-16 does (`FF FE 41 00` and then ASCII), or under a
+    /// charset it is not in: a reader of secrets reads it byte by byte too.
     package var isTranscoded: Bool { encoding != nil }
-    /// Whether its encoding was told by its first bytes alone (a byte order mark, zero bytes),
-    /// not by a `charset`: such a body may be text in another encoding that only starts so
-    /// (`FF FE 41 00` and then ASCII), and a reader of secrets reads it byte by byte too.
-    package let isInferred: Bool
 
     private let original: Data
     private let encoding: Encoding?
@@ -31,9 +30,20 @@ package struct BodyText: Sendable {
     private enum Encoding: Sendable {
         /// One byte a character (ISO 8859-1, Windows-1252).
         case bytes(String.Encoding)
-        /// UTF-16 or UTF-32 code units; `keepsLoneUnits` when each unit that is no character is
-        /// read as a private-use character that writes it back.
-        case wide(WideTextEncoding, keepsLoneUnits: Bool)
+        /// UTF-16 or UTF-32 code units, and those that are no character.
+        case wide(WideTextEncoding, lone: LoneUnits?)
+    }
+
+    /// The code units of a body that are no character, each read as a private-use character
+    /// (`base` and on, one for each in order) that writes it back.
+    private struct LoneUnits: Sendable {
+        var base: UInt32
+        var units: [UInt32]
+
+        /// The unit `scalar` stands for, if it stands for one.
+        func unit(for scalar: Unicode.Scalar) -> UInt32? {
+            scalar.value >= base && scalar.value - base < units.count ? units[Int(scalar.value - base)] : nil
+        }
     }
 
     /// The text of `body` as its `contentTypes` describe it.
@@ -45,13 +55,15 @@ package struct BodyText: Sendable {
         original = body
         let declared = Self.charset(in: contentTypes)
         if let declared, let wide = Self.reading(declared, of: body), let text = Self.read(body, as: wide) {
-            (utf8, encoding, isInferred) = (text.utf8, text.encoding, false)
+            (utf8, encoding) = (text.utf8, text.encoding)
+        } else if let marked = Self.byteOrderMark(of: body), let text = Self.read(body, as: marked) {
+            (utf8, encoding) = (text.utf8, text.encoding)
         } else if let declared, declared != .utf8, let text = String(data: body, encoding: declared) {
-            (utf8, encoding, isInferred) = (Data(text.utf8), .bytes(declared), false)
-        } else if let text = Self.wideText(of: body, multipart: MultipartBody.boundary(in: contentTypes) != nil) {
-            (utf8, encoding, isInferred) = (text.utf8, text.encoding, true)
+            (utf8, encoding) = (Data(text.utf8), .bytes(declared))
+        } else if let text = Self.wideText(of: body, multipart: MultipartBody.isMultipart(contentTypes)) {
+            (utf8, encoding) = (text.utf8, text.encoding)
         } else {
-            (utf8, encoding, isInferred) = (body, nil, false)
+            (utf8, encoding) = (body, nil)
         }
     }
 
@@ -65,11 +77,11 @@ package struct BodyText: Sendable {
         case nil: return changed
         case .bytes(let encoding):
             return String(decoding: changed, as: UTF8.self).data(using: encoding, allowLossyConversion: true) ?? changed
-        case .wide(let wide, let keepsLoneUnits):
+        case .wide(let wide, let lone):
             var units: [UInt32] = []
             for scalar in String(decoding: changed, as: UTF8.self).unicodeScalars {
-                if keepsLoneUnits, Self.loneUnitScalars.contains(scalar.value) {
-                    units.append(scalar.value - Self.loneUnitScalars.lowerBound + 0xD800)
+                if let unit = lone?.unit(for: scalar) {
+                    units.append(unit)
                 } else if wide.unitSize == 4 {
                     units.append(scalar.value)
                 } else {
@@ -91,8 +103,8 @@ package struct BodyText: Sendable {
     /// Whether `scalar`, in ``utf8``, stands for a code unit of the body that is no character (a
     /// lone surrogate).
     package func isLoneUnit(_ scalar: Unicode.Scalar) -> Bool {
-        guard case .wide(_, keepsLoneUnits: true) = encoding else { return false }
-        return Self.loneUnitScalars.contains(scalar.value)
+        guard case .wide(_, let lone?) = encoding else { return false }
+        return lone.unit(for: scalar) != nil
     }
 
     /// The encoding a `Content-Type`'s `charset` names, for the charsets recordings hold.
@@ -113,38 +125,42 @@ package struct BodyText: Sendable {
         "windows-1252": .windowsCP1252,
     ]
 
-    /// Where a code unit that is no character is read: U+F0000 and on, one private-use character
-    /// for each surrogate value.
-    private static let loneUnitScalars: Range<UInt32> = 0xF0000..<0xF0800
-
-    /// `body` read as `wide`: each code unit that is no character read as the private-use
-    /// character that writes it back (as U+FFFD when the text holds such characters itself, and
-    /// for a UTF-32 value past U+10FFFF); `nil` when `strict` and it holds such a unit.
+    /// `body` read as `wide`, each code unit that is no character read as a private-use character
+    /// that writes it back: from U+F0000 on, or U+100000 when the text holds characters of the
+    /// first private-use plane itself (U+FFFD when it holds both, or more than 65,534 such units);
+    /// `nil` when `strict` and it holds such a unit.
     private static func read(_ body: Data, as wide: WideTextEncoding, strict: Bool = false) -> (utf8: Data, encoding: Encoding)? {
         let units = codeUnits(of: body, as: wide)
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(units.count)
-        var lone: [Int] = []
-        var holdsPrivateUse = false
+        var lone: [(position: Int, unit: UInt32)] = []
+        var planesUsed: Set<UInt32> = []
         var index = 0
         while index < units.count {
             let unit = units[index]
             index += 1
-            if wide.unitSize == 2, (0xD800..<0xDC00).contains(unit), index < units.count, (0xDC00..<0xE000).contains(units[index]) {
-                scalars.append(Unicode.Scalar(0x10000 + (unit - 0xD800) << 10 + (units[index] - 0xDC00)) ?? "\u{FFFD}")
+            if wide.unitSize == 2, (0xD800..<0xDC00).contains(unit), index < units.count, (0xDC00..<0xE000).contains(units[index]),
+                let scalar = Unicode.Scalar(0x10000 + (unit - 0xD800) << 10 + (units[index] - 0xDC00)) {
+                planesUsed.insert(scalar.value >> 16)
+                scalars.append(scalar)
                 index += 1
             } else if let scalar = Unicode.Scalar(unit) {
-                holdsPrivateUse = holdsPrivateUse || loneUnitScalars.contains(unit)
+                if unit >= 0xF0000 { planesUsed.insert(unit >> 16) }
                 scalars.append(scalar)
             } else {
                 guard !strict else { return nil }
-                lone.append(scalars.count)
-                scalars.append((0xD800..<0xE000).contains(unit) ? Unicode.Scalar(loneUnitScalars.lowerBound + unit - 0xD800) ?? "\u{FFFD}" : "\u{FFFD}")
+                lone.append((scalars.count, unit))
+                scalars.append("\u{FFFD}")
             }
         }
-        // A text that holds those private-use characters itself cannot tell them apart.
-        if holdsPrivateUse { for position in lone { scalars[position] = "\u{FFFD}" } }
-        return (Data(String(String.UnicodeScalarView(scalars)).utf8), .wide(wide, keepsLoneUnits: !lone.isEmpty && !holdsPrivateUse))
+        guard !lone.isEmpty else { return (Data(String(String.UnicodeScalarView(scalars)).utf8), .wide(wide, lone: nil)) }
+        // The private-use planes, 15 and 16, hold 65,534 characters each.
+        let base: UInt32? = lone.count > 0xFFFE ? nil : !planesUsed.contains(0xF) ? 0xF0000 : !planesUsed.contains(0x10) ? 0x100000 : nil
+        if let base {
+            for (offset, unit) in lone.enumerated() { scalars[unit.position] = Unicode.Scalar(base + UInt32(offset)) ?? "\u{FFFD}" }
+        }
+        let text = String(String.UnicodeScalarView(scalars))
+        return (Data(text.utf8), .wide(wide, lone: base.map { LoneUnits(base: $0, units: lone.map(\.unit)) }))
     }
 
     /// The whole code units of `body` after its byte order mark.
@@ -190,6 +206,16 @@ package struct BodyText: Sendable {
             }
         }
         return counts
+    }
+
+    /// The UTF-16 or UTF-32 a byte order mark at the start of `body` names.
+    private static func byteOrderMark(of body: Data) -> WideTextEncoding? {
+        let head = [UInt8](body.prefix(4))
+        if head == [0xFF, 0xFE, 0x00, 0x00] { return WideTextEncoding(unitSize: 4, isBigEndian: false, markSize: 4) }
+        if head == [0x00, 0x00, 0xFE, 0xFF] { return WideTextEncoding(unitSize: 4, isBigEndian: true, markSize: 4) }
+        if head.starts(with: [0xFF, 0xFE]) { return WideTextEncoding(unitSize: 2, isBigEndian: false, markSize: 2) }
+        if head.starts(with: [0xFE, 0xFF]) { return WideTextEncoding(unitSize: 2, isBigEndian: true, markSize: 2) }
+        return nil
     }
 
     /// The text of a body with no `charset` when it is in UTF-16 or UTF-32: by its first bytes as

@@ -169,7 +169,8 @@ public enum SecretScan {
                 default: return Name(.any, pair, policy)
                 }
             }
-            // A base64 body: a fixture's (`bodyEncoding`) or a HAR entry's (`content.encoding`).
+            // A base64 body: a fixture's (`bodyEncoding`) or a HAR entry's (`content.encoding`); a
+            // body written as text otherwise.
             let base64Member = value["bodyEncoding"]?.string == "base64" ? "body" : value["encoding"]?.string == "base64" ? "text" : nil
             // The fields beside a body (a fixture's `headers`, a HAR content's `mimeType`): how it
             // is stored, and a multipart body's boundary.
@@ -181,24 +182,27 @@ public enum SecretScan {
                 // A member's name is shown in reports: through the gate.
                 path.push(member: ShownText.line(key, limit: 128))
                 defer { path.pop() }
-                if key == base64Member, let text = member.value.string, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) {
-                    // Found in the decoded body, read as JSON when it is JSON; the line is the encoded body's.
+                // A body written as text or base64 (not as JSON): read as a client reads it.
+                let isBase64 = key == base64Member
+                if key == "body" || key == "text", let text = member.value.string,
+                    let bytes = isBase64 ? Data(base64Encoded: text, options: .ignoreUnknownCharacters) : Data(text.utf8) {
+                    // Found in the decoded body, read as JSON when it is JSON.
                     let (body, utf8, byteByByte, failure) = decodedBody(bytes, fields: fields)
                     var found: [Finding] = []
-                    if let document = try? OrderedJSON(parsing: Data(body.utf8)), { if case .object = document { true } else { document.array != nil } }() {
-                        walk(document, name: nil, path: &path, into: &found, policy)
-                    } else {
-                        // A multipart body's parts are read from its bytes, each in its own encoding.
-                        add(self.findings(in: body, name: nil, policy, boundary: boundary, bytes: [UInt8](utf8)), at: path, to: &found)
+                    for (text, bytes) in [(body, utf8)] + (byteByByte.map { [($0, Data($0.utf8))] } ?? []) {
+                        if let document = try? OrderedJSON(parsing: Data(text.utf8)), { if case .object = document { true } else { document.array != nil } }() {
+                            walk(document, name: nil, path: &path, into: &found, policy)
+                        } else {
+                            // A multipart body's parts are read from its bytes, each in its own encoding.
+                            add(self.findings(in: text, name: nil, policy, boundary: boundary, bytes: [UInt8](bytes)), at: path, to: &found)
+                        }
                     }
-                    if let byteByByte { add(self.findings(in: byteByByte, name: nil, policy, boundary: boundary), at: path, to: &found) }
-                    findings += hidingValues(in: found).map { Finding(path: $0.path, kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64))) }
+                    // A base64 body's line is found by the body as encoded.
+                    findings += hidingValues(in: found).map { isBase64 ? Finding(path: $0.path, kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64))) : $0 }
                     // What could not be read may hold a secret: the file is not called clean.
                     if let failure {
                         findings.append(Finding(path: path.text, kind: "a compressed body that cannot be read whole (\(failure))", shown: "not checked past \(body.utf8.count) bytes", needle: String(text.prefix(64))))
                     }
-                } else if let boundary, key == "body" || key == "text", let text = member.value.string {
-                    add(self.findings(in: text, name: nil, policy, boundary: boundary), at: path, to: &findings)
                 } else {
                     walk(member.value, name: key == "value" ? pairName ?? memberName : memberName, path: &path, into: &findings, policy)
                 }
@@ -244,7 +248,7 @@ public enum SecretScan {
                 ? try RecordedBody.decoded(bytes, fields: fields) : (try RecordedBody.decompressed(ofStored: bytes), fields)
             let read = BodyText(body, contentTypes: described[values: .contentType])
             let text = String(decoding: read.utf8, as: UTF8.self)
-            let byteByByte = read.isInferred ? String(data: body, encoding: .isoLatin1) : nil
+            let byteByByte = read.isTranscoded ? String(data: body, encoding: .isoLatin1) : nil
             // A coding no reader undoes (`br`) over bytes that are not text: what they hold is unknown.
             if let coding = described[.contentEncoding], !RecordedBody.isText(body) {
                 return (text, read.utf8, byteByByte, "Content-Encoding \(PrintableText.value(coding, limit: 64)) is not read")
@@ -278,21 +282,23 @@ public enum SecretScan {
         let multipart = depth < 4 ? multipartParts(of: bytes ?? Array(text.utf8), boundary: boundary) : (parts: [], delimiter: nil)
         let parts = multipart.parts.flatMap { part -> [Finding] in
             // A multipart part is read part by part in turn.
-            if let nested = part.contentType.flatMap({ MultipartBody.boundary(in: [$0]) }) {
-                return findings(in: String(decoding: part.content, as: UTF8.self), name: Name(.parameter, part.name, policy), policy, boundary: nested, depth: depth + 1, bytes: [UInt8](part.content))
+            if let type = part.contentType, MultipartBody.isMultipart([type]) {
+                return findings(in: String(decoding: part.content, as: UTF8.self), name: Name(.parameter, part.name, policy), policy, boundary: MultipartBody.boundary(in: [type]), depth: depth + 1, bytes: [UInt8](part.content))
             }
             let read = BodyText(part.content, contentTypes: [part.contentType ?? "text/plain"])
-            let content = String(decoding: read.utf8, as: UTF8.self)
-            // Read byte by byte too when only its first bytes made it UTF-16 or UTF-32.
-            let byteByByte = read.isInferred ? String(data: part.content, encoding: .isoLatin1).map { valueFindings(in: $0, name: Name(.parameter, part.name, policy), policy) } ?? [] : []
-            // A JSON part is read as JSON: its members are named.
-            if let document = try? OrderedJSON(parsing: read.utf8), { if case .object = document { true } else { document.array != nil } }() {
-                var path = Path()
-                var found: [Finding] = []
-                walk(document, name: nil, path: &path, into: &found, policy)
-                return found.map { Finding(path: "", kind: $0.kind, shown: $0.shown, needle: $0.needle) } + byteByByte
+            // Read byte by byte too when it was read in another encoding.
+            let readings = [String(decoding: read.utf8, as: UTF8.self)] + (read.isTranscoded ? [String(data: part.content, encoding: .isoLatin1)].compactMap { $0 } : [])
+            return readings.enumerated().flatMap { reading, content -> [Finding] in
+                // A JSON part is read as JSON: its members are named.
+                if let document = try? OrderedJSON(parsing: Data(content.utf8)), { if case .object = document { true } else { document.array != nil } }() {
+                    var path = Path()
+                    var found: [Finding] = []
+                    walk(document, name: nil, path: &path, into: &found, policy)
+                    return found.map { Finding(path: "", kind: $0.kind, shown: $0.shown, needle: $0.needle) }
+                }
+                // A name tells what the part's text is; read byte by byte, only what it holds.
+                return valueFindings(in: content, name: reading == 0 ? Name(.parameter, part.name, policy) : nil, policy)
             }
-            return valueFindings(in: content, name: Name(.parameter, part.name, policy), policy) + byteByByte
         }
         return valueFindings(in: text, name: name, policy, delimiter: multipart.delimiter) + parts
     }
@@ -323,8 +329,9 @@ public enum SecretScan {
                 findings.append(Finding(path: path, kind: "an unredacted value under a secret element or attribute", shown: hidden(value), needle: value))
             }
         }
-        guard findings.isEmpty else { return findings }
-        return namedFindings(in: text, name: name, path: path, policy, delimiter: delimiter)
+        // And what names tell, each value once: a credential under a secret name is one finding.
+        let found = Set(findings.map(\.needle))
+        return findings + namedFindings(in: text, name: name, path: path, policy, delimiter: delimiter).filter { !found.contains($0.needle) }
     }
 
     /// `text` with `+` read as a space and percent-encodings decoded, as a form or query is
@@ -397,12 +404,8 @@ public enum SecretScan {
     /// decodes it (base64 undone), and its delimiter: by `boundary`, or without one when its first
     /// line is `--` and a boundary, as a body without a preamble starts.
     private static func multipartParts(of bytes: [UInt8], boundary: String?) -> (parts: [(name: String, contentType: String?, content: Data)], delimiter: String?) {
-        let boundary = boundary ?? {
-            guard bytes.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]), let lineEnd = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-            return String(decoding: bytes[2..<lineEnd], as: UTF8.self).trimmingCharacters(in: ["\r"])
-        }()
-        guard let boundary, let body = MultipartBody(bytes, boundary: boundary) else { return ([], nil) }
-        return (body.parts.map { ($0.name ?? "", $0.contentType, $0.decoded(in: bytes)) }, "--" + boundary)
+        guard let body = MultipartBody(bytes, boundary: boundary) else { return ([], nil) }
+        return (body.parts.map { ($0.name ?? "", $0.contentType, $0.decoded(in: bytes)) }, "--" + body.boundary)
     }
 
     /// The password of the first URL in `text` that has one (`https://user:password@host/`).

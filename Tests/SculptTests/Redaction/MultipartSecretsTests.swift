@@ -151,6 +151,36 @@ struct MultipartSecretsTests {
         #expect(!shown.contains(Self.secret), "\(error)")
     }
 
+    /// A body of one part under `header`, delimited by `written`, its type naming `declared`.
+    static func onePart(_ header: String, content: String = password, written: String, declared: String) -> (body: Data, fields: HTTPFields) {
+        (Data("--\(written)\r\n\(header)\r\n\r\n\(content)\r\n--\(written)--\r\n".utf8), [.contentType: "multipart/form-data; boundary=\(declared)"])
+    }
+
+    static let framings: [(String, Data, HTTPFields)] = [
+        ("a folded Content-Disposition", #"Content-Disposition: form-data;\#r\#n name="password""#, "XyZ123", "XyZ123"),
+        ("a boundary of 75 bytes", #"Content-Disposition: form-data; name="password""#, String(repeating: "b", count: 75), String(repeating: "b", count: 75)),
+        ("a boundary of 2,000 bytes", #"Content-Disposition: form-data; name="password""#, String(repeating: "c", count: 2_000), String(repeating: "c", count: 2_000)),
+        ("a declared boundary the body does not use", #"Content-Disposition: form-data; name="password""#, "real", "other"),
+        ("a JSON part under a charset it is not in", "Content-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json; charset=utf-16", "XyZ123", "XyZ123"),
+    ].map { label, header, written, declared in
+        let (body, fields) = onePart(header, content: header.contains("json") ? #"{"password":"\#(password)"}"# : password, written: written, declared: declared)
+        return (label, body, fields)
+    }
+
+    @Test("a part framed or declared as senders write them is read by its name: redacted, found, and not described", arguments: framings)
+    func framedParts(_ label: String, _ body: Data, _ fields: HTTPFields) throws {
+        let fixture = Fixture(request: .init(method: .post, url: try #require(URL(string: "https://example.com/session")), headerFields: fields, body: body), response: .init(status: .noContent))
+        #expect(!SecretScan.findings(inJSON: fixture.encoded()).isEmpty, "check finds the password")
+        let recorded = Redaction().redacting(fixture)
+        #expect(!Self.kept(recorded).contains(Self.password), "\(Self.kept(recorded))")
+        #expect(SecretScan.findings(inJSON: recorded.encoded()).isEmpty, "\(SecretScan.findings(inJSON: recorded.encoded()).map(\.kind))")
+        let context = ResponseContext(url: URL(string: "https://example.com/session"), method: .post, status: .ok, headerFields: fields)
+        let error = try #require(throws: SculptError.self) {
+            try ModelResponseSerializer(matcher: StaticModelMatcher(User.self)).serialize(body, for: context, as: User.self)
+        }
+        #expect(!error.description.contains(Self.password), "\(error)")
+    }
+
     @Test("a passthrough recording keeps no password a form posted")
     func recording() async throws {
         let api = FixtureReplay([try Self.login()], options: .init(repeatsLastResponse: true))

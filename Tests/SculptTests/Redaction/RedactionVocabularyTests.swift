@@ -216,6 +216,21 @@ struct RedactionVocabularyTests {
         #expect(findings.isEmpty, "\(findings)")
     }
 
+    @Test("sculpt check flags each secret a recording would replace, beside a credential in the same body, however the file writes the body", arguments: [
+        ("application/json", #"{"login":"octocat","password":"hunter2hunter2","note":"ghp_Abcdefghijklmnopqrstuvwxyz0123456789"}"#),
+        ("application/x-www-form-urlencoded", "login=octocat&password=hunter2hunter2&note=ghp_Abcdefghijklmnopqrstuvwxyz0123456789"),
+        ("text/plain", "password=hunter2hunter2 note ghp_Abcdefghijklmnopqrstuvwxyz0123456789"),
+    ], [false, true])
+    func checkFlagsEverySecret(_ row: (contentType: String, body: String), _ byteExact: Bool) throws {
+        let (contentType, body) = row
+        let fixture = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.example.com/a"))),
+            response: .init(headerFields: [.contentType: contentType], body: Data(body.utf8)))
+        let kinds = Set(SecretScan.findings(inJSON: fixture.encoded(byteExact: byteExact)).map(\.kind))
+        #expect(kinds == ["a GitHub token", #"an unredacted "password""#], "\(kinds)")
+        #expect(SecretScan.findings(inJSON: Redaction().redacting(fixture).encoded(byteExact: byteExact)).isEmpty)
+    }
+
     @Test("sculpt check never shows a value it finds in the path of a finding, where a member is named by it", arguments: [false, true])
     func findingPathsHideValues(base64: Bool) throws {
         let body = Data(#"{"sessions":{"Hunter2SuperSecretPw":{"password":"Hunter2SuperSecretPw"}}}"#.utf8)

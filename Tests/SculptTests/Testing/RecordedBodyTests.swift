@@ -138,6 +138,9 @@ struct RecordedBodyTests {
         ("by its byte order mark", String.Encoding.utf16LittleEndian, [0xFF, 0xFE] as [UInt8], [0x00, 0xD8] as [UInt8], "application/json"),
         ("declared, without a mark", .utf16BigEndian, [], [0xDC, 0x00], "application/json; charset=utf-16be"),
         ("UTF-32, declared", .utf32LittleEndian, [], [0x00, 0xD8, 0x00, 0x00], "application/json; charset=utf-32le"),
+        ("UTF-32, a value past U+10FFFF", .utf32LittleEndian, [0xFF, 0xFE, 0x00, 0x00], [0x00, 0x00, 0x11, 0x00], "application/json"),
+        ("UTF-32 by its zero bytes, then bytes that are no character", .utf32LittleEndian, [], Array("wxyz".utf8), "application/json"),
+        ("UTF-16 that holds private-use characters itself", .utf16LittleEndian, [0xFF, 0xFE], [0x80, 0xDB, 0x00, 0xDC, 0x00, 0xD8, 0x80, 0xDB, 0x01, 0xDC], "application/json"),
     ])
     func loneCodeUnit(_ name: String, _ encoding: String.Encoding, _ mark: [UInt8], _ lone: [UInt8], _ contentType: String) throws {
         func wide(_ text: String) throws -> Data { try #require(text.data(using: encoding)) }
@@ -148,6 +151,28 @@ struct RecordedBodyTests {
         #expect(!SecretScan.findings(inJSON: fixture.encoded(byteExact: true)).isEmpty)
         let redacted = Redaction().redacting(fixture).response.body
         #expect(redacted == Data(mark) + (try wide(#"{"password":"REDACTED","bad":""#)) + Data(lone) + (try wide(#""}"#)), "\(Array(redacted))")
+    }
+
+    @Test("a body under a charset it is not in keeps no secret, and check finds it before and nothing after", arguments: [
+        ("UTF-16 with its byte order mark, under a one-byte charset", "application/json; charset=iso-8859-1", Data([0xFF, 0xFE]) + Data(json.utf16.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] })),
+        ("UTF-16 with its byte order mark, under windows-1252", "application/json; charset=windows-1252", Data([0xFF, 0xFE]) + Data(json.utf16.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] })),
+        ("JSON in UTF-8 under charset=utf-16", "application/json; charset=utf-16", Data(json.utf8)),
+        ("JSON in UTF-8 under charset=utf-32", "application/json; charset=utf-32", Data(json.utf8)),
+        ("a form in UTF-8 under charset=utf-16", "application/x-www-form-urlencoded; charset=utf-16", Data("login=octocat&password=hunter2hunter2&note=ghp_Abcdefghijklmnopqrstuvwxyz0123456789".utf8)),
+        ("text in UTF-8 under charset=UTF-16", "text/plain; charset=UTF-16", Data("password=hunter2hunter2 note ghp_Abcdefghijklmnopqrstuvwxyz0123456789".utf8)),
+    ])
+    func mislabelledCharset(_ name: String, _ contentType: String, _ body: Data) throws {
+        let fixture = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.github.com/users/octocat"))),
+            response: .init(headerFields: [.contentType: contentType], body: body))
+        let found = Set(SecretScan.findings(inJSON: fixture.encoded(byteExact: true)).map(\.kind))
+        #expect(found.contains("a GitHub token") && found.contains { $0.contains("password") }, "\(found)")
+        let redacted = Redaction().redacting(fixture)
+        let wide = { (text: String) in Data(text.utf16.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }) }
+        for secret in ["hunter2hunter2", "ghp_Abcdefghijklmnopqrstuvwxyz0123456789"] {
+            #expect(redacted.response.body.range(of: Data(secret.utf8)) == nil && redacted.response.body.range(of: wide(secret)) == nil, "\(secret)")
+        }
+        #expect(SecretScan.findings(inJSON: redacted.encoded(byteExact: true)).isEmpty, "\(SecretScan.findings(inJSON: redacted.encoded(byteExact: true)).map(\.kind))")
     }
 
     @Test("a finding's kind quotes no secret from the coding it could not read")
