@@ -11,8 +11,8 @@ import Foundation
 ///
 /// Reading is one pass over the bytes: a delimiter is looked for only where a line starts, and a
 /// comparison that fails stops inside that line, so the bytes are compared about once whatever
-/// the boundary's length (RFC 2046 allows 70 bytes; senders write more). Lines may end in CRLF or
-/// LF, and a header field may be folded onto the lines after it.
+/// the boundary's length (RFC 2046 allows 70 bytes; senders write more, and any length is read).
+/// Lines may end in CRLF or LF, and a header field may be folded onto the lines after it.
 package struct MultipartBody: Sendable {
     /// One part.
     package struct Part: Sendable {
@@ -38,9 +38,6 @@ package struct MultipartBody: Sendable {
     /// The boundary that delimits them.
     package let boundary: String
 
-    /// The longest boundary read: RFC 2046 allows 70 bytes, and senders write more.
-    private static let longestBoundary = 4 << 10
-
     /// Whether one of `contentTypes` is a `multipart/*` type.
     package static func isMultipart(_ contentTypes: [String]) -> Bool {
         contentTypes.contains { ASCII.lowercased($0.trimmingCharacters(in: [" ", "\t"])).hasPrefix("multipart/") }
@@ -60,7 +57,7 @@ package struct MultipartBody: Sendable {
                 guard let equals = parameter.firstIndex(of: "="), ASCII.lowercased(parameter[..<equals]).trimmingCharacters(in: [" "]) == "boundary" else { continue }
                 var boundary = parameter[parameter.index(after: equals)...].trimmingCharacters(in: [" "])
                 if boundary.count >= 2, boundary.hasPrefix("\""), boundary.hasSuffix("\"") { boundary = String(boundary.dropFirst().dropLast()) }
-                guard !boundary.isEmpty, boundary.utf8.count <= longestBoundary else { return nil }
+                guard !boundary.isEmpty else { return nil }
                 return boundary
             }
         }
@@ -68,15 +65,24 @@ package struct MultipartBody: Sendable {
     }
 
     /// The parts of `bytes`, delimited by `boundary` or, when that opens no part (a sender that
-    /// declared one boundary and wrote another) or none is given, by the one the first line names
-    /// (`--` and a boundary, as a body without a preamble starts); `nil` when neither opens a part.
+    /// declared one boundary and wrote another), by the one the first line that starts with `--`
+    /// names (after a preamble, if any); with no boundary given, by the one the first line names
+    /// when it starts with `--`. `nil` when none opens a part.
     package init?(_ bytes: [UInt8], boundary: String?) {
         if let boundary, let parts = Self.parts(of: bytes, boundary: boundary) {
             (self.parts, self.boundary) = (parts, boundary)
             return
         }
-        guard bytes.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]), let lineEnd = bytes.firstIndex(of: UInt8(ascii: "\n")),
-            case let written = String(decoding: bytes[2..<lineEnd], as: UTF8.self).trimmingCharacters(in: [" ", "\t", "\r"]),
+        // With no boundary declared, only a body that starts as one is taken for one.
+        var lineStart = 0
+        while boundary != nil, lineStart < bytes.count, !bytes[lineStart...].starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) {
+            guard let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            lineStart = lineEnd + 1
+        }
+        guard bytes[lineStart...].starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) else { return nil }
+        let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        guard lineStart + 2 <= lineEnd,
+            case let written = String(decoding: bytes[(lineStart + 2)..<lineEnd], as: UTF8.self).trimmingCharacters(in: [" ", "\t", "\r"]),
             written != boundary, let parts = Self.parts(of: bytes, boundary: written)
         else { return nil }
         (self.parts, self.boundary) = (parts, written)
@@ -85,7 +91,7 @@ package struct MultipartBody: Sendable {
     /// The parts of `bytes` delimited by `boundary`; `nil` when no delimiter opens one.
     private static func parts(of bytes: [UInt8], boundary: String) -> [Part]? {
         let delimiter = Array("--\(boundary)".utf8)
-        guard !boundary.isEmpty, boundary.utf8.count <= Self.longestBoundary, var start = Self.delimiter(delimiter, in: bytes, from: 0) else { return nil }
+        guard !boundary.isEmpty, var start = Self.delimiter(delimiter, in: bytes, from: 0) else { return nil }
         var parts: [Part] = []
         while true {
             var cursor = start + delimiter.count
@@ -108,17 +114,27 @@ package struct MultipartBody: Sendable {
         return parts.isEmpty ? nil : parts
     }
 
-    /// Where the next delimiter at the start of a line begins, at or after `from`.
+    /// Where the next delimiter begins at or after `from`: at the start of a line, followed by
+    /// `--` (the close) or by white space to the line's end (RFC 2046), so that a line of content
+    /// that only starts as one (`--boundary-and-more`) is content.
     private static func delimiter(_ delimiter: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
         var index = start
         while index + delimiter.count <= bytes.count {
             if (index == 0 || bytes[index - 1] == UInt8(ascii: "\n")), bytes[index] == delimiter[0],
-                bytes[index..<(index + delimiter.count)].elementsEqual(delimiter) {
+                bytes[index..<(index + delimiter.count)].elementsEqual(delimiter), endsDelimiter(bytes, at: index + delimiter.count) {
                 return index
             }
             index += 1
         }
         return nil
+    }
+
+    /// Whether what follows a delimiter at `index` ends it: `--`, or white space and then a line
+    /// break or the end of the body.
+    private static func endsDelimiter(_ bytes: [UInt8], at index: Int) -> Bool {
+        if bytes[index...].starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) { return true }
+        let rest = bytes[index...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        return rest.first.map { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") } ?? true
     }
 
     /// A part's header from `start`: its name, content type and transfer encoding, and where its
@@ -159,15 +175,17 @@ package struct MultipartBody: Sendable {
     }
 
     /// The value of `parameter` in a header value (`form-data; name="password"`), unquoted: white
-    /// space around `=` allowed, and the extended form (`name*=UTF-8''password`, RFC 8187)
-    /// decoded.
+    /// space around `=` allowed, a `;` inside quotes kept, the extended form
+    /// (`name*=UTF-8''password`, RFC 8187) decoded, and an encoded word (`=?utf-8?q?password?=`,
+    /// RFC 2047) decoded.
     private static func parameter(_ parameter: String, in value: String) -> String? {
-        for piece in value.split(separator: ";").dropFirst() {
+        for piece in pieces(of: value).dropFirst() {
             guard let equals = piece.firstIndex(of: "=") else { continue }
             let key = ASCII.lowercased(piece[..<equals].trimmingCharacters(in: [" ", "\t"]))
             let raw = piece[piece.index(after: equals)...].trimmingCharacters(in: [" ", "\t"])
             if key == parameter {
-                return raw.count >= 2 && raw.hasPrefix("\"") && raw.hasSuffix("\"") ? String(raw.dropFirst().dropLast()) : raw
+                let unquoted = raw.count >= 2 && raw.hasPrefix("\"") && raw.hasSuffix("\"") ? String(raw.dropFirst().dropLast()) : raw
+                return encodedWord(unquoted) ?? unquoted
             }
             if key == parameter + "*", let quote = raw.range(of: "'", options: .backwards) {
                 // `charset'language'value`, the value percent-encoded.
@@ -176,5 +194,55 @@ package struct MultipartBody: Sendable {
             }
         }
         return nil
+    }
+
+    /// `value` split at each `;` outside quotes.
+    private static func pieces(of value: String) -> [Substring] {
+        var pieces: [Substring] = []
+        var start = value.startIndex
+        var quoted = false
+        var index = value.startIndex
+        while index < value.endIndex {
+            let character = value[index]
+            if character == "\\", quoted, value.index(after: index) < value.endIndex {
+                index = value.index(index, offsetBy: 2)
+                continue
+            }
+            if character == "\"" { quoted.toggle() }
+            if character == ";", !quoted {
+                pieces.append(value[start..<index])
+                start = value.index(after: index)
+            }
+            index = value.index(after: index)
+        }
+        pieces.append(value[start...])
+        return pieces
+    }
+
+    /// The text of an RFC 2047 encoded word (`=?utf-8?q?pass_word?=`, `=?utf-8?b?cGFzcw==?=`), as
+    /// some senders write a non-ASCII field name; `nil` for any other text.
+    private static func encodedWord(_ text: String) -> String? {
+        guard text.hasPrefix("=?"), text.hasSuffix("?="), text.count > 4 else { return nil }
+        let fields = text.dropFirst(2).dropLast(2).split(separator: "?", maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3 else { return nil }
+        switch ASCII.lowercased(fields[1]) {
+        case "b": return Data(base64Encoded: String(fields[2])).map { String(decoding: $0, as: UTF8.self) }
+        case "q":
+            var bytes: [UInt8] = []
+            var rest = Substring(fields[2]).utf8[...]
+            while let byte = rest.first {
+                rest = rest.dropFirst()
+                if byte == UInt8(ascii: "_") {
+                    bytes.append(UInt8(ascii: " "))
+                } else if byte == UInt8(ascii: "="), rest.count >= 2, let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16) {
+                    bytes.append(value)
+                    rest = rest.dropFirst(2)
+                } else {
+                    bytes.append(byte)
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        default: return nil
+        }
     }
 }

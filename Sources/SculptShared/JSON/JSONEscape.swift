@@ -56,12 +56,14 @@ package enum JSONEscape {
     }
 
     /// The content of a JSON string (between its quotes, `range` of `bytes`) with its escapes
-    /// decoded; `nil` when an escape is invalid.
+    /// decoded; `nil` when an escape is invalid. With `replacingLoneSurrogates`, an escaped
+    /// surrogate without its pair (`\ud800`) is read as U+FFFD, as a reader of what the text says
+    /// (redaction) reads it.
     ///
     /// ```swift
     /// JSONEscape.decodedContent(bytes, in: start..<end)   // #"a\u00e9"# gives the UTF-8 of "aé"
     /// ```
-    package static func decodedContent(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> [UInt8]? {
+    package static func decodedContent(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>, replacingLoneSurrogates: Bool = false) -> [UInt8]? {
         var decoded: [UInt8] = []
         decoded.reserveCapacity(range.count)
         var position = range.lowerBound
@@ -72,7 +74,7 @@ package enum JSONEscape {
                 decoded.append(byte)
                 continue
             }
-            guard (try? decode(bytes, at: &position, end: range.upperBound, into: &decoded)) != nil else { return nil }
+            guard (try? decode(bytes, at: &position, end: range.upperBound, into: &decoded, replacingLoneSurrogates: replacingLoneSurrogates)) != nil else { return nil }
         }
         return decoded
     }
@@ -81,7 +83,7 @@ package enum JSONEscape {
     /// UTF-8 to `output` and moves `index` past it. A `\u` high surrogate must be followed by a
     /// `\u` low one (they are joined); a lone surrogate is invalid.
     package static func decode(
-        _ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, end: Int, into output: inout [UInt8]
+        _ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int, end: Int, into output: inout [UInt8], replacingLoneSurrogates: Bool = false
     ) throws(Invalid) {
         guard index < end else { throw Invalid(reason: "a backslash ends the string") }
         let escape = bytes[index]
@@ -96,15 +98,24 @@ package enum JSONEscape {
         case UInt8(ascii: "u"):
             var value = UInt32(try hex4(bytes, at: &index, end: end))
             if (0xD800...0xDBFF).contains(value) {
-                guard index + 2 <= end, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw Invalid(reason: "a high surrogate must be followed by a low one")
+                let pairStart = index
+                do throws(Invalid) {
+                    guard index + 2 <= end, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                        throw Invalid(reason: "a high surrogate must be followed by a low one")
+                    }
+                    index += 2
+                    let low = UInt32(try hex4(bytes, at: &index, end: end))
+                    guard (0xDC00...0xDFFF).contains(low) else { throw Invalid(reason: "a high surrogate must be followed by a low one") }
+                    value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                } catch {
+                    guard replacingLoneSurrogates else { throw error }
+                    // What follows is read on its own.
+                    index = pairStart
+                    value = 0xFFFD
                 }
-                index += 2
-                let low = UInt32(try hex4(bytes, at: &index, end: end))
-                guard (0xDC00...0xDFFF).contains(low) else { throw Invalid(reason: "a high surrogate must be followed by a low one") }
-                value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
             } else if (0xDC00...0xDFFF).contains(value) {
-                throw Invalid(reason: "a low surrogate without a high one")
+                guard replacingLoneSurrogates else { throw Invalid(reason: "a low surrogate without a high one") }
+                value = 0xFFFD
             }
             guard let scalar = Unicode.Scalar(value) else { throw Invalid(reason: "\\u escape is not a Unicode scalar") }
             output.append(contentsOf: String(Character(scalar)).utf8)

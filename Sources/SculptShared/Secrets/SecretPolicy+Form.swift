@@ -65,10 +65,11 @@ extension SecretPolicy {
         let redacted = redacting(text: text.utf8, as: kind)
         let encoded = redacted == text.utf8 ? body : text.encoded(redacted)
         // Its first bytes or its charset may have called it UTF-16 or UTF-32 when it is text in
-        // another encoding (`FF FE 41 00` and then ASCII, ASCII under `charset=utf-16`): read
-        // byte by byte too. Text that is UTF-16 or UTF-32 holds no secret so read (a zero byte or
-        // a wide character between its ASCII letters).
-        return kind != .opaque ? redacting(bytes: encoded) : encoded
+        // another encoding (`FF FE 41 00` and then ASCII, ASCII under `charset=utf-16`): read byte
+        // by byte too, unless a zero byte past its first four makes it the wide text it was read
+        // as (a byte change there would shift every code unit after it).
+        guard kind != .opaque, !BodyText.holdsWideText(encoded) else { return encoded }
+        return text.aligning(redacting(bytes: encoded), from: encoded)
     }
 
     /// UTF-8 text with the values of its secret names replaced, read as `kind`, and credentials

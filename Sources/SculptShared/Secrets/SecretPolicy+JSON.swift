@@ -98,7 +98,7 @@ extension SecretPolicy {
         // credential after its scheme (`Bearer …`); escapes may write either.
         let mayHoldParameters = content.contains(UInt8(ascii: "=")) || content.contains(UInt8(ascii: "\\")) || Self.namesAScheme(content)
         guard mayBeURL || mayBeDocument || mayHoldParameters,
-            let decoded = JSONEscape.decodedContent(content.base, in: content.startIndex..<content.endIndex)
+            let decoded = JSONEscape.decodedContent(content.base, in: content.startIndex..<content.endIndex, replacingLoneSurrogates: true)
         else { return nil }
         let text = String(decoding: decoded, as: UTF8.self)
         if mayBeDocument {
@@ -167,7 +167,7 @@ extension SecretPolicy {
             if written[position] == UInt8(ascii: "\\") {
                 position += 1
                 var character: [UInt8] = []
-                guard (try? JSONEscape.decode(written.base, at: &position, end: written.endIndex, into: &character)) != nil else { return jsonString(redacted) }
+                guard (try? JSONEscape.decode(written.base, at: &position, end: written.endIndex, into: &character, replacingLoneSurrogates: true)) != nil else { return jsonString(redacted) }
                 length += character.count
             } else {
                 position += 1
@@ -189,7 +189,7 @@ extension SecretPolicy {
         let json = [UInt8(ascii: "\"")] + written[written.startIndex..<first.written] + escaped(new[first.decoded..<(last.decoded - shift)])
             + written[last.written..<written.endIndex] + [UInt8(ascii: "\"")]
         // It must read as the redacted text, or it is written anew.
-        let reads = json.withUnsafeBufferPointer { JSONEscape.decodedContent($0, in: 1..<($0.count - 1)) }
+        let reads = json.withUnsafeBufferPointer { JSONEscape.decodedContent($0, in: 1..<($0.count - 1), replacingLoneSurrogates: true) }
         return reads == new ? json : jsonString(redacted)
     }
 

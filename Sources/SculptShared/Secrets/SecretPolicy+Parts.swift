@@ -54,10 +54,12 @@ extension SecretPolicy {
     }
 
     /// A parameter's value (a query's, a form's) as text and as a form decodes it (`+` a space,
-    /// escapes decoded), each with its ``secretParts(of:)``: `Token+abc%E2…` holds `abc…`.
+    /// escapes decoded, up to three times as a value encoded again is), each with its
+    /// ``secretParts(of:)``: `Token+abc%E2…` holds `abc…`, and so does `Bearer%2520abc…`.
     package static func parameterValues(_ value: some StringProtocol) -> [String] {
         let written = String(value)
-        let decoded = [written.removingPercentEncoding, written.replacingOccurrences(of: "+", with: " ").removingPercentEncoding].compactMap { $0 }
+        var decoded = [written.removingPercentEncoding, written.replacingOccurrences(of: "+", with: " ").removingPercentEncoding].compactMap { $0 }
+        while decoded.count < 4, let last = decoded.last, let again = last.removingPercentEncoding, again != last { decoded.append(again) }
         return ([written] + decoded).flatMap(withParts)
     }
 

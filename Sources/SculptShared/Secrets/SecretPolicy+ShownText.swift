@@ -28,7 +28,8 @@ extension SecretPolicy {
     /// ``Secrets/marker``: a URL's user name and password, the value of a quoted secret member
     /// (`"token": "…"`), the value after a secret name and `=` (up to the next delimiter: a value
     /// in prose ends at a space), and the credential after `Bearer` or `Basic`; each also where it
-    /// is written with escapes (`access_token%3Dx`). `text` itself when it holds none.
+    /// is written with escapes, up to three times (`access_token%3Dx`, `Bearer%2520x`). `text`
+    /// itself when it holds none.
     ///
     /// ```swift
     /// SecretPolicy.default.redactingNames(inShownText: "retry with token=abc123 or Bearer abcdefgh12")   // retry with token=REDACTED or Bearer REDACTED
@@ -37,8 +38,11 @@ extension SecretPolicy {
         let named = redacting(embeddedMembers: redactingUserInfo(in: text))
         let bytes = Array(named.utf8)
         var ranges = embeddedParameterValueRanges(in: bytes)
-        if let view = EscapedText(bytes) {
-            ranges += embeddedParameterValueRanges(in: view.decoded).map { view.written($0) }
+        // Written with escapes, and escaped again, up to three times in all (`Bearer%2520…`).
+        var layers: [EscapedText] = []
+        while layers.count < 3, let view = EscapedText(layers.last?.decoded ?? bytes) { layers.append(view) }
+        for (depth, view) in layers.enumerated() {
+            ranges += embeddedParameterValueRanges(in: view.decoded).map { range in layers[...depth].reversed().reduce(range) { range, layer in layer.written(range) } }
         }
         return Self.replacing(ranges, in: bytes) ?? named
     }

@@ -100,6 +100,28 @@ package struct BodyText: Sendable {
         }
     }
 
+    /// `changed`, bytes of this body's encoding (`base`) changed byte by byte (a secret replaced
+    /// where they read as text in a one-byte encoding), with spaces after the last change so that
+    /// the code units after it are where they were: a body read as UTF-16 or UTF-32 still reads so.
+    package func aligning(_ changed: Data, from base: Data) -> Data {
+        guard case .wide(let wide, _) = encoding else { return changed }
+        let pad = ((base.count - changed.count) % wide.unitSize + wide.unitSize) % wide.unitSize
+        guard pad != 0 else { return changed }
+        // The changes lie between the bytes both share at the start and those at the end.
+        let prefix = zip(base, changed).prefix { $0 == $1 }.count
+        let suffix = min(zip(base.reversed(), changed.reversed()).prefix { $0 == $1 }.count, min(base.count, changed.count) - prefix)
+        let end = changed.count - suffix
+        return changed.prefix(end) + Data(repeating: UInt8(ascii: " "), count: pad) + changed.dropFirst(end)
+    }
+
+    /// Whether `bytes`, read in another encoding than UTF-8, are that text whatever else they may
+    /// be: a zero byte past their first four (a byte order mark and one code unit) is one a code
+    /// unit of ASCII or punctuation leaves, where text in a one-byte encoding has none; bytes
+    /// without one may be text in another encoding that only starts as UTF-16 does.
+    package static func holdsWideText(_ bytes: Data) -> Bool {
+        bytes.dropFirst(4).contains(0)
+    }
+
     /// Whether `scalar`, in ``utf8``, stands for a code unit of the body that is no character (a
     /// lone surrogate).
     package func isLoneUnit(_ scalar: Unicode.Scalar) -> Bool {

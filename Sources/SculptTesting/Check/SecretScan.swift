@@ -193,8 +193,9 @@ public enum SecretScan {
                         if let document = try? OrderedJSON(parsing: Data(text.utf8)), { if case .object = document { true } else { document.array != nil } }() {
                             walk(document, name: nil, path: &path, into: &found, policy)
                         } else {
-                            // A multipart body's parts are read from its bytes, each in its own encoding.
-                            add(self.findings(in: text, name: nil, policy, boundary: boundary, bytes: [UInt8](bytes)), at: path, to: &found)
+                            // A multipart body's parts are read from its bytes, each in its own encoding;
+                            // body field names name a form's parameters, as redaction reads them.
+                            add(self.findings(in: text, name: nil, policy.formPolicy, boundary: boundary, bytes: [UInt8](bytes)), at: path, to: &found)
                         }
                     }
                     // A base64 body's line is found by the body as encoded.
@@ -248,7 +249,7 @@ public enum SecretScan {
                 ? try RecordedBody.decoded(bytes, fields: fields) : (try RecordedBody.decompressed(ofStored: bytes), fields)
             let read = BodyText(body, contentTypes: described[values: .contentType])
             let text = String(decoding: read.utf8, as: UTF8.self)
-            let byteByByte = read.isTranscoded ? String(data: body, encoding: .isoLatin1) : nil
+            let byteByByte = read.isTranscoded ? byteReading(of: body) : nil
             // A coding no reader undoes (`br`) over bytes that are not text: what they hold is unknown.
             if let coding = described[.contentEncoding], !RecordedBody.isText(body) {
                 return (text, read.utf8, byteByByte, "Content-Encoding \(PrintableText.value(coding, limit: 64)) is not read")
@@ -259,6 +260,16 @@ public enum SecretScan {
             let coding = fields[.contentEncoding] ?? (Gzip.isCompressed(bytes) ? "gzip" : "deflate")
             return (String(decoding: error.partial, as: UTF8.self), error.partial, nil, "\(coding): \(error.reason)")
         }
+    }
+
+    /// A body read in another encoding as redaction reads it too, byte by byte (text in another
+    /// encoding that only starts as UTF-16 does, or under a charset it is not in), its byte order
+    /// mark left out; `nil` for one that is the wide text it was read as.
+    private static func byteReading(of body: Data) -> String? {
+        guard !BodyText.holdsWideText(body) else { return nil }
+        let marks: [[UInt8]] = [[0xEF, 0xBB, 0xBF], [0xFF, 0xFE], [0xFE, 0xFF]]
+        let mark = marks.first { body.starts(with: $0) }?.count ?? 0
+        return String(data: body.dropFirst(mark), encoding: .isoLatin1)
     }
 
     /// The credentials of a known shape in `bytes`, each once, placeholders left out.
@@ -287,7 +298,7 @@ public enum SecretScan {
             }
             let read = BodyText(part.content, contentTypes: [part.contentType ?? "text/plain"])
             // Read byte by byte too when it was read in another encoding.
-            let readings = [String(decoding: read.utf8, as: UTF8.self)] + (read.isTranscoded ? [String(data: part.content, encoding: .isoLatin1)].compactMap { $0 } : [])
+            let readings = [String(decoding: read.utf8, as: UTF8.self)] + (read.isTranscoded ? [byteReading(of: part.content)].compactMap { $0 } : [])
             return readings.enumerated().flatMap { reading, content -> [Finding] in
                 // A JSON part is read as JSON: its members are named.
                 if let document = try? OrderedJSON(parsing: Data(content.utf8)), { if case .object = document { true } else { document.array != nil } }() {

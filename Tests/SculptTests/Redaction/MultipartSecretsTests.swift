@@ -156,16 +156,32 @@ struct MultipartSecretsTests {
         (Data("--\(written)\r\n\(header)\r\n\r\n\(content)\r\n--\(written)--\r\n".utf8), [.contentType: "multipart/form-data; boundary=\(declared)"])
     }
 
-    static let framings: [(String, Data, HTTPFields)] = [
+    /// Parts written as senders write them: a label, the part's header, the boundary written and
+    /// the one declared.
+    static let spelledFramings: [(String, String, String, String)] = [
         ("a folded Content-Disposition", #"Content-Disposition: form-data;\#r\#n name="password""#, "XyZ123", "XyZ123"),
         ("a boundary of 75 bytes", #"Content-Disposition: form-data; name="password""#, String(repeating: "b", count: 75), String(repeating: "b", count: 75)),
         ("a boundary of 2,000 bytes", #"Content-Disposition: form-data; name="password""#, String(repeating: "c", count: 2_000), String(repeating: "c", count: 2_000)),
         ("a declared boundary the body does not use", #"Content-Disposition: form-data; name="password""#, "real", "other"),
         ("a JSON part under a charset it is not in", "Content-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json; charset=utf-16", "XyZ123", "XyZ123"),
-    ].map { label, header, written, declared in
+        ("a boundary of 5,000 bytes", #"Content-Disposition: form-data; name="password""#, String(repeating: "d", count: 5_000), String(repeating: "d", count: 5_000)),
+        ("a ';' inside a quoted parameter before the name", #"Content-Disposition: form-data; x="a;name=q"; name="password""#, "XyZ123", "XyZ123"),
+        ("a name written as an encoded word", #"Content-Disposition: form-data; name="=?utf-8?q?password?=""#, "XyZ123", "XyZ123"),
+        ("a name written as a base64 encoded word", #"Content-Disposition: form-data; name="=?utf-8?b?cGFzc3dvcmQ=?=""#, "XyZ123", "XyZ123"),
+    ]
+
+    static let framings: [(String, Data, HTTPFields)] = spelledFramings.map { label, header, written, declared in
         let (body, fields) = onePart(header, content: header.contains("json") ? #"{"password":"\#(password)"}"# : password, written: written, declared: declared)
         return (label, body, fields)
-    }
+    } + writtenFramings
+
+    /// Bodies written whole: a label, the body and its fields.
+    static let writtenFramings: [(String, Data, HTTPFields)] = [
+        ("a line of the secret part that only starts as a delimiter", Data("--XyZ123\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nline\r\n--XyZ123tra\r\n\(password)\r\n--XyZ123--\r\n".utf8),
+         [.contentType: "multipart/form-data; boundary=XyZ123"]),
+        ("a preamble and a declared boundary the body does not use", Data("preamble\r\n--Real\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n\(password)\r\n--Real--\r\n".utf8),
+         [.contentType: "multipart/form-data; boundary=Declared"]),
+    ]
 
     @Test("a part framed or declared as senders write them is read by its name: redacted, found, and not described", arguments: framings)
     func framedParts(_ label: String, _ body: Data, _ fields: HTTPFields) throws {

@@ -160,6 +160,9 @@ struct RedactionVocabularyTests {
         (#"{"g":"token=pqr123456\u0026next\u003d1\n\/x"}"#, #"{"g":"token=REDACTED\u0026next\u003d1\n\/x"}"#),
         (#"{"h":"{\"password\":\"pqr123456\"}\u0026\u00e9"}"#, #"{"h":"{\"password\":\"REDACTED\"}\u0026\u00e9"}"#),
         (#"{"note":"password=\"s3cr3tvalue99\""}"#, #"{"note":"password=\"REDACTED\""}"#),
+        (#"{"q":"password=\ud800hunter2hunter2 \u0041"}"#, #"{"q":"password=REDACTED \u0041"}"#),
+        (#"{"q":"x password=hunter2\ud800hunter2 y"}"#, #"{"q":"x password=REDACTED y"}"#),
+        (#"{"q":"Bearer \udc00abcdefghijklmnop"}"#, #"{"q":"Bearer REDACTED"}"#),
     ])
     func parametersInStrings(_ body: String, _ expected: String) throws {
         let fixture = try Self.redacted(headers: [.contentType: "application/json"], body: body)
@@ -423,10 +426,11 @@ struct RedactionVocabularyTests {
     }
 
     @Test("a body whose first bytes make it UTF-16 but that is text that only starts so has its secret recorded redacted, and check flags it", arguments: [
-        [0xFF, 0xFE] as [UInt8], [0xFF, 0xFE, 0x41, 0x00],
+        ([0xFF, 0xFE] as [UInt8], " raw first\ntoken=abcSecret12345\nend"), ([0xFF, 0xFE, 0x41, 0x00], " raw first\ntoken=abcSecret12345\nend"),
+        ([0xFF, 0xFE], "token=abcSecret12345&x=1"), ([0xFE, 0xFF], "token=abcSecret12345&x=1"),
     ])
-    func textThatStartsAsUTF16(_ start: [UInt8]) throws {
-        let body = Data(start) + Data(" raw first\ntoken=abcSecret12345\nend".utf8)
+    func textThatStartsAsUTF16(_ start: [UInt8], _ text: String) throws {
+        let body = Data(start) + Data(text.utf8)
         let fixture = Fixture(
             request: .init(url: try #require(URL(string: "https://api.example.com/a"))),
             response: .init(headerFields: [.contentType: "text/plain"], body: body))
@@ -434,6 +438,54 @@ struct RedactionVocabularyTests {
         #expect(!String(decoding: recorded, as: UTF8.self).contains("abcSecret"))
         #expect(recorded.starts(with: start))
         #expect(SecretScan.findings(inJSON: fixture.encoded()).contains { $0.kind.contains("token") }, "\(SecretScan.findings(inJSON: fixture.encoded()))")
+    }
+
+    @Test("UTF-16 text whose bytes would spell a secret read one byte a character is kept whole where its zero bytes make it UTF-16, and check flags nothing", arguments: [
+        ("application/json", String.Encoding.utf16BigEndian, [0xFE, 0xFF] as [UInt8]), ("application/json", .utf16LittleEndian, [0xFF, 0xFE]),
+        ("application/json; charset=utf-16be", .utf16BigEndian, []),
+    ])
+    func wideTextSpellingASecret(_ contentType: String, _ encoding: String.Encoding, _ mark: [UInt8]) throws {
+        // CJK characters whose UTF-16 code units are two ASCII bytes each.
+        let inner = try #require(String(data: Data("xx password=abcdefghijk & yy".utf8), encoding: encoding))
+        let body = Data(mark) + (try #require(#"{"note":"\#(inner)"}"#.data(using: encoding)))
+        let fixture = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.example.com/a"))),
+            response: .init(headerFields: [.contentType: contentType], body: body))
+        #expect(Redaction().redacting(fixture).response.body == body)
+        #expect(SecretScan.findings(inJSON: fixture.encoded()).isEmpty, "\(SecretScan.findings(inJSON: fixture.encoded()).map(\.kind))")
+    }
+
+    @Test("bytes that read both as UTF-16 text and, one byte a character, as a secret have the secret replaced, and still read as UTF-16", arguments: [
+        ("text/plain; charset=utf-16be", String.Encoding.utf16BigEndian), ("text/plain; charset=utf-16le", .utf16LittleEndian),
+    ])
+    func ambiguousWideText(_ contentType: String, _ encoding: String.Encoding) throws {
+        let bytes = Data("xx password=abcdefghijk & yy".utf8)
+        let fixture = Fixture(
+            request: .init(url: try #require(URL(string: "https://api.example.com/a"))),
+            response: .init(headerFields: [.contentType: contentType], body: bytes))
+        #expect(!SecretScan.findings(inJSON: fixture.encoded()).isEmpty)
+        let recorded = Redaction().redacting(fixture)
+        let kept = recorded.response.body
+        #expect(!String(decoding: kept, as: UTF8.self).contains("abcdefghijk") && kept.count % 2 == 0, "\(String(decoding: kept, as: UTF8.self))")
+        #expect(String(data: kept, encoding: encoding) != nil)
+        #expect(kept.suffix(4) == bytes.suffix(4), "the code units after the change are where they were")
+        #expect(SecretScan.findings(inJSON: recorded.encoded()).isEmpty)
+    }
+
+    @Test("a team's own body field names are checked in form, text and multipart bodies as redaction replaces them", arguments: [
+        ("application/x-www-form-urlencoded", "pin=98765432198765&a=1"),
+        ("text/plain", "note pin=98765432198765 end"),
+        ("multipart/form-data; boundary=b1", "--b1\r\nContent-Disposition: form-data; name=\"pin\"\r\n\r\n98765432198765\r\n--b1--\r\n"),
+    ])
+    func ownBodyFieldsChecked(_ contentType: String, _ body: String) throws {
+        let redaction = Redaction(bodyFields: ["pin"])
+        let fixture = Fixture(
+            request: .init(method: .post, url: try #require(URL(string: "https://api.example.com/a")), headerFields: [.contentType: contentType], body: Data(body.utf8)),
+            response: .init(status: .noContent))
+        #expect(!SecretScan.findings(inJSON: fixture.encoded(), redaction: redaction).isEmpty)
+        let recorded = redaction.redacting(fixture)
+        #expect(!String(decoding: recorded.request.body ?? Data(), as: UTF8.self).contains("98765432198765"))
+        #expect(SecretScan.findings(inJSON: recorded.encoded(), redaction: redaction).isEmpty)
     }
 
     @Test("a request's secret header values are hidden where its URL repeats them, in a miss and in the server's log")
@@ -468,7 +520,7 @@ struct RedactionVocabularyTests {
         #expect(!miss.description.contains("zzSecretWord9x"), "\(miss)")
     }
 
-    @Test("a replay miss hides the words of a secret parameter where the URL repeats them", arguments: ["Token+", "Token%20", "Bearer%20"])
+    @Test("a replay miss hides the words of a secret parameter where the URL repeats them", arguments: ["Token+", "Token%20", "Bearer%20", "Bearer%2520", "Bearer%252520"])
     func wordsOfAParameterInAMiss(_ scheme: String) throws {
         let replay = FixtureReplay([try .stub(.get, "/a", text: "a")])
         let url = try #require(URL(string: "https://api.example.com/u/x?authorization=\(scheme)zzSecretWord9x&x=zzSecretWord9x"))
