@@ -50,12 +50,14 @@ extension ModelResponseSerializer {
     }
 
     /// A matcher's diagnosis as an error keeps it: at most 12 lines (the last saying how many
-    /// more there were), each through the gate (``ShownText``) with the URL's secret values
+    /// more there were), each through the gate (``ShownText``) with the response's secret values
     /// hidden, so that code logging `diagnosis` itself gets what the description shows.
-    static func bounded(_ lines: [String], _ response: ResponseContext) -> [String] {
+    static func bounded(_ lines: [String], _ response: ResponseContext, _ data: Data) -> [String] {
         let limit = SculptError.diagnosisLimit
         let kept = lines.count > limit ? lines.prefix(limit - 1) + ["… and \(lines.count - limit + 1) more."] : lines[...]
-        let secrets = response.url.map { SecretPolicy.default.secretValues(in: $0) } ?? []
+        // The values the response holds under secret names (its body's, its URL's, its headers'),
+        // as the description hides them.
+        let secrets = SculptError.secrets(in: data, of: response).scan.values
         return kept.map { ShownText.line($0, limit: SculptError.listLimit, hiding: secrets) }
     }
 
@@ -63,7 +65,7 @@ extension ModelResponseSerializer {
     @usableFromInline @inline(never)
     func noModelFailure(expecting expected: Any.Type?, _ response: ResponseContext, _ data: Data) -> SculptError {
         var failure = SculptError(.noModelMatched(candidates: matcher.nearestCandidates(for: response)), response: response, body: data)
-        failure.diagnosis = Self.bounded(matcher.diagnosis(for: response, data: data, resolved: nil, expected: expected as? any (Decodable & Sendable).Type), response)
+        failure.diagnosis = Self.bounded(matcher.diagnosis(for: response, data: data, resolved: nil, expected: expected as? any (Decodable & Sendable).Type), response, data)
         return Self.blank(data, or: failure, naming: expected.map { String(describing: $0) }, response)
     }
 
@@ -75,7 +77,7 @@ extension ModelResponseSerializer {
         guard modelType.isErrorResponse else {
             let expected = expected ?? modelType.type
             var mismatch = SculptError(.typeMismatch(expected: expected, matched: modelType), response: response, body: data)
-            mismatch.diagnosis = Self.bounded(matcher.diagnosis(for: response, data: data, resolved: modelType, expected: expected), response)
+            mismatch.diagnosis = Self.bounded(matcher.diagnosis(for: response, data: data, resolved: modelType, expected: expected), response, data)
             return Self.blank(data, or: mismatch, naming: String(describing: expected), response)
         }
         do throws(SculptError) {

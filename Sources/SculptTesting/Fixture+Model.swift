@@ -71,7 +71,7 @@ extension Fixture {
         /// parts cut with their size stated. The properties keep everything whole.
         public var description: String {
             let source = fixture.source.map { "Fixture \(ClippedText.value($0, limit: 256)): " } ?? "Fixture: "
-            let head = ShownText.line("\(source)\(fixture.context.description)", limit: 1_536) + "\n"
+            let head = ShownText.line("\(source)\(fixture.context.description)", limit: 1_536, hiding: fixture.shownSecrets) + "\n"
                 + ShownText.line("Matcher decision: \(ClippedText.value(decision, limit: 512))", limit: 600) + "\n"
             // A SculptError's description passed the gate line by line, and keeps its own lines.
             let room = Self.descriptionLimit - head.utf8.count
@@ -89,8 +89,7 @@ extension Fixture {
         do {
             return try matcher.modelType(for: fixture.context, data: fixture.data).map { "\($0)" } ?? "no model type"
         } catch {
-            let secrets = SecretPolicy.default.secretValues(in: fixture.data, contentTypes: fixture.response.headerFields[values: .contentType], scanning: 4 << 20).values
-            return ShownText.line("the matcher threw: \(error)", limit: 1_024, hiding: secrets + SecretPolicy.default.secretValues(in: fixture.request.url))
+            return ShownText.line("the matcher threw: \(error)", limit: 1_024, hiding: fixture.shownSecrets)
         }
     }
 }

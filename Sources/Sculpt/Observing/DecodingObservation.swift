@@ -216,9 +216,9 @@ package final class DecodingObservation {
     }
 
     /// A tag as an event shows it (`shown`), or the marker (quoted, for a string) when its value
-    /// (`raw`) is one of `secrets`.
-    private static func hiding(_ shown: String?, raw: String?, _ secrets: Set<String>) -> String? {
-        guard let raw, secrets.contains(raw) else { return shown }
+    /// (`raw`) holds one of `secrets`, in any case or spelling.
+    private static func hiding(_ shown: String?, raw: String?, _ secrets: [String]) -> String? {
+        guard let raw, SecretPolicy.redacting(values: secrets, in: raw) != raw else { return shown }
         return shown?.hasPrefix("\"") == false ? Secrets.marker : TagText.quoted(Secrets.marker)
     }
 
@@ -243,9 +243,13 @@ package final class DecodingObservation {
             quoted.formUnion(path.split(whereSeparator: { $0 == "." || $0 == "[" || $0 == "]" }).lazy.map(String.init))
         }
         let policy = SecretPolicy.default
-        let hidden = policy.secretValues(among: quoted, in: data, contentTypes: response.headerFields[values: .contentType])
+        // The body's secret values too, which a text hides in any case and spelling (a key
+        // percent-encoded or upper-cased from a value it holds).
+        let contentTypes = response.headerFields[values: .contentType]
+        let hidden = policy.secretValues(among: quoted, in: data, contentTypes: contentTypes)
+            + policy.secretValues(in: data, contentTypes: contentTypes, scanning: SculptError.secretScanLimit).values
             + (response.url.map { policy.secretValues(in: $0) } ?? []) + policy.secretValues(in: response.headerFields)
-        let secrets = Set(hidden)
+        let secrets = hidden
         let route = Self.rereading { matcher.matchedRoute(for: response, data: data) }.map { ShownText.line($0, limit: 1_024) }
         let url = response.url.map { ShownText.line(ResponseContext.shown($0), limit: ResponseContext.shownURLLimit + 64) } ?? "(no URL)"
         let method = response.method.map { ShownText.line($0.rawValue, limit: 64) }

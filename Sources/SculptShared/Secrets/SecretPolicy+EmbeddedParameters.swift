@@ -66,6 +66,13 @@ extension SecretPolicy {
     package func redactingSchemeCredentials(in text: String) -> String {
         guard redactsURLs, text.utf8.contains(where: { $0 | 0x20 == UInt8(ascii: "b") }) else { return text }
         let bytes = Array(text.utf8)
+        return Self.replacing(schemeCredentialRanges(in: bytes), in: bytes) ?? text
+    }
+
+    /// Where `bytes` hold a credential after `Bearer` or `Basic` that
+    /// ``redactingSchemeCredentials(in:)`` replaces: what a checker of recordings flags.
+    package func schemeCredentialRanges(in bytes: [UInt8]) -> [Range<Int>] {
+        guard redactsURLs else { return [] }
         var ranges: [Range<Int>] = []
         var index = 0
         while index < bytes.count {
@@ -76,7 +83,7 @@ extension SecretPolicy {
             if credential.count >= Self.shortestSchemeCredential, !bytes[credential].elementsEqual(Secrets.marker.utf8) { ranges.append(credential) }
             index = max(credential.upperBound, index + 1)
         }
-        return Self.replacing(ranges, in: bytes) ?? text
+        return ranges
     }
 
     /// `bytes` (JSON text) with every string escape decoded in place, leniently (an escape that

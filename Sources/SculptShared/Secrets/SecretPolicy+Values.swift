@@ -208,7 +208,37 @@ extension SecretPolicy {
             bytes = replaced
             changed = true
         }
+        // Written with other escapes than the ones above (`s3cr%65t`, `\u0065`), escaped again up
+        // to three times in all: found where the text decodes to a value, replaced where written.
+        var layers: [EscapedText] = []
+        while layers.count < 3, let view = EscapedText(layers.last?.decoded ?? bytes) { layers.append(view) }
+        var ranges: [Range<Int>] = []
+        for (depth, view) in layers.enumerated() {
+            for value in ordered {
+                ranges += occurrencesInAnyCase(value, in: view.decoded).map { range in layers[...depth].reversed().reduce(range) { range, layer in layer.written(range) } }
+            }
+        }
+        if let replaced = replacing(ranges, in: bytes) {
+            bytes = Array(replaced.utf8)
+            changed = true
+        }
         return redactingCutValues(ordered.map { String(decoding: $0, as: UTF8.self) }, in: changed ? String(decoding: bytes, as: UTF8.self) : text)
+    }
+
+    /// Where `bytes` hold `value` (ASCII letters in either case), each place after the last.
+    private static func occurrencesInAnyCase(_ value: [UInt8], in bytes: [UInt8]) -> [Range<Int>] {
+        guard let first = value.first.map({ ASCII.lowercased($0) }), value.count <= bytes.count else { return [] }
+        var found: [Range<Int>] = []
+        var index = 0
+        while index + value.count <= bytes.count {
+            if ASCII.lowercased(bytes[index]) == first, zip(bytes[index..<(index + value.count)], value).allSatisfy({ ASCII.lowercased($0) == ASCII.lowercased($1) }) {
+                found.append(index..<(index + value.count))
+                index += value.count
+            } else {
+                index += 1
+            }
+        }
+        return found
     }
 
     /// RFC 3986's unreserved characters: what a percent-encoded form of a value leaves as it is.
@@ -217,21 +247,15 @@ extension SecretPolicy {
     /// `bytes` with each place that holds `value` (ASCII letters in either case) replaced by
     /// ``Secrets/marker``; `nil` when none does.
     private static func replacingInAnyCase(_ value: [UInt8], in bytes: [UInt8]) -> [UInt8]? {
-        guard let first = value.first.map({ ASCII.lowercased($0) }), value.count <= bytes.count else { return nil }
+        let found = occurrencesInAnyCase(value, in: bytes)
+        guard !found.isEmpty else { return nil }
         var output: [UInt8] = []
         var rest = 0
-        var index = 0
-        while index + value.count <= bytes.count {
-            if ASCII.lowercased(bytes[index]) == first, zip(bytes[index..<(index + value.count)], value).allSatisfy({ ASCII.lowercased($0) == ASCII.lowercased($1) }) {
-                output += bytes[rest..<index]
-                output += Secrets.marker.utf8
-                index += value.count
-                rest = index
-            } else {
-                index += 1
-            }
+        for range in found {
+            output += bytes[rest..<range.lowerBound]
+            output += Secrets.marker.utf8
+            rest = range.upperBound
         }
-        guard rest > 0 else { return nil }
         return output + bytes[rest...]
     }
 

@@ -340,6 +340,13 @@ public enum SecretScan {
                 findings.append(Finding(path: path, kind: "an unredacted value under a secret element or attribute", shown: hidden(value), needle: value))
             }
         }
+        // A credential after `Bearer` or `Basic`, as redaction replaces it in any text.
+        let bytes = Array(text.utf8)
+        for range in policy.schemeCredentialRanges(in: bytes) {
+            let credential = String(decoding: bytes[range], as: UTF8.self)
+            guard !holdsMarker(Substring(credential)), !isPlaceholder(credential.utf8), !findings.contains(where: { $0.needle == credential }) else { continue }
+            findings.append(Finding(path: path, kind: "a credential after its scheme (Bearer, Basic)", shown: hidden(credential), needle: credential))
+        }
         // And what names tell, each value once: a credential under a secret name is one finding.
         let found = Set(findings.map(\.needle))
         return findings + namedFindings(in: text, name: name, path: path, policy, delimiter: delimiter).filter { !found.contains($0.needle) }

@@ -243,6 +243,7 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
         var order: [String] = []
 
         init(_ readings: [Reading], hiding secrets: Set<String>) {
+            let index = SecretIndex(secrets)
             for reading in readings {
                 let fixture = reading.fixture
                 let path = RequestComparison.path(of: fixture.request.url)
@@ -251,7 +252,7 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
                     order.append(key)
                     // A secret value either recording holds is hidden in the path too (`/n/abc…?access_token=abc…`).
                     let line = "\(ClippedText.value(fixture.request.method.rawValue, limit: 64)) \(RequestComparison.shownPath(of: fixture.request.url))"
-                    lines[key] = ShownText.line(line, limit: 1_100, hiding: secrets.filter { line.contains($0) })
+                    lines[key] = ShownText.line(line, limit: 1_100, hiding: index.candidates(in: line))
                 }
                 var recording = recordings[key] ?? Recording()
                 recordings[key] = nil

@@ -34,7 +34,9 @@ extension RequestComparison {
             let (extra, missing) = Self.unmatched(asked.counts, recordedItems)
             let has = Self.shown(extra, policy, besideOAuth: Self.besideOAuth(asked.items, policy))
             let lacks = Self.shown(missing, policy, besideOAuth: Self.besideOAuth(recordedItems, policy))
-            lines.append("query: \(has.map { "has \($0)" } ?? "")\(has == nil || lacks == nil ? "" : ", ")\(lacks.map { "lacks \($0)" } ?? "")")
+            // Two values that show the same once hidden differ in what is hidden.
+            let hiddenDiffer = has != nil && has == lacks ? " (hidden values that differ)" : ""
+            lines.append("query: \(has.map { "has \($0)" } ?? "")\(has == nil || lacks == nil ? "" : ", ")\(lacks.map { "lacks \($0)" } ?? "")\(hiddenDiffer)")
         }
         for name in differingHeaders {
             // Each value redacted whole (a cut could split a URL's user information), then escaped

@@ -51,7 +51,8 @@ public struct MappingReport: Sendable, CustomStringConvertible {
             // Only the paths shown are written.
             let unread = self.unread.isEmpty ? "" : " (unread: \(ClippedText.list(self.unread.paths.lazy.map { PrintableText.value($0, limit: 128) }, limit: 1_024, itemLimit: 128)))"
             // A member's name is the body's text: through the gate.
-            return ShownText.line("\(fixture): \(String(describing: modelType))\(kind)\(route)\(unread)", limit: 4_096)
+            // A member may be named by a secret value the response holds (a session keyed by its token).
+            return ShownText.line("\(fixture): \(String(describing: modelType))\(kind)\(route)\(unread)", limit: 4_096, hiding: fixture.shownSecrets)
         }
     }
 
