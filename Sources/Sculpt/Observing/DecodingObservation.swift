@@ -217,8 +217,8 @@ package final class DecodingObservation {
 
     /// A tag as an event shows it (`shown`), or the marker (quoted, for a string) when its value
     /// (`raw`) holds one of `secrets`, in any case or spelling.
-    private static func hiding(_ shown: String?, raw: String?, _ secrets: [String]) -> String? {
-        guard let raw, SecretPolicy.redacting(values: secrets, in: raw) != raw else { return shown }
+    private static func hiding(_ shown: String?, raw: String?, _ secrets: SecretIndex) -> String? {
+        guard let raw, secrets.hiding(in: raw) != raw else { return shown }
         return shown?.hasPrefix("\"") == false ? Secrets.marker : TagText.quoted(Secrets.marker)
     }
 
@@ -249,9 +249,14 @@ package final class DecodingObservation {
         let hidden = policy.secretValues(among: quoted, in: data, contentTypes: contentTypes)
             + policy.secretValues(in: data, contentTypes: contentTypes, scanning: SculptError.secretScanLimit).values
             + (response.url.map { policy.secretValues(in: $0) } ?? []) + policy.secretValues(in: response.headerFields)
-        let secrets = hidden
-        let route = Self.rereading { matcher.matchedRoute(for: response, data: data) }.map { ShownText.line($0, limit: 1_024) }
-        let url = response.url.map { ShownText.line(ResponseContext.shown($0), limit: ResponseContext.shownURLLimit + 64) } ?? "(no URL)"
+        // Each text is compared with the few values it may hold: linear in the events whatever
+        // their number.
+        let secrets = SecretIndex(hidden)
+        let route = Self.rereading { matcher.matchedRoute(for: response, data: data) }.map { ShownText.line($0, limit: 1_024, hiding: secrets.candidates(in: $0)) }
+        let url = response.url.map { url in
+            let shown = ResponseContext.shown(url)
+            return ShownText.line(shown, limit: ResponseContext.shownURLLimit + 64, hiding: secrets.candidates(in: shown))
+        } ?? "(no URL)"
         let method = response.method.map { ShownText.line($0.rawValue, limit: 64) }
         let status = response.status.code
         for item in pending {
@@ -277,8 +282,8 @@ package final class DecodingObservation {
                 path = item.path
             }
             observer(DecodingEvent(
-                kind: kind.bounded, codingPath: ShownText.line(path, limit: SculptError.listLimit, hiding: hidden),
-                reason: reason.map { ShownText.line($0, limit: SculptError.listLimit, hiding: hidden) }, error: error,
+                kind: kind.bounded, codingPath: ShownText.line(path, limit: SculptError.listLimit, hiding: secrets.candidates(in: path)),
+                reason: reason.map { ShownText.line($0, limit: SculptError.listLimit, hiding: secrets.candidates(in: $0)) }, error: error,
                 route: route, method: method, status: status, url: url))
         }
         pending = []

@@ -158,7 +158,12 @@ extension SecretPolicy {
             guard body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<") else { return redacting(form: body) }
             let tagged = redactingElementsAndAttributes(in: Array(body))
             return redacting(form: tagged.elementsEqual(body) ? body : Data(tagged))
-        case .xml: return redacting(xml: body)
+        case .xml:
+            // Elements and attributes, then the credential after `Bearer` or `Basic` in any text.
+            let redacted = redacting(xml: body)
+            guard let text = String(data: redacted, encoding: .utf8) else { return redacted }
+            let schemed = redactingSchemeCredentials(in: text)
+            return schemed == text ? redacted : Data(schemed.utf8)
         case .opaque: return body
         }
     }

@@ -80,12 +80,14 @@ public enum SecretScan {
         guard !values.isEmpty else { return findings }
         // A value that reads as more than one step of a path is looked for in the whole path.
         let steps = values.filter { $0.contains(".") || $0.contains("[") }
+        // In any spelling: a path may name it in another case or with other escapes.
+        let index = SecretIndex(values)
         return findings.map { finding in
             var finding = finding
             finding.path = finding.path.split(separator: ".", omittingEmptySubsequences: false).map { step in
                 // `name[2][0]`: the name before its indices.
                 let name = step.prefix { $0 != "[" }
-                return values.contains(String(name)) ? Secrets.marker + step.dropFirst(name.count) : String(step)
+                return values.contains(String(name)) ? Secrets.marker + step.dropFirst(name.count) : index.hiding(in: name) + step.dropFirst(name.count)
             }.joined(separator: ".")
             let inPath = steps.filter(finding.path.contains)
             if !inPath.isEmpty { finding.path = SecretPolicy.redacting(values: Array(inPath), in: finding.path) }

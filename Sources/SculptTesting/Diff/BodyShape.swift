@@ -46,7 +46,7 @@ struct BodyShape {
 
     /// Members named by one of these (a secret value a body holds: a session keyed by its
     /// token) are at a path that names ``Secrets/marker`` instead.
-    var hiding: Set<String> = []
+    var hiding = SecretIndex([])
 
     /// Adds a body's shape.
     mutating func add(_ body: Data) {
@@ -100,12 +100,8 @@ struct BodyShape {
             while position < entry.end {
                 let key = entries[position]
                 var name = MemberPath.name(text, key.offset..<(key.offset + key.length), escaped: !key.isSimpleString)
-                // A secret value as the name, or in it (`x=abc…`, `a abc… b`).
-                if hiding.contains(name) {
-                    name = Secrets.marker
-                } else if name.utf8.count >= SecretPolicy.shortestSecretValue, case let held = hiding.filter(name.contains), !held.isEmpty {
-                    name = SecretPolicy.redacting(values: Array(held), in: name)
-                }
+                // A secret value as the name, or in it (`x=abc…`, `a abc… b`), in any spelling.
+                if name.utf8.count >= SecretPolicy.shortestSecretValue { name = hiding.hiding(in: name) }
                 if names.insert(name).inserted {
                     walk(JSONTape.value(ofKey: position), entries, text, path: MemberPath.appending(name, to: path), parent: path)
                 }

@@ -258,7 +258,7 @@ public struct RecordingDiff: Sendable, CustomStringConvertible {
                 recordings[key] = nil
                 recording.statuses.insert(fixture.response.status.code)
                 if let media = reading.mediaType { recording.contentTypes.insert(media) }
-                recording.shape.hiding = secrets
+                recording.shape.hiding = index
                 recording.shape.add(reading.body)
                 recordings[key] = recording
             }

@@ -97,4 +97,47 @@ struct SecretSpellingChannelsTests {
         #expect(miss.description.contains("query: has token=REDACTED, lacks token=REDACTED (hidden values that differ)"), "\(miss)")
         #expect(!miss.description.contains("Zq81vXk2") && !miss.description.contains("Qa19nBv72"))
     }
+
+    @Test("a diff lists a member named by a secret value in another case or encoding under the marker")
+    func diffMemberNames() throws {
+        let old = try Self.fixture(path: "/s", body: #"{"password":"Zk8qWm3xPt","zk8qwm3xpt":2,"Zk8q%57m3xPt":3,"pre-ZK8QWM3XPT":5}"#)
+        let new = try Self.fixture(path: "/s", body: #"{"password":"Zk8qWm3xPt"}"#)
+        let diff = RecordingDiff(old: [old], new: [new]).description
+        #expect(!diff.lowercased().contains("zk8qwm3xpt") && !diff.contains("Zk8q%57m3xPt"), "\(diff)")
+        #expect(diff.contains("removed REDACTED") && diff.contains("removed pre-REDACTED"), "\(diff)")
+    }
+
+    @Test("sculpt check never shows a value it finds in a finding's path, whatever its spelling there")
+    func checkPathSpellings() throws {
+        let body = #"{"password":"Zk8qWm3xPt","sessions":{"ZK8QWM3XPT":{"token":"Qq1Ww2Ee3Rr4Tt5"},"Zk8q%57m3xPt":{"token":"Qq1Ww2Ee3Rr4Tt6"}}}"#
+        let findings = SecretScan.findings(inJSON: try Self.fixture(path: "/s", body: body).encoded())
+        #expect(!findings.isEmpty)
+        for finding in findings {
+            #expect(!finding.path.lowercased().contains("zk8qwm3xpt") && !finding.path.contains("Zk8q%57m3xPt"), "\(finding.path)")
+        }
+    }
+
+    @Test("a decoding event's URL hides a value the body holds under a secret name")
+    func eventURL() throws {
+        struct Items: Decodable, Sendable { var items: LossyArray<Int> }
+        let heard = Locked<[DecodingEvent]>([])
+        var serializer = ModelResponseSerializer(matcher: StaticModelMatcher(Items.self), decoder: SculptJSONDecoder())
+        serializer.decodingObserver = { event in heard.withLock { $0.append(event) } }
+        let context = ResponseContext(url: URL(string: "https://h.example/password-resets/q7Zt9mXv2LpKw3"), method: .get, status: .ok, headerFields: [.contentType: "application/json"])
+        _ = try serializer.serialize(Data(#"{"reset_token":"q7Zt9mXv2LpKw3","items":[1,"x"]}"#.utf8), for: context, as: Items.self)
+        let events = heard.withLock { $0 }
+        #expect(!events.isEmpty)
+        #expect(events.allSatisfy { !$0.url.contains("q7Zt9mXv2LpKw3") && !"\($0)".contains("q7Zt9mXv2LpKw3") }, "\(events)")
+    }
+
+    @Test("a credential after Bearer in an XML body is recorded redacted, and check agrees")
+    func bearerInXML() throws {
+        let fixture = Fixture(
+            request: .init(url: try #require(URL(string: "https://h.example/x"))),
+            response: .init(headerFields: [.contentType: "application/xml"], body: Data("<a><note>Bearer abcdefgh12345678XYZ</note></a>".utf8)))
+        #expect(!SecretScan.findings(inJSON: fixture.encoded()).isEmpty)
+        let recorded = Redaction().redacting(fixture)
+        #expect(String(decoding: recorded.response.body, as: UTF8.self) == "<a><note>Bearer REDACTED</note></a>")
+        #expect(SecretScan.findings(inJSON: recorded.encoded()).isEmpty)
+    }
 }
