@@ -32,8 +32,8 @@ package struct SecretIndex: Sendable {
     /// escapes, up to three times; and, where it is cut short (`…`), those whose start it shows.
     package func candidates(in text: some StringProtocol) -> [String] {
         guard !spellings.isEmpty else { return [] }
-        var readings = [text.utf8.map(ASCII.lowercased)]
-        while readings.count < 4, let last = readings.last, let view = EscapedText(last) { readings.append(view.decoded.map(ASCII.lowercased)) }
+        let written = Array(text.utf8)
+        let readings = ([written] + EscapeLayers(written).readings).map { $0.map(ASCII.lowercased) }
         var found = Set<String>()
         for bytes in readings {
             for (length, byHash) in spellings where length <= bytes.count {

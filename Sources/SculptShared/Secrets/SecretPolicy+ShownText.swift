@@ -15,11 +15,10 @@ extension SecretPolicy {
             + CredentialShape.escaped(in: bytes).map(\.range) + cutCredentialRanges(in: bytes)
         // Cut short and written with escapes: `%67hp_u8jz…`; and escaped again, up to three times
         // in all (`%2567hp_…`, a path encoded twice).
-        var layers: [EscapedText] = []
-        while layers.count < 3, let view = EscapedText(layers.last?.decoded ?? bytes) { layers.append(view) }
-        for (depth, view) in layers.enumerated() {
-            let found = cutCredentialRanges(in: view.decoded) + (depth > 0 ? CredentialShape.find(in: view.decoded, insideWords: true).map(\.range) : [])
-            ranges += found.map { range in layers[...depth].reversed().reduce(range) { range, layer in layer.written(range) } }
+        let layers = EscapeLayers(bytes)
+        for (depth, decoded) in layers.readings.enumerated() {
+            let found = cutCredentialRanges(in: decoded) + (depth > 0 ? CredentialShape.find(in: decoded, insideWords: true).map(\.range) : [])
+            ranges += found.map { layers.written($0, atDepth: depth) }
         }
         return replacing(ranges, in: bytes) ?? text
     }
@@ -39,10 +38,9 @@ extension SecretPolicy {
         let bytes = Array(named.utf8)
         var ranges = embeddedParameterValueRanges(in: bytes)
         // Written with escapes, and escaped again, up to three times in all (`Bearer%2520…`).
-        var layers: [EscapedText] = []
-        while layers.count < 3, let view = EscapedText(layers.last?.decoded ?? bytes) { layers.append(view) }
-        for (depth, view) in layers.enumerated() {
-            ranges += embeddedParameterValueRanges(in: view.decoded).map { range in layers[...depth].reversed().reduce(range) { range, layer in layer.written(range) } }
+        let layers = EscapeLayers(bytes)
+        for (depth, decoded) in layers.readings.enumerated() {
+            ranges += embeddedParameterValueRanges(in: decoded).map { layers.written($0, atDepth: depth) }
         }
         return Self.replacing(ranges, in: bytes) ?? named
     }

@@ -204,18 +204,17 @@ extension SecretPolicy {
         var bytes = Array(text.utf8)
         var changed = false
         for value in ordered {
-            guard let replaced = replacingInAnyCase(value, in: bytes) else { continue }
-            bytes = replaced
+            guard let replaced = replacing(occurrencesInAnyCase(value, in: bytes), in: bytes) else { continue }
+            bytes = Array(replaced.utf8)
             changed = true
         }
         // Written with other escapes than the ones above (`s3cr%65t`, `\u0065`), escaped again up
         // to three times in all: found where the text decodes to a value, replaced where written.
-        var layers: [EscapedText] = []
-        while layers.count < 3, let view = EscapedText(layers.last?.decoded ?? bytes) { layers.append(view) }
+        let layers = EscapeLayers(bytes)
         var ranges: [Range<Int>] = []
-        for (depth, view) in layers.enumerated() {
+        for (depth, decoded) in layers.readings.enumerated() {
             for value in ordered {
-                ranges += occurrencesInAnyCase(value, in: view.decoded).map { range in layers[...depth].reversed().reduce(range) { range, layer in layer.written(range) } }
+                ranges += occurrencesInAnyCase(value, in: decoded).map { layers.written($0, atDepth: depth) }
             }
         }
         if let replaced = replacing(ranges, in: bytes) {
@@ -243,21 +242,6 @@ extension SecretPolicy {
 
     /// RFC 3986's unreserved characters: what a percent-encoded form of a value leaves as it is.
     private static let unreservedCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    /// `bytes` with each place that holds `value` (ASCII letters in either case) replaced by
-    /// ``Secrets/marker``; `nil` when none does.
-    private static func replacingInAnyCase(_ value: [UInt8], in bytes: [UInt8]) -> [UInt8]? {
-        let found = occurrencesInAnyCase(value, in: bytes)
-        guard !found.isEmpty else { return nil }
-        var output: [UInt8] = []
-        var rest = 0
-        for range in found {
-            output += bytes[rest..<range.lowerBound]
-            output += Secrets.marker.utf8
-            rest = range.upperBound
-        }
-        return output + bytes[rest...]
-    }
 
     /// `text` with the start of a value shown before a cut (`…`) replaced by the marker.
     private static func redactingCutValues(_ values: [String], in text: String) -> String {

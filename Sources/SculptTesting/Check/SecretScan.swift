@@ -87,7 +87,7 @@ public enum SecretScan {
             finding.path = finding.path.split(separator: ".", omittingEmptySubsequences: false).map { step in
                 // `name[2][0]`: the name before its indices.
                 let name = step.prefix { $0 != "[" }
-                return values.contains(String(name)) ? Secrets.marker + step.dropFirst(name.count) : index.hiding(in: name) + step.dropFirst(name.count)
+                return index.hiding(in: name) + step.dropFirst(name.count)
             }.joined(separator: ".")
             let inPath = steps.filter(finding.path.contains)
             if !inPath.isEmpty { finding.path = SecretPolicy.redacting(values: Array(inPath), in: finding.path) }
@@ -200,7 +200,7 @@ public enum SecretScan {
                             add(self.findings(in: text, name: nil, policy.formPolicy, boundary: boundary, bytes: [UInt8](bytes)), at: path, to: &found)
                         }
                     }
-                    // A base64 body's line is found by the body as encoded.
+                    // A base64 body's findings point at the file's line that holds the body as encoded.
                     findings += hidingValues(in: found).map { isBase64 ? Finding(path: $0.path, kind: $0.kind, shown: $0.shown, needle: String(text.prefix(64))) : $0 }
                     // What could not be read may hold a secret: the file is not called clean.
                     if let failure {
@@ -281,7 +281,7 @@ public enum SecretScan {
             let prefix = found.prefixLength > 0 ? found.prefixLength : 4
             // `ghp_000...0` in an example is not a token.
             guard !isPlaceholder(text.utf8.dropFirst(prefix)) else { return nil }
-            // A private key spans lines: its first line is what the file's line is found by.
+            // A private key spans lines: its first line locates the file's line.
             let needle = String(text.prefix { $0 != "\n" && $0 != "\r" && $0 != "\\" })
             return Finding(path: path, kind: found.kind, shown: shown(text, prefixLength: min(found.range.count, prefix)), needle: needle)
         }
